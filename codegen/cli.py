@@ -1,0 +1,111 @@
+"""The `codegen` command: build, validate, parse. Exit 0 ok, 1 build or check failure, 2 usage."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from codegen import __version__
+from codegen.build import UsageError, build, check_catalogs, find_sources
+from codegen.config import Config, ConfigError, load_config
+from codegen.diagnostics import CatalogError, Diagnostic
+from codegen.emit import plan, write
+from codegen.format import GeneratedSyntaxError
+from codegen.sandbox import parse_with_catalog
+
+OK, FAILED, USAGE = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(Path("."))
+        sources = [Path(s) for s in args.sources] if getattr(args, "sources", None) else list(config.sources)
+        return int(args.run(args, sources, config))
+    except (UsageError, ConfigError) as exc:
+        print(f"codegen: {exc}", file=sys.stderr)
+        return USAGE
+    except CatalogError as exc:
+        _report(exc.diagnostics)
+        files = len({d.file for d in exc.diagnostics})
+        print(f"codegen: {_count(len(exc.diagnostics), 'error')} in {_count(files, 'file')}; nothing was written", file=sys.stderr)
+        return FAILED
+    except GeneratedSyntaxError as exc:
+        print(f"codegen: internal error, please report it: {exc}", file=sys.stderr)
+        return FAILED
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="codegen", description="Schema-first code generation for LLM tool calling.")
+    parser.add_argument("--version", action="version", version=f"codegen {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    build_cmd = commands.add_parser("build", help="generate the packages of catalogs")
+    build_cmd.add_argument("sources", nargs="*", metavar="SOURCE", help="catalog files or directories (default: [tool.codegen] sources, else schemas/)")
+    build_cmd.add_argument("--out", type=Path, help="output directory (default: [tool.codegen] out, else generated/)")
+    build_cmd.add_argument("--check", action="store_true", help="write nothing; exit 1 listing stale, missing and orphaned files")
+    build_cmd.set_defaults(run=_build)
+
+    validate_cmd = commands.add_parser("validate", help="report catalog errors and build warnings")
+    validate_cmd.add_argument("sources", nargs="*", metavar="SOURCE")
+    validate_cmd.set_defaults(run=_validate)
+
+    parse_cmd = commands.add_parser(
+        "parse", help="parse one call with a catalog and print the result as JSON (exit 1 when the call has errors)"
+    )
+    parse_cmd.add_argument("source", metavar="SOURCE", help="a catalog file")
+    parse_cmd.add_argument("tool", metavar="TOOL", help="the tool's wire name")
+    parse_cmd.add_argument("raw", metavar="RAW", nargs="?", default="-", help="the arguments as the model sent them (- or nothing: stdin)")
+    parse_cmd.set_defaults(run=_parse)
+    return parser
+
+
+def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
+    out: Path = args.out or config.out
+    result = build(sources)
+    _report(result.warnings)
+    if args.check:
+        outcome = plan(result, out)
+        for label, paths in (("stale", outcome.stale), ("missing", outcome.missing), ("orphaned", outcome.orphaned)):
+            for path in paths:
+                print(f"{label}: {out / path}")
+        if not outcome.clean:
+            print(f"codegen: {out} is out of date; run `codegen build`", file=sys.stderr)
+            return FAILED
+        print(f"codegen: {out} is up to date ({_count(len(result.catalogs), 'catalog')})")
+        return OK
+    outcome = write(result, out)
+    written = len(outcome.missing) + len(outcome.stale)
+    print(
+        f"codegen: built {_count(len(result.catalogs), 'catalog')} into {out}: "
+        f"{written} written, {len(outcome.unchanged)} unchanged, {len(outcome.orphaned)} removed"
+    )
+    return OK
+
+
+def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
+    catalogs, warnings = check_catalogs(find_sources(sources))
+    _report(warnings)
+    tools = sum(len(c.tools) for c in catalogs)
+    print(f"codegen: {_count(len(catalogs), 'catalog')} valid ({_count(tools, 'tool')}, {_count(len(warnings), 'warning')})")
+    return OK
+
+
+def _parse(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
+    raw = sys.stdin.read() if args.raw == "-" else args.raw
+    result = parse_with_catalog(Path(args.source), args.tool, raw)
+    print(json.dumps(result, indent=2, ensure_ascii=False, default=str))
+    return OK if not result["errors"] else FAILED
+
+
+def _report(diagnostics: list[Diagnostic]) -> None:
+    for diagnostic in diagnostics:
+        print(diagnostic, file=sys.stderr)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

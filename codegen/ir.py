@@ -1,0 +1,34 @@
+"""The IR of a catalog: plain frozen data that templates loop over, every name already resolved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.kinds import EnumKind, Kind, ObjectKind, StringKind
+
+
+@dataclass(frozen=True)
+class Tool:
+    wire_name: str
+    description: str
+    title: str | None
+    module: str  # the module under tools/, and the stem of every public name of the tool
+    args: ObjectKind  # the root object: <Pascal>Args
+    parse_name: str
+    schema: dict[str, Any]  # the parameters exactly as the catalog wrote them
+    helpers: tuple[Kind, ...]  # kinds with a generated helper, children before parents
+    classes: tuple[ObjectKind, ...]  # dataclasses, children before parents
+    enums: tuple[EnumKind, ...]
+    patterns: tuple[StringKind, ...]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    name: str
+    title: str | None
+    version: str | None
+    description: str
+    source: str  # as shown to people: relative, posix
+    sha256: str
+    tools: tuple[Tool, ...]

@@ -1,0 +1,457 @@
+"""The IR of parameter types: one class per kind of value.
+
+Each kind knows its Python annotation, the expression that recognises a value already exactly of
+that kind (the fast path), the runtime coercion or generated helper that handles everything else
+(the slow path), and the template macro that writes that helper. Templates only loop and branch
+over these; a new kind is a new class and a new macro.
+
+Catalog values reach code only through `literal()`, never pasted as source text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from codegen.literals import literal
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Kind:
+    nullable: bool = False
+    # The generated helper for this node's slow path ("" when a runtime function suffices).
+    helper: str = ""
+
+    macro: ClassVar[str] = "scalar"
+    runtime: ClassVar[str] = ""
+    # Whether the text "null" means null here; for plain strings it is a valid value.
+    null_text_is_null: ClassVar[bool] = True
+
+    # A kind that constrains nothing: the base of the others, and the kind of a schema with no type.
+    base_annotation: ClassVar[str] = "object"
+
+    @property
+    def annotation(self) -> str:
+        return f"{self.base_annotation} | None" if self.nullable else self.base_annotation
+
+    @property
+    def container(self) -> bool:
+        """Whether the slow path returns a (plain, typed) pair: for arrays, maps, objects and unions of them."""
+        return False
+
+    @property
+    def plain_is_typed(self) -> bool:
+        """Whether a JSON value of this kind is already its typed value (no dataclass, no datetime inside)."""
+        return all(child.plain_is_typed for child in self.children())
+
+    def type_check(self, var: str) -> str:
+        return "True"
+
+    def fast_value(self, var: str, tmp: str = "c") -> str:
+        """What the fast path stores once `fast_check(var, tmp)` held (`tmp` names a walrus target)."""
+        return var
+
+    def checks(self, var: str) -> Iterator[tuple[str, str]]:
+        """(condition that must hold, error code) for each constraint, in a fixed keyword order."""
+        return iter(())
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        """An expression true when `var` is exactly of this kind and meets every constraint."""
+        return " and ".join([self.type_check(var), *(cond for cond, _ in self.checks(var))])
+
+    @property
+    def needs_helper(self) -> bool:
+        return self.nullable or any(True for _ in self.checks("v"))
+
+    @property
+    def has_slow_path(self) -> bool:
+        """False when the fast path accepts every value that was sent."""
+        return True
+
+    def runtime_call(self, var: str) -> str:
+        """The runtime coercion a generated helper starts from."""
+        return f"{self.runtime}({var}, path, warnings, errors)"
+
+    @property
+    def coerce(self) -> str:
+        """The function that handles a value on the slow path."""
+        return self.helper if self.needs_helper else self.runtime
+
+    def children(self) -> Iterator[Kind]:
+        return iter(())
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class BooleanKind(Kind):
+    runtime: ClassVar[str] = "to_bool"
+    base_annotation: ClassVar[str] = "bool"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is bool"
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class _Bounded(Kind):
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    exclusive_minimum: int | float | None = None
+    exclusive_maximum: int | float | None = None
+
+    def checks(self, var: str) -> Iterator[tuple[str, str]]:
+        low = high = ""
+        if self.minimum is not None:
+            low = f"{literal(self.minimum)} <= "
+        elif self.exclusive_minimum is not None:
+            low = f"{literal(self.exclusive_minimum)} < "
+        if self.maximum is not None:
+            high = f" <= {literal(self.maximum)}"
+        elif self.exclusive_maximum is not None:
+            high = f" < {literal(self.exclusive_maximum)}"
+        if low or high:
+            yield f"{low}{var}{high}", "out_of_range"
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class IntegerKind(_Bounded):
+    runtime: ClassVar[str] = "to_int"
+    base_annotation: ClassVar[str] = "int"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is int"
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class NumberKind(_Bounded):
+    runtime: ClassVar[str] = "to_float"
+    base_annotation: ClassVar[str] = "float"
+
+    def type_check(self, var: str) -> str:
+        # Integers take the slow path, which turns them into floats without a warning.
+        return f"type({var}) is float and isfinite({var})"
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class StringKind(Kind):
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    # Module-level name of the compiled pattern, assigned by the normalizer.
+    pattern_name: str = ""
+
+    runtime: ClassVar[str] = "to_str"
+    null_text_is_null: ClassVar[bool] = False
+    base_annotation: ClassVar[str] = "str"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is str"
+
+    def checks(self, var: str) -> Iterator[tuple[str, str]]:
+        if self.min_length is not None and self.max_length is not None:
+            yield f"{self.min_length} <= len({var}) <= {self.max_length}", "length_out_of_range"
+        elif self.min_length is not None:
+            yield f"len({var}) >= {self.min_length}", "length_out_of_range"
+        elif self.max_length is not None:
+            yield f"len({var}) <= {self.max_length}", "length_out_of_range"
+        if self.pattern is not None:
+            yield f"{self.pattern_name}.search({var}) is not None", "pattern_mismatch"
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class UriKind(StringKind):
+    runtime: ClassVar[str] = "to_uri"
+    null_text_is_null: ClassVar[bool] = True
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is str and is_absolute_uri({var})"
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class DateTimeKind(Kind):
+    runtime: ClassVar[str] = "to_datetime"
+    base_annotation: ClassVar[str] = "datetime"
+
+    @property
+    def plain_is_typed(self) -> bool:
+        return False  # The plain value is the text; the typed one a datetime.
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None  # Text must be parsed whatever it looks like.
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class DateKind(DateTimeKind):
+    runtime: ClassVar[str] = "to_date"
+    base_annotation: ClassVar[str] = "date"
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class EnumKind(Kind):
+    """`enum` or `const`: a closed set of values, matched case-insensitively unless told otherwise."""
+
+    choices: tuple[str | int | float | bool, ...]
+    case_sensitive: bool = False
+    # Module-level names assigned by the normalizer: the Literal alias and the lookup tables.
+    alias: str = ""
+    table: str = ""
+    folded_table: str = ""
+
+    macro: ClassVar[str] = "enum"
+    runtime: ClassVar[str] = "to_choice"
+
+    @property
+    def null_text_is_null(self) -> bool:  # type: ignore[override]
+        return not any(isinstance(c, str) and c.strip().lower() == "null" for c in self.choices)
+
+    @property
+    def literal_ok(self) -> bool:
+        # typing.Literal takes str, int and bool, not float.
+        return not any(isinstance(c, float) for c in self.choices)
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        if self.literal_ok:
+            return self.alias
+        names = sorted({type(c).__name__ for c in self.choices})
+        return " | ".join(names)
+
+    @property
+    def type_names(self) -> list[str]:
+        return sorted({type(c).__name__ for c in self.choices})
+
+    def type_check(self, var: str) -> str:
+        names = self.type_names
+        if len(names) == 1:
+            return f"type({var}) is {names[0]}"
+        return f"type({var}) in ({', '.join(names)})"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        # The exact table is keyed by (type, value) so that True never passes for 1, nor 1.0 for 1.
+        return f"{self.type_check(var)} and ({tmp} := {self.table}.get((type({var}), {var}), INVALID)) is not INVALID"
+
+    def fast_value(self, var: str, tmp: str = "c") -> str:
+        return tmp
+
+    def runtime_call(self, var: str) -> str:
+        return f"to_choice({var}, {self.table}, {self.folded_table}, path, warnings, errors)"
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+    @property
+    def folded(self) -> dict[str, str | int | float | bool]:
+        if self.case_sensitive:
+            return {}
+        return {c.casefold(): c for c in self.choices if isinstance(c, str)}
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class AnyKind(Kind):
+    """A schema with no type: any JSON value, kept as it is (null included)."""
+
+    nullable: bool = True
+
+    @property
+    def annotation(self) -> str:
+        return "object"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return f"{var} is not ABSENT"
+
+    @property
+    def needs_helper(self) -> bool:
+        return False
+
+    @property
+    def has_slow_path(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class ArrayKind(Kind):
+    items: Kind | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+
+    macro: ClassVar[str] = "array"
+    runtime: ClassVar[str] = "to_list"
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return f"list[{self.items.annotation if self.items else 'object'}]"
+
+    @property
+    def container(self) -> bool:
+        return self.items is not None
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is list"
+
+    def checks(self, var: str) -> Iterator[tuple[str, str]]:
+        if self.min_items is not None and self.max_items is not None:
+            yield f"{self.min_items} <= len({var}) <= {self.max_items}", "length_out_of_range"
+        elif self.min_items is not None:
+            yield f"len({var}) >= {self.min_items}", "length_out_of_range"
+        elif self.max_items is not None:
+            yield f"len({var}) <= {self.max_items}", "length_out_of_range"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None if self.container else super().fast_check(var, tmp)
+
+    @property
+    def needs_helper(self) -> bool:
+        return self.container or super().needs_helper
+
+    def children(self) -> Iterator[Kind]:
+        if self.items is not None:
+            yield self.items
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class MapKind(Kind):
+    """`type: object` without properties: a free-form object, or a map when values have a schema."""
+
+    values: Kind | None = None
+
+    macro: ClassVar[str] = "map"
+    runtime: ClassVar[str] = "to_dict"
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return f"dict[str, {self.values.annotation if self.values else 'object'}]"
+
+    @property
+    def container(self) -> bool:
+        return self.values is not None
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is dict"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None if self.container else super().fast_check(var, tmp)
+
+    @property
+    def needs_helper(self) -> bool:
+        return self.container or super().needs_helper
+
+    def children(self) -> Iterator[Kind]:
+        if self.values is not None:
+            yield self.values
+
+
+@dataclass(frozen=True, eq=False)
+class Field:
+    """A property of an object: its wire name, Python name, kind and cardinality."""
+
+    wire_name: str
+    py_name: str
+    kind: Kind
+    required: bool
+    description: str
+    has_default: bool = False
+    default: object = None
+
+    @property
+    def default_is_simple(self) -> bool:
+        """Whether the default, written as a literal, is both its plain and its typed value."""
+        return self.has_default and (self.default is None or self.kind.plain_is_typed)
+
+    @property
+    def dataclass_default(self) -> str | None:
+        """The default written on the dataclass field, for callers who build arguments by hand."""
+        if self.required:
+            return None
+        if not self.has_default or self.default is None:
+            return "None"
+        if not self.default_is_simple:
+            return None
+        if isinstance(self.default, (list, dict)):
+            factory = f"lambda: {literal(self.default)}" if self.default else type(self.default).__name__
+            return f"dataclasses.field(default_factory={factory})"
+        return literal(self.default)
+
+    @property
+    def field_annotation(self) -> str:
+        if not self.required and (not self.has_default or self.default is None) and not self.kind.nullable:
+            return f"{self.kind.annotation} | None"
+        return self.kind.annotation
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class ObjectKind(Kind):
+    """`type: object` with properties: a frozen dataclass of its own."""
+
+    class_name: str
+    description: str = ""
+    fields: tuple[Field, ...] = ()
+    # The kind of undeclared keys when `additionalProperties` has a schema; else they are unknown.
+    extra: Kind | None = None
+    root: bool = False
+    keys_name: str = ""  # the module-level frozenset of declared wire names
+
+    macro: ClassVar[str] = "object"
+    runtime: ClassVar[str] = "to_dict"
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return self.class_name
+
+    @property
+    def container(self) -> bool:
+        return True
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+    @property
+    def plain_is_typed(self) -> bool:
+        return False
+
+    def children(self) -> Iterator[Kind]:
+        for f in self.fields:
+            yield f.kind
+        if self.extra is not None:
+            yield self.extra
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class UnionKind(Kind):
+    """`anyOf`/`oneOf` or a type list of several non-null types: the first member that fits wins."""
+
+    members: tuple[Kind, ...] = field(default=())
+
+    macro: ClassVar[str] = "union"
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return " | ".join(dict.fromkeys(m.base_annotation for m in self.members))
+
+    @property
+    def container(self) -> bool:
+        return any(m.container for m in self.members)
+
+    @property
+    def null_text_is_null(self) -> bool:  # type: ignore[override]
+        return all(m.null_text_is_null for m in self.members)
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+    def children(self) -> Iterator[Kind]:
+        yield from self.members
+
+
+def walk(kind: Kind) -> Iterator[Kind]:
+    """Every kind in a tree, children before parents: the order helpers are defined in."""
+    for child in kind.children():
+        yield from walk(child)
+    yield kind

@@ -1,0 +1,49 @@
+"""Catalog data as Python and JSON source text: the only way catalog text reaches generated code."""
+
+from __future__ import annotations
+
+import json
+import math
+
+
+def literal(value: object) -> str:
+    """A Python literal that evaluates to `value` (JSON data: None, bool, int, float, str, list, dict).
+
+    `repr` of a str escapes quotes, backslashes and every non-printable character (newlines,
+    U+2028, NUL), so the text is one line that cannot end the literal early.
+    """
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} has no JSON form")
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(literal(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(str(k))}: {literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+def json_text(value: object, indent: int | None = None) -> str:
+    """JSON for files the build writes; key order is the catalog's, so output follows the source."""
+    return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
+
+
+def docstring(text: str, limit: int = 200) -> str:
+    """A one-line docstring literal from a catalog description (its first line, shortened).
+
+    Backslashes, double quotes and every non-printable character are escaped, so the text can
+    neither close the literal nor start a new line.
+    """
+    lines = text.strip().splitlines()
+    first = lines[0].strip() if lines else ""
+    if len(first) > limit:
+        first = first[: limit - 1].rstrip() + "…"
+    return '"""' + "".join(_escape(ch) for ch in first) + '"""'
+
+
+def _escape(ch: str) -> str:
+    if ch in ('"', "\\"):
+        return "\\" + ch
+    return ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")

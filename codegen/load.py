@@ -1,0 +1,164 @@
+"""Read a catalog file into plain data, remembering the line of every node for messages."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path
+
+CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+class _Yaml12Loader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2 core scalars.
+
+    YAML 1.1 reads `yes`, `no`, `on`, `off` as booleans and `2024-01-01` as a date, which silently
+    corrupts enums, defaults and examples in a tool catalog; JSON Schema wants them as strings.
+    """
+
+
+_Yaml12Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Yaml12Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+@dataclass(frozen=True)
+class LoadedCatalog:
+    """A catalog file's data, its digest, and the line where each JSON path starts."""
+
+    file: str
+    data: Any
+    sha256: str
+    lines: dict[JsonPath, int] = field(default_factory=dict)
+
+    def line_of(self, path: JsonPath) -> int:
+        """The line of the nearest node on `path` that we know (1 when nothing is known)."""
+        for end in range(len(path), -1, -1):
+            line = self.lines.get(path[:end])
+            if line is not None:
+                return line
+        return 1
+
+    def diagnostic(self, path: JsonPath, message: str, level: str = "error") -> Diagnostic:
+        return Diagnostic(self.file, self.line_of(path), format_path(path), message, level)  # type: ignore[arg-type]
+
+
+def display_name(path: Path) -> str:
+    """A path for messages and headers: relative to the working directory when inside it, never absolute."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
+def load_catalog(path: Path) -> LoadedCatalog:
+    name = display_name(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CatalogError([Diagnostic(name, 1, "(file)", f"cannot read: {exc.strerror}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CatalogError([Diagnostic(name, 1, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
+    digest = hashlib.sha256(raw).hexdigest()
+    problems: list[Diagnostic] = []
+    if path.suffix == ".json":
+        data = _load_json(name, text)
+        lines = _yaml_lines(text, name, []) if data is not None else {}
+    else:
+        node = _compose_yaml(name, text)
+        lines = _yaml_lines(text, name, problems, node)
+        data = yaml.load(text, Loader=_Yaml12Loader) if node is not None else None
+    loaded = LoadedCatalog(name, data, digest, lines)
+    _check_json_data(loaded, data, (), problems)
+    if problems:
+        raise CatalogError(problems)
+    return loaded
+
+
+def _load_json(name: str, text: str) -> Any:
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in items:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}")
+            seen[key] = value
+        return seen
+
+    try:
+        return json.loads(text, object_pairs_hook=pairs)
+    except json.JSONDecodeError as exc:
+        raise CatalogError([Diagnostic(name, exc.lineno, "(file)", f"JSON syntax error: {exc.msg}")]) from None
+    except ValueError as exc:
+        raise CatalogError([Diagnostic(name, 1, "(file)", f"JSON syntax error: {exc}")]) from None
+
+
+def _compose_yaml(name: str, text: str) -> yaml.Node | None:
+    try:
+        return yaml.compose(text, Loader=_Yaml12Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        reason = " ".join(filter(None, [exc.context, exc.problem]))
+        raise CatalogError([Diagnostic(name, line, "(file)", f"YAML syntax error: {reason}")]) from None
+    except yaml.YAMLError as exc:
+        raise CatalogError([Diagnostic(name, 1, "(file)", f"YAML syntax error: {exc}")]) from None
+
+
+def _yaml_lines(text: str, name: str, problems: list[Diagnostic], node: yaml.Node | None = None) -> dict[JsonPath, int]:
+    """Map each JSON path to its line. JSON is YAML, so one walk serves both formats."""
+    if node is None:
+        try:
+            node = yaml.compose(text, Loader=_Yaml12Loader)
+        except yaml.YAMLError:
+            return {}
+    lines: dict[JsonPath, int] = {}
+
+    def walk(n: yaml.Node, path: JsonPath) -> None:
+        lines[path] = n.start_mark.line + 1
+        if isinstance(n, yaml.MappingNode):
+            seen: set[str] = set()
+            for key_node, value_node in n.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
+                if key in seen:
+                    problems.append(Diagnostic(name, key_node.start_mark.line + 1, format_path(path), f"duplicate key {key!r}"))
+                seen.add(key)
+                walk(value_node, (*path, key))
+        elif isinstance(n, yaml.SequenceNode):
+            for index, item in enumerate(n.value):
+                walk(item, (*path, index))
+
+    if node is not None:
+        walk(node, ())
+    return lines
+
+
+def _check_json_data(loaded: LoadedCatalog, value: Any, path: JsonPath, problems: list[Diagnostic]) -> None:
+    # YAML can say more than JSON: .inf, .nan and non-string keys have no JSON form, so no provider
+    # payload could carry them.
+    if isinstance(value, float) and not math.isfinite(value):
+        problems.append(loaded.diagnostic(path, f"{value!r} is not a JSON number"))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                problems.append(loaded.diagnostic(path, f"key {key!r} is not a string"))
+                continue
+            _check_json_data(loaded, item, (*path, key), problems)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_json_data(loaded, item, (*path, index), problems)
+    elif not isinstance(value, (str, int, float, bool, type(None))):
+        problems.append(loaded.diagnostic(path, f"{type(value).__name__} values are not JSON"))

@@ -1,0 +1,28 @@
+"""Turn wire names into Python identifiers: deterministic, collision-checked, wire name kept."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
+
+def words(name: str) -> list[str]:
+    """`memory.search` → [memory, search]; `caseSensitive` → [case, sensitive]; `HTTPServer` → [http, server]."""
+    return [w.lower() for w in _WORD.findall(name.encode("ascii", "ignore").decode())]
+
+
+def snake(name: str, fallback: str = "field") -> str:
+    """A lowercase identifier: `Content-Type` → `content_type`, `class` → `class_`, `2fa` → `field_2fa`."""
+    ident = "_".join(words(name)) or fallback
+    if ident[0].isdigit():
+        ident = f"{fallback}_{ident}"
+    if keyword.iskeyword(ident) or keyword.issoftkeyword(ident):
+        ident += "_"
+    return ident
+
+
+def pascal(name: str, fallback: str = "Item") -> str:
+    """A class name: `memory.search` → `MemorySearch`, `retry_policy` → `RetryPolicy`."""
+    ident = "".join(w.capitalize() for w in words(name)) or fallback
+    return f"{fallback}{ident}" if ident[0].isdigit() else ident

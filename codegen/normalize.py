@@ -1,0 +1,439 @@
+"""Turn a validated catalog into the IR: kinds, resolved names, checked defaults.
+
+Problems are collected, not raised, so that one run reports every one of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from datetime import date, datetime
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.ir import Catalog, Tool
+from codegen.kinds import (
+    AnyKind,
+    ArrayKind,
+    BooleanKind,
+    DateKind,
+    DateTimeKind,
+    EnumKind,
+    Field,
+    IntegerKind,
+    Kind,
+    MapKind,
+    NumberKind,
+    ObjectKind,
+    StringKind,
+    UnionKind,
+    UriKind,
+    walk,
+)
+from codegen.load import LoadedCatalog
+from codegen.names import pascal, snake
+from codegen.refs import ANNOTATIONS, RefError, merge_all_of, ref_target
+
+# Names every tool module imports; nothing generated may take them.
+MODULE_NAMES = frozenset(
+    {
+        "ABSENT", "Any", "Decoded", "Final", "INVALID", "Invalid", "Literal", "RawArguments", "ToolCallRequest",
+        "ToolSpec", "annotations", "dataclass", "dataclasses", "date", "datetime", "decode_arguments", "isfinite",
+        "is_absolute_uri", "is_null_text", "re", "request", "to_bool", "to_choice", "to_date", "to_datetime",
+        "to_dict", "to_float", "to_int", "to_list", "to_str", "to_uri", "unknown_keys", "NAME", "SCHEMA", "TOOL",
+    }
+)
+
+_HANDLED = {
+    "string": {"minLength", "maxLength", "pattern", "format"},
+    "integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "array": {"items", "minItems", "maxItems"},
+    "object": {"properties", "required", "additionalProperties"},
+    "boolean": set(),
+}
+_STRUCTURE = {"type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions", "nullable", "$schema", "$id"}
+_FORMATS = {"date-time": DateTimeKind, "date": DateKind, "uri": UriKind, "x-attachment": StringKind}
+
+
+class _Names:
+    """Module-level names of one tool module: unique, deterministic, in catalog order."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set(MODULE_NAMES)
+
+    def take(self, name: str) -> str:
+        candidate, n = name, 1
+        while candidate in self.taken:
+            n += 1
+            candidate = f"{name}{n}"
+        self.taken.add(candidate)
+        return candidate
+
+
+def normalize(loaded: LoadedCatalog) -> tuple[Catalog | None, list[Diagnostic]]:
+    data = loaded.data
+    problems: list[Diagnostic] = []
+    tools: list[Tool] = []
+    owners: dict[str, tuple[str, str]] = {}
+    for index, spec in enumerate(data["tools"]):
+        tool = _ToolNormalizer(loaded, index, spec, problems).tool()
+        if tool is None:
+            continue
+        for public in (tool.module, tool.args.class_name, tool.parse_name):
+            if public in owners and owners[public][0] != spec["name"]:
+                problems.append(
+                    loaded.diagnostic(("tools", index, "name"), f"tool {spec['name']!r} would generate {public!r}, like tool {owners[public][0]!r}")
+                )
+            owners.setdefault(public, (spec["name"], public))
+        tools.append(tool)
+    names = [spec["name"] for spec in data["tools"]]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            problems.append(loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {name!r}"))
+    if any(p.level == "error" for p in problems):
+        return None, problems
+    catalog = Catalog(
+        name=data["name"],
+        title=data.get("title"),
+        version=data.get("version"),
+        description=data.get("description", ""),
+        source=loaded.file,
+        sha256=loaded.sha256,
+        tools=tuple(tools),
+    )
+    return catalog, problems
+
+
+class _ToolNormalizer:
+    def __init__(self, loaded: LoadedCatalog, index: int, spec: dict[str, Any], problems: list[Diagnostic]) -> None:
+        self.loaded = loaded
+        self.spec = spec
+        self.root: dict[str, Any] = spec["parameters"]
+        self.base: JsonPath = ("tools", index, "parameters")
+        self.problems = problems
+        self.names = _Names()
+        self.module = spec.get("x-python-name") or snake(spec["name"], fallback="tool")
+        self.pascal = pascal(spec.get("x-python-name") or spec["name"], fallback="Tool")
+        self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class
+        self.resolving: list[str] = []
+        self.failed = False
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def error(self, path: JsonPath, message: str) -> None:
+        self.failed = True
+        self.problems.append(self.loaded.diagnostic((*self.base, *path), message))
+
+    def warn(self, path: JsonPath, message: str) -> None:
+        self.problems.append(self.loaded.diagnostic((*self.base, *path), message, "warning"))
+
+    # -- the tool ----------------------------------------------------------------------------
+
+    def tool(self) -> Tool | None:
+        root = self.object_kind(self.root, (), (), f"{self.pascal}Args", "_arguments", root=True)
+        if self.failed or not isinstance(root, ObjectKind):
+            return None
+        kinds = list(dict.fromkeys(walk(root)))  # a shared definition appears once
+        return Tool(
+            wire_name=self.spec["name"],
+            description=self.spec["description"],
+            title=self.spec.get("title"),
+            module=self.module,
+            args=root,
+            parse_name=f"parse_{self.module}",
+            schema=self.root,
+            helpers=tuple(k for k in kinds if k.needs_helper),
+            # A nullable use of a shared definition is a kind of its own with the same class.
+            classes=tuple({k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}.values())[::-1],
+            enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
+            patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
+        )
+
+    # -- kinds -------------------------------------------------------------------------------
+
+    def kind(self, schema: Any, path: JsonPath, parts: tuple[str, ...]) -> Kind:
+        """The kind of `schema`, at `path` inside the parameters; `parts` name it (`settings`, `mode`)."""
+        if schema is True or schema == {}:
+            return AnyKind()
+        if schema is False:
+            self.error(path, "a `false` schema accepts no value")
+            return AnyKind()
+        if "$ref" in schema:
+            return self.referenced(schema, path, parts)
+        if "allOf" in schema:
+            members = [self.resolved(m, (*path, "allOf", i)) for i, m in enumerate(schema["allOf"])]
+            schema = merge_all_of(schema, members)
+        nullable = schema.get("nullable") is True
+        if "enum" in schema or "const" in schema:
+            return self.enum_kind(schema, path, parts, nullable)
+        if "anyOf" in schema or "oneOf" in schema:
+            return self.union_of(schema, path, parts, nullable)
+        types = schema.get("type")
+        types = [types] if isinstance(types, str) else list(types or [])
+        if "null" in types:
+            nullable = True
+            types.remove("null")
+        if not types:
+            types = ["object"] if "properties" in schema else ["array"] if "items" in schema else []
+        self.check_keywords(schema, path, types)
+        if not types:
+            return AnyKind()
+        if len(types) == 1:
+            return self.typed(types[0], schema, path, parts, nullable)
+        members = tuple(self.typed(t, schema, path, (*parts, t), False) for t in types)
+        return UnionKind(members=members, nullable=nullable, helper=self.helper_name(parts))
+
+    def resolved(self, schema: Any, path: JsonPath) -> dict[str, Any]:
+        """`schema` with its `$ref` followed (for merging `allOf` members)."""
+        if isinstance(schema, dict) and "$ref" in schema:
+            try:
+                _, target = ref_target(self.root, schema["$ref"], (*path, "$ref"))
+            except RefError as exc:
+                self.error(exc.path, exc.message)
+                return {}
+            rest = {k: v for k, v in schema.items() if k != "$ref"}
+            return {**(target if isinstance(target, dict) else {}), **rest}
+        return schema if isinstance(schema, dict) else {}
+
+    def referenced(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...]) -> Kind:
+        ref = schema["$ref"]
+        try:
+            name, target = ref_target(self.root, ref, (*path, "$ref"))
+        except RefError as exc:
+            self.error(exc.path, exc.message)
+            return AnyKind()
+        if ref in self.resolving:
+            self.error((*path, "$ref"), f"$ref {ref!r} refers to itself: recursive schemas are not supported")
+            return AnyKind()
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        shareable = set(siblings) <= ANNOTATIONS
+        if shareable and ref in self.shared:
+            return self.shared[ref]
+        self.resolving.append(ref)
+        target_path = tuple(p for p in ref[2:].split("/"))
+        merged = {**target, **siblings} if isinstance(target, dict) else target
+        where = target_path if shareable else path
+        kind = self.kind(merged, where, (name,) if shareable else parts)
+        self.resolving.pop()
+        if shareable:
+            self.shared[ref] = kind
+        return kind
+
+    def typed(self, type_name: str, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
+        if type_name == "boolean":
+            return BooleanKind(nullable=nullable, helper=self.helper_name(parts))
+        if type_name in ("integer", "number"):
+            bounds = {
+                "minimum": schema.get("minimum"),
+                "maximum": schema.get("maximum"),
+                "exclusive_minimum": schema.get("exclusiveMinimum"),
+                "exclusive_maximum": schema.get("exclusiveMaximum"),
+            }
+            cls = IntegerKind if type_name == "integer" else NumberKind
+            return cls(nullable=nullable, helper=self.helper_name(parts), **bounds)
+        if type_name == "string":
+            return self.string_kind(schema, path, parts, nullable)
+        if type_name == "array":
+            items = schema.get("items")
+            item_kind = None if items is None else self.kind(items, (*path, "items"), (*parts, "item"))
+            if isinstance(item_kind, AnyKind):
+                item_kind = None  # a list of anything needs no per-item work
+            return ArrayKind(
+                items=item_kind,
+                min_items=schema.get("minItems"),
+                max_items=schema.get("maxItems"),
+                nullable=nullable,
+                helper=self.helper_name(parts),
+            )
+        # object
+        if "properties" in schema:
+            class_name = self.names.take(self.pascal + "".join(pascal(p) for p in parts))
+            return self.object_kind(schema, path, parts, class_name, self.helper_name(parts), nullable=nullable)
+        extra = schema.get("additionalProperties")
+        values = None if extra is None else self.kind(extra, (*path, "additionalProperties"), (*parts, "value"))
+        if isinstance(values, AnyKind):
+            values = None
+        return MapKind(values=values, nullable=nullable, helper=self.helper_name(parts))
+
+    def string_kind(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
+        fmt = schema.get("format")
+        cls: type[Kind] = StringKind
+        if fmt is not None:
+            if fmt in _FORMATS:
+                cls = _FORMATS[fmt]
+            else:
+                self.warn((*path, "format"), f"format {fmt!r} is not checked: values are kept as text")
+        helper = self.helper_name(parts)
+        if cls in (DateTimeKind, DateKind):
+            for keyword in ("minLength", "maxLength", "pattern"):
+                if keyword in schema:
+                    self.warn((*path, keyword), f"keyword {keyword!r} is not enforced on a {fmt} value")
+            return cls(nullable=nullable, helper=helper)
+        pattern = schema.get("pattern")
+        pattern_name = ""
+        if pattern is not None:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                self.error((*path, "pattern"), f"pattern {pattern!r} is not a valid regular expression: {exc}")
+                pattern = None
+            else:
+                pattern_name = self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN")
+        return cls(  # type: ignore[call-arg]
+            nullable=nullable,
+            helper=helper,
+            min_length=schema.get("minLength"),
+            max_length=schema.get("maxLength"),
+            pattern=pattern,
+            pattern_name=pattern_name,
+        )
+
+    def enum_kind(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
+        keyword = "enum" if "enum" in schema else "const"
+        raw = schema["enum"] if keyword == "enum" else [schema["const"]]
+        types = schema.get("type")
+        if types == "null" or (isinstance(types, list) and "null" in types):
+            nullable = True
+        choices: list[str | int | float | bool] = []
+        for i, choice in enumerate(raw):
+            where = (*path, keyword, i) if keyword == "enum" else (*path, keyword)
+            if choice is None:
+                nullable = True
+            elif isinstance(choice, (dict, list)):
+                self.error(where, "enum values must be strings, numbers or booleans")
+            elif (type(choice), choice) in {(type(c), c) for c in choices}:
+                self.error(where, f"duplicate enum value {choice!r}")
+            else:
+                choices.append(choice)
+        for keyword_name in sorted(set(schema) - _STRUCTURE - ANNOTATIONS - {"x-case-sensitive", "x-python-name"}):
+            if not keyword_name.startswith("x-"):
+                self.warn((*path, keyword_name), f"keyword {keyword_name!r} is not enforced beside {keyword!r}")
+        if not choices:
+            return AnyKind(nullable=True)
+        stem = "".join(pascal(p) for p in parts)
+        alias = self.names.take(self.pascal + stem)
+        table = self.names.take("_" + "_".join(snake(p).upper() for p in parts))
+        folded_table = self.names.take(table + "_FOLDED")
+        return EnumKind(
+            choices=tuple(choices),
+            case_sensitive=schema.get("x-case-sensitive") is True,
+            alias=alias,
+            table=table,
+            folded_table=folded_table,
+            nullable=nullable,
+            helper=self.helper_name(parts),
+        )
+
+    def union_of(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
+        keyword = "anyOf" if "anyOf" in schema else "oneOf"
+        members: list[Kind] = []
+        outer = {k: v for k, v in schema.items() if k not in (keyword, "description", "title", "default", "examples")}
+        for i, member in enumerate(schema[keyword]):
+            resolved = self.resolved(member, (*path, keyword, i)) if isinstance(member, dict) else member
+            if isinstance(resolved, dict) and resolved.get("type") == "null" and len(resolved) <= 2:
+                nullable = True
+                continue
+            member_schema = {**outer, **member} if isinstance(member, dict) and "$ref" not in member else member
+            kind = self.kind(member_schema, (*path, keyword, i), parts if len(schema[keyword]) <= 2 else (*parts, str(i)))
+            if kind.nullable:
+                nullable = True
+                kind = dataclasses.replace(kind, nullable=False, helper=self.helper_name((*parts, "value")))
+            members.append(kind)
+        if not members:
+            return AnyKind(nullable=True)
+        if len(members) == 1:
+            only = members[0]
+            return dataclasses.replace(only, nullable=nullable, helper=self.helper_name(parts)) if nullable else only
+        return UnionKind(members=tuple(members), nullable=nullable, helper=self.helper_name(parts))
+
+    def object_kind(
+        self,
+        schema: dict[str, Any],
+        path: JsonPath,
+        parts: tuple[str, ...],
+        class_name: str,
+        helper: str,
+        root: bool = False,
+        nullable: bool = False,
+    ) -> Kind:
+        if root:
+            class_name = self.names.take(class_name)
+            self.check_keywords(schema, path, ["object"])
+        properties: dict[str, Any] = schema.get("properties", {})
+        required: list[str] = schema.get("required", [])
+        for i, name in enumerate(required):
+            if name not in properties:
+                self.error((*path, "required", i), f"required parameter {name!r} is not in properties")
+        fields: list[Field] = []
+        by_py_name: dict[str, str] = {}
+        for wire, prop in properties.items():
+            where = (*path, "properties", wire)
+            py_name = prop.get("x-python-name") if isinstance(prop, dict) and "x-python-name" in prop else snake(wire)
+            if py_name in by_py_name:
+                self.error(where, f"parameter {wire!r} and parameter {by_py_name[py_name]!r} both become Python name {py_name!r} (set x-python-name on one)")
+                continue
+            by_py_name[py_name] = wire
+            kind = self.kind(prop, where, (*parts, wire))
+            fields.append(self.field(wire, py_name, kind, prop, where, wire in required))
+        extra_schema = schema.get("additionalProperties")
+        extra = None
+        if isinstance(extra_schema, dict) and extra_schema:
+            extra = self.kind(extra_schema, (*path, "additionalProperties"), (*parts, "extra"))
+        return ObjectKind(
+            class_name=class_name,
+            description=schema.get("description", ""),
+            fields=tuple(fields),
+            extra=extra,
+            root=root,
+            nullable=nullable,
+            helper=helper,
+            keys_name=self.names.take("_" + (helper.strip("_").upper() or "ARGUMENTS") + "_KEYS"),
+        )
+
+    def field(self, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool) -> Field:
+        description = prop.get("description", "") if isinstance(prop, dict) else ""
+        if not isinstance(prop, dict) or "default" not in prop:
+            return Field(wire, py_name, kind, required, description)
+        default = prop["default"]
+        if default is None and not kind.nullable:
+            return Field(wire, py_name, kind, required, description)  # `default: null` means "no value"
+        if isinstance(kind, IntegerKind) and isinstance(default, float) and default.is_integer():
+            default = int(default)
+        for message in self.default_problems(prop, kind, default):
+            self.error((*path, "default"), message)
+        return Field(wire, py_name, kind, required, description, has_default=True, default=default)
+
+    def default_problems(self, prop: dict[str, Any], kind: Kind, default: Any) -> Iterator[str]:
+        context = {key: self.root[key] for key in ("$defs", "definitions") if key in self.root}
+        validator = Draft202012Validator({**context, **prop})
+        for problem in sorted(validator.iter_errors(default), key=lambda e: list(e.absolute_path)):
+            if problem.validator != "default":
+                yield f"default {default!r} does not match the parameter's schema: {problem.message}"
+                return
+        check = {DateTimeKind: datetime.fromisoformat, DateKind: date.fromisoformat}.get(type(kind))
+        if check is not None and default is not None:
+            try:
+                check(default)
+            except (TypeError, ValueError):
+                yield f"default {default!r} is not an ISO-8601 {'date-time' if kind.__class__ is DateTimeKind else 'date'}"
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def helper_name(self, parts: tuple[str, ...]) -> str:
+        return self.names.take("_" + "_".join(snake(p) for p in parts))
+
+    def check_keywords(self, schema: dict[str, Any], path: JsonPath, types: list[str]) -> None:
+        """Warn about every keyword the parser will not enforce: nothing is dropped silently."""
+        allowed = set().union(*(_HANDLED.get(t, set()) for t in types)) if types else set()
+        for keyword in sorted(schema):
+            if keyword in _STRUCTURE or keyword in ANNOTATIONS or keyword.startswith("x-") or keyword in allowed:
+                continue
+            applies_to = [t for t, words in _HANDLED.items() if keyword in words]
+            if applies_to and types:
+                self.warn((*path, keyword), f"keyword {keyword!r} applies to {applies_to[0]} values, not {' or '.join(types)}")
+            elif not applies_to:
+                self.warn((*path, keyword), f"keyword {keyword!r} is not enforced by the generated parser")
