@@ -154,7 +154,7 @@ class StringKind(Kind):
         elif self.max_length is not None:
             yield f"len({var}) <= {self.max_length}", "length_out_of_range"
         if self.pattern is not None:
-            yield f"{self.pattern_name}.search({var}) is not None", "pattern_mismatch"
+            yield f"{self.pattern_name}.search({var})", "pattern_mismatch"
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import keyword
 import re
+import unicodedata
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
 
 def words(name: str) -> list[str]:
-    """`memory.search` → [memory, search]; `caseSensitive` → [case, sensitive]; `HTTPServer` → [http, server]."""
-    return [w.lower() for w in _WORD.findall(name.encode("ascii", "ignore").decode())]
+    """`memory.search` → [memory, search]; `caseSensitive` → [case, sensitive]; `HTTPServer` → [http, server].
+
+    Accented letters lose their accents (`größe` → [grosse]); other scripts have no
+    ASCII spelling and drop out, leaving the caller's fallback.
+    """
+    ascii_name = unicodedata.normalize("NFKD", name.replace("ß", "ss")).encode("ascii", "ignore").decode()
+    return [w.lower() for w in _WORD.findall(ascii_name)]
 
 
 def snake(name: str, fallback: str = "field") -> str:

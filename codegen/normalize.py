@@ -347,7 +347,11 @@ class _ToolNormalizer:
             return AnyKind(nullable=True)
         if len(members) == 1:
             only = members[0]
-            return dataclasses.replace(only, nullable=nullable, helper=self.helper_name(parts)) if nullable else only
+            if not nullable:
+                return only
+            # A shared definition keeps its own helper for its other uses; a private one is reused.
+            shared = any(only is kind for kind in self.shared.values())
+            return dataclasses.replace(only, nullable=True, helper=self.helper_name(parts) if shared else only.helper)
         return UnionKind(members=tuple(members), nullable=nullable, helper=self.helper_name(parts))
 
     def object_kind(

@@ -119,7 +119,7 @@ def _event_time_time_zone(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (_EVENT_TIME_TIME_ZONE_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_EVENT_TIME_TIME_ZONE_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -142,7 +142,7 @@ def _event_time(
 
     time_zone_: str
     v = src.get("timeZone", ABSENT)
-    if type(v) is str and _EVENT_TIME_TIME_ZONE_PATTERN.search(v) is not None:
+    if type(v) is str and _EVENT_TIME_TIME_ZONE_PATTERN.search(v):
         values["timeZone"] = time_zone_ = v
     elif v is ABSENT:
         values["timeZone"] = time_zone_ = "UTC"
@@ -166,9 +166,7 @@ def _event_time(
     )
 
 
-def _location2(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> str | None | Invalid:
+def _location(v: object, path: str, warnings: list[str], errors: list[str]) -> str | None | Invalid:
     if v is None:
         return None
     c = to_str(v, path, warnings, errors)
@@ -370,7 +368,7 @@ def _arguments(
         values["location"] = location_ = v
     elif v is ABSENT:
         values["location"] = location_ = None
-    elif (location_c := _location2(v, "location", warnings, errors)) is not INVALID:
+    elif (location_c := _location(v, "location", warnings, errors)) is not INVALID:
         values["location"] = location_ = location_c
 
     priority_: CreateEventPriority

@@ -71,7 +71,7 @@ _ARGUMENTS_KEYS: Final = frozenset({"eventId", "attendees", "message", "2fa_code
 
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (_EVENT_ID_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_EVENT_ID_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -81,7 +81,7 @@ def _attendees_item_email(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (_ATTENDEES_ITEM_EMAIL_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_ATTENDEES_ITEM_EMAIL_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -113,7 +113,7 @@ def _attendees_item(
     failed = len(errors)
     email_: str
     v = src.get("email", ABSENT)
-    if type(v) is str and _ATTENDEES_ITEM_EMAIL_PATTERN.search(v) is not None:
+    if type(v) is str and _ATTENDEES_ITEM_EMAIL_PATTERN.search(v):
         values["email"] = email_ = v
     elif v is ABSENT or v is None:
         errors.append(f"missing_required:{path}" + ".email")
@@ -197,7 +197,7 @@ def _field_2fa_code(v: object, path: str, warnings: list[str], errors: list[str]
     if c is not INVALID and not (6 <= len(c) <= 6):
         errors.append(f"length_out_of_range:{path}")
         return INVALID
-    if c is not INVALID and not (_FIELD_2FA_CODE_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_FIELD_2FA_CODE_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -213,7 +213,7 @@ def _arguments(
     failed = len(errors)
     event_id_: str
     v = src.get("eventId", ABSENT)
-    if type(v) is str and _EVENT_ID_PATTERN.search(v) is not None:
+    if type(v) is str and _EVENT_ID_PATTERN.search(v):
         values["eventId"] = event_id_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:eventId")
@@ -245,7 +245,7 @@ def _arguments(
 
     field_2fa_code_: str | None
     v = src.get("2fa_code", ABSENT)
-    if type(v) is str and 6 <= len(v) <= 6 and _FIELD_2FA_CODE_PATTERN.search(v) is not None:
+    if type(v) is str and 6 <= len(v) <= 6 and _FIELD_2FA_CODE_PATTERN.search(v):
         values["2fa_code"] = field_2fa_code_ = v
     elif v is ABSENT:
         field_2fa_code_ = None

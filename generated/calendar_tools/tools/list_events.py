@@ -104,7 +104,7 @@ def _max_results(v: object, path: str, warnings: list[str], errors: list[str]) -
     return c
 
 
-def _page_token2(
+def _page_token(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> str | None | Invalid:
     if v is None:
@@ -187,7 +187,7 @@ def _arguments(
         values["pageToken"] = page_token_ = v
     elif v is ABSENT:
         values["pageToken"] = page_token_ = None
-    elif (page_token_c := _page_token2(v, "pageToken", warnings, errors)) is not INVALID:
+    elif (page_token_c := _page_token(v, "pageToken", warnings, errors)) is not INVALID:
         values["pageToken"] = page_token_ = page_token_c
 
     if not _ARGUMENTS_KEYS.issuperset(src):

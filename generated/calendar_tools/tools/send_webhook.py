@@ -120,7 +120,7 @@ def _content_type(
 
 def _x_request_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (_X_REQUEST_ID_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_X_REQUEST_ID_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -202,7 +202,7 @@ def _arguments(
 
     x_request_id_: str | None
     v = src.get("X-Request-ID", ABSENT)
-    if type(v) is str and _X_REQUEST_ID_PATTERN.search(v) is not None:
+    if type(v) is str and _X_REQUEST_ID_PATTERN.search(v):
         values["X-Request-ID"] = x_request_id_ = v
     elif v is ABSENT:
         x_request_id_ = None

@@ -72,7 +72,7 @@ _ARGUMENTS_KEYS: Final = frozenset(
 
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (_EVENT_ID_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_EVENT_ID_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -108,7 +108,7 @@ def _color_id(v: object, path: str, warnings: list[str], errors: list[str]) -> i
 
 def _color_id2(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (_COLOR_ID_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_COLOR_ID_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -117,7 +117,7 @@ def _color_id2(v: object, path: str, warnings: list[str], errors: list[str]) -> 
 def _color_id3(v: object, path: str, warnings: list[str], errors: list[str]) -> int | str | Invalid:
     if type(v) is int and 1 <= v <= 11:
         return v
-    if type(v) is str and _COLOR_ID_PATTERN.search(v) is not None:
+    if type(v) is str and _COLOR_ID_PATTERN.search(v):
         return v
     w1: list[str] = []
     e1: list[str] = []
@@ -155,7 +155,7 @@ def _arguments(
     failed = len(errors)
     event_id_: str
     v = src.get("eventId", ABSENT)
-    if type(v) is str and _EVENT_ID_PATTERN.search(v) is not None:
+    if type(v) is str and _EVENT_ID_PATTERN.search(v):
         values["eventId"] = event_id_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:eventId")

@@ -61,7 +61,7 @@ _ARGUMENTS_KEYS: Final = frozenset(
 
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (_EVENT_ID_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_EVENT_ID_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -72,7 +72,7 @@ def _file_name(v: object, path: str, warnings: list[str], errors: list[str]) -> 
     if c is not INVALID and not (1 <= len(c) <= 255):
         errors.append(f"length_out_of_range:{path}")
         return INVALID
-    if c is not INVALID and not (_FILE_NAME_PATTERN.search(c) is not None):
+    if c is not INVALID and not (_FILE_NAME_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
         return INVALID
     return c
@@ -92,7 +92,7 @@ def _image_quality(v: object, path: str, warnings: list[str], errors: list[str])
     return c
 
 
-def _expires_on2(
+def _expires_on(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> date | None | Invalid:
     if v is None or is_null_text(v, path, warnings):
@@ -110,7 +110,7 @@ def _arguments(
     failed = len(errors)
     event_id_: str
     v = src.get("eventId", ABSENT)
-    if type(v) is str and _EVENT_ID_PATTERN.search(v) is not None:
+    if type(v) is str and _EVENT_ID_PATTERN.search(v):
         values["eventId"] = event_id_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:eventId")
@@ -128,7 +128,7 @@ def _arguments(
 
     file_name_: str | None
     v = src.get("fileName", ABSENT)
-    if type(v) is str and 1 <= len(v) <= 255 and _FILE_NAME_PATTERN.search(v) is not None:
+    if type(v) is str and 1 <= len(v) <= 255 and _FILE_NAME_PATTERN.search(v):
         values["fileName"] = file_name_ = v
     elif v is ABSENT:
         file_name_ = None
@@ -166,7 +166,7 @@ def _arguments(
     v = src.get("expiresOn", ABSENT)
     if v is ABSENT:
         values["expiresOn"] = expires_on_ = None
-    elif (expires_on_c := _expires_on2(v, "expiresOn", warnings, errors)) is not INVALID:
+    elif (expires_on_c := _expires_on(v, "expiresOn", warnings, errors)) is not INVALID:
         values["expiresOn"] = expires_on_ = expires_on_c
 
     if not _ARGUMENTS_KEYS.issuperset(src):

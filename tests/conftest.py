@@ -1,0 +1,65 @@
+"""Shared fixtures: build a catalog into a temporary package and import it."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from codegen.build import build
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+_counter = itertools.count()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-snapshots", action="store_true", help="rewrite tests/snapshots from a fresh build")
+
+
+def build_package(source: Path, out: Path) -> ModuleType:
+    """Build one catalog file into `out` and import its package under a unique name."""
+    result = build([source])
+    (catalog,) = result.catalogs
+    alias = f"{catalog.name}_{next(_counter)}"
+    for path, text in result.files.items():
+        target = out / alias / Path(path).relative_to(catalog.name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module(alias)
+    finally:
+        sys.path.remove(str(out))
+
+
+@pytest.fixture
+def catalog_from_yaml(tmp_path: Path) -> Iterator[Callable[[str], ModuleType]]:
+    """`catalog_from_yaml(text)` → the imported generated package of that catalog text."""
+
+    def make(text: str) -> ModuleType:
+        source = tmp_path / f"catalog_{next(_counter)}.yaml"
+        source.write_text(textwrap.dedent(text), encoding="utf-8")
+        return build_package(source, tmp_path / "out")
+
+    yield make
+
+
+@pytest.fixture(scope="session")
+def fixture_package(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], ModuleType]:
+    """`fixture_package("coercion.yaml")` → the imported package of a catalog in tests/fixtures (built once)."""
+    cache: dict[str, ModuleType] = {}
+
+    def get(name: str) -> ModuleType:
+        if name not in cache:
+            cache[name] = build_package(FIXTURES / name, tmp_path_factory.mktemp("pkg"))
+        return cache[name]
+
+    return get

@@ -1,0 +1,89 @@
+"""The committed output: up to date, deterministic, standard-library only, typed and lint-clean."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen.build import build
+from codegen.emit import expected_files, plan
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated"
+PACKAGES = sorted(p.name for p in GENERATED.iterdir() if (p / "__init__.py").exists())
+BIN = Path(sys.executable).parent
+
+
+def _diff(path: str, expected: str, actual: str) -> str:
+    lines = difflib.unified_diff(actual.splitlines(True), expected.splitlines(True), f"committed/{path}", f"fresh/{path}")
+    return "".join(lines)
+
+
+def test_committed_generated_equals_a_fresh_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = build([Path("schemas")])
+    outcome = plan(result, Path("generated"))
+    files = expected_files(result, Path("generated"))
+    diffs = [_diff(p, files[p], (GENERATED / p).read_text(encoding="utf-8")) for p in outcome.stale]
+    assert outcome.clean, (
+        "generated/ is out of date; run `codegen build`.\n"
+        f"missing: {outcome.missing}\norphaned: {outcome.orphaned}\n" + "\n".join(diffs)
+    )
+
+
+def test_builds_are_byte_identical_across_processes() -> None:
+    # Different hash seeds shuffle every set and dict built from hashes: output must not depend on them.
+    script = "import json; from pathlib import Path; from codegen.build import build; print(json.dumps(build([Path('schemas')]).files))"
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    ]
+    assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_generated_package_runs_on_the_standard_library_alone(package: str) -> None:
+    # python -S: no site-packages, so no orjson, no codegen, nothing but the standard library.
+    script = (
+        "import sys; sys.path.insert(0, '.');"
+        f"import generated.{package} as pkg;"
+        "name = next(iter(pkg.TOOLS));"
+        "request = pkg.parse(name, '{}');"
+        "assert 'orjson' not in sys.modules and 'codegen' not in sys.modules, sorted(sys.modules);"
+        "print(type(request).__name__)"
+    )
+    done = subprocess.run([sys.executable, "-S", "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ToolCallRequest"
+
+
+def test_generated_code_passes_mypy_strict() -> None:
+    done = subprocess.run(
+        [str(BIN / "mypy"), "--strict", "--no-incremental", "--python-version", "3.11", "generated"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_generated_code_passes_ruff() -> None:
+    done = subprocess.run(
+        [str(BIN / "ruff"), "check", "--isolated", "--no-cache", "--target-version", "py311", "generated"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
