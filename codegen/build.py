@@ -10,7 +10,7 @@ from codegen.format import format_python
 from codegen.ir import Catalog
 from codegen.load import CATALOG_SUFFIXES, load_catalog
 from codegen.normalize import normalize
-from codegen.render import render_init, render_runtime, render_tool, render_tools_init
+from codegen.render import render_init, render_repair, render_runtime, render_tool, render_tools_init
 from codegen.validate import validate_catalog
 
 META_SCHEMA_NAME = "catalog.schema.json"
@@ -84,6 +84,7 @@ def render_catalog(catalog: Catalog) -> dict[str, str]:
     sources = {
         f"{package}/__init__.py": render_init(catalog),
         f"{package}/_runtime.py": render_runtime(catalog),
+        f"{package}/_repair.py": render_repair(catalog),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
     for tool in catalog.tools:

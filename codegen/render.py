@@ -73,6 +73,10 @@ def render_runtime(catalog: Catalog) -> str:
     return environment().get_template("runtime.py.jinja").render(header=header(catalog).rstrip("\n"))
 
 
+def render_repair(catalog: Catalog) -> str:
+    return environment().get_template("repair.py.jinja").render(header=header(catalog).rstrip("\n"))
+
+
 def render_tools_init(catalog: Catalog) -> str:
     return f"{header(catalog)}{docstring('One module per tool of the catalog.')}\n"
 

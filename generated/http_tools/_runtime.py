@@ -18,6 +18,8 @@ from enum import Enum
 from math import isfinite
 from typing import Any, Final, Generic, TypeAlias, TypeVar
 
+from ._repair import repair_json
+
 
 def _fast_decoder() -> Callable[[str], object] | None:
     """orjson's decoder when it is installed. Where it fails, json.loads decides, so results never differ."""
@@ -161,16 +163,29 @@ def _decode_text(text: str) -> Decoded:
         stripped = current.strip().lstrip("\ufeff")
         if not stripped:
             return Decoded(text, {}, warnings, [])
+        errors: list[str] = []
         try:
             value = _loads(stripped)
         except RecursionError:
             return Decoded(text, None, warnings, ["arguments_too_deep"])
         except ValueError as exc:
-            return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
+            repaired = repair_json(stripped)
+            if repaired is None:
+                return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
+            try:
+                value = json.loads(repaired.text)
+            except RecursionError:
+                return Decoded(text, None, warnings, ["arguments_too_deep"])
+            except ValueError:
+                return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
+            warnings.extend(repaired.warnings)
+            if repaired.truncated:
+                # The values that were complete are recovered, but a cut call must not run.
+                errors.append("truncated_arguments")
         if type(value) is dict:
             if _too_deep(value, stripped):
                 return Decoded(text, None, warnings, ["arguments_too_deep"])
-            return Decoded(text, value, warnings, [])
+            return Decoded(text, value, warnings, errors)
         if type(value) is not str:
             return Decoded(text, None, warnings, ["arguments_not_object"])
         # The arguments were JSON-encoded once more, as a string: unwrap and look again.
