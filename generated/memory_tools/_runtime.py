@@ -397,6 +397,13 @@ def to_choice(
             if (hit := exact.get((kind, number), INVALID)) is not INVALID:
                 warnings.append(f"{code}:{path}")
                 return hit
+    elif (
+        type(v) is float
+        and v.is_integer()
+        and (hit := exact.get((int, int(v)), INVALID)) is not INVALID
+    ):
+        warnings.append(f"number_coerced_to_integer:{path}")
+        return hit
     elif type(v) is int or type(v) is float or type(v) is bool:
         text = json.dumps(v)
         if (hit := exact.get((str, text), INVALID)) is not INVALID:

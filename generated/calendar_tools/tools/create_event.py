@@ -206,6 +206,7 @@ def _tags(
             typed.append(c)
     if not (len(items) <= 10):
         errors.append(f"length_out_of_range:{path}")
+        return INVALID, INVALID
     if len(errors) > failed:
         return plain, INVALID
     return plain, typed
@@ -294,6 +295,7 @@ def _reminders(
             typed.append(t)
     if not (len(items) <= 5):
         errors.append(f"length_out_of_range:{path}")
+        return INVALID, INVALID
     if len(errors) > failed:
         return plain, INVALID
     return plain, typed

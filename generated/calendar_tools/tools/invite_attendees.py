@@ -179,6 +179,7 @@ def _attendees(
             typed.append(t)
     if not (1 <= len(items) <= 100):
         errors.append(f"length_out_of_range:{path}")
+        return INVALID, INVALID
     if len(errors) > failed:
         return plain, INVALID
     return plain, typed

@@ -75,6 +75,7 @@ def _calendar_ids(
             typed.append(c)
     if not (1 <= len(items) <= 20):
         errors.append(f"length_out_of_range:{path}")
+        return INVALID, INVALID
     if len(errors) > failed:
         return plain, INVALID
     return plain, typed
