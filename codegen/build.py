@@ -35,9 +35,10 @@ def find_sources(paths: list[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(
-                sorted(p for p in path.iterdir() if p.suffix in CATALOG_SUFFIXES and p.name != META_SCHEMA_NAME)
-            )
+            inside = sorted(p for p in path.iterdir() if p.suffix in CATALOG_SUFFIXES and p.name != META_SCHEMA_NAME)
+            if not inside:
+                raise UsageError(f"{path}: no catalog files (.yaml, .yml, .json) in this directory")
+            found.extend(inside)
         elif path.is_file():
             if path.suffix not in CATALOG_SUFFIXES:
                 raise UsageError(f"{path}: not a catalog file (expected {', '.join(CATALOG_SUFFIXES)})")
@@ -58,20 +59,24 @@ def check_catalogs(sources: list[Path]) -> tuple[list[Catalog], list[Diagnostic]
         except CatalogError as exc:
             errors.extend(exc.diagnostics)
             continue
-        problems = validate_catalog(loaded)
-        if problems:
-            errors.extend(problems)
+        errors.extend(loaded.problems)
+        validation = validate_catalog(loaded)
+        errors.extend(validation.diagnostics)
+        if not validation.tools_readable:
             continue
-        catalog, found = normalize(loaded)
+        # Tools the meta-schema passed are checked further even when others failed: one run, every error.
+        catalog, found = normalize(loaded, skip=validation.broken_tools)
         errors.extend(d for d in found if d.level == "error")
         warnings.extend(d for d in found if d.level == "warning")
-        if catalog is not None:
+        if catalog is not None and not loaded.problems and not validation.diagnostics:
             catalogs.append(catalog)
     owners: dict[str, str] = {}
     for catalog in catalogs:
         if catalog.name in owners:
             errors.append(
-                Diagnostic(catalog.source, 1, "name", f"catalog name {catalog.name!r} is also used by {owners[catalog.name]}")
+                Diagnostic(
+                    catalog.source, catalog.name_line, "name", f"catalog name {catalog.name!r} is also used by {owners[catalog.name]}"
+                )
             )
         owners.setdefault(catalog.name, catalog.source)
     if errors:

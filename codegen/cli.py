@@ -32,7 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CatalogError as exc:
         _report(exc.diagnostics)
         files = len({d.file for d in exc.diagnostics})
-        print(f"codegen: {_count(len(exc.diagnostics), 'error')} in {_count(files, 'file')}; nothing was written", file=sys.stderr)
+        outcome = "; nothing was written" if args.command == "build" and not args.check else ""
+        print(f"codegen: {_count(len(exc.diagnostics), 'error')} in {_count(files, 'file')}{outcome}", file=sys.stderr)
         return FAILED
     except GeneratedSyntaxError as exc:
         print(f"codegen: internal error, please report it: {exc}", file=sys.stderr)
@@ -96,8 +97,9 @@ def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> 
 
 
 def _parse(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
+    (source,) = find_sources([Path(args.source)])
     raw = sys.stdin.read() if args.raw == "-" else args.raw
-    result = parse_with_catalog(Path(args.source), args.tool, raw)
+    result = parse_with_catalog(source, args.tool, raw)
     print(json.dumps(result, indent=2, ensure_ascii=False, default=str))
     return OK if not result["errors"] else FAILED
 

@@ -32,3 +32,4 @@ class Catalog:
     source: str  # as shown to people: relative, posix
     sha256: str
     tools: tuple[Tool, ...]
+    name_line: int = 1

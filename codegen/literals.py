@@ -15,9 +15,10 @@ def literal(value: object) -> str:
     if value is None or isinstance(value, (bool, int, str)):
         return repr(value)
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{value!r} has no JSON form")
-        return repr(value)
+        # Catalogs cannot hold non-finite numbers (the loader reports them), but the IR is built
+        # before that report stops the build, so this must still be valid Python.
+        return repr(value) if math.isfinite(value) else f'float("{value!r}")'
+
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(literal(item) for item in value) + "]"
     if isinstance(value, dict):

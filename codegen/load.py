@@ -36,12 +36,14 @@ _Yaml12Loader.add_implicit_resolver(
 
 @dataclass(frozen=True)
 class LoadedCatalog:
-    """A catalog file's data, its digest, and the line where each JSON path starts."""
+    """A catalog file's data, its digest, the line where each JSON path starts, and what was wrong
+    with the data itself (duplicate keys, non-JSON values): reported with the later checks' errors."""
 
     file: str
     data: Any
     sha256: str
     lines: dict[JsonPath, int] = field(default_factory=dict)
+    problems: tuple[Diagnostic, ...] = ()
 
     def line_of(self, path: JsonPath) -> int:
         """The line of the nearest node on `path` that we know (1 when nothing is known)."""
@@ -77,58 +79,63 @@ def load_catalog(path: Path) -> LoadedCatalog:
     problems: list[Diagnostic] = []
     if path.suffix == ".json":
         data = _load_json(name, text)
-        lines = _yaml_lines(text, name, []) if data is not None else {}
+        node = _compose_quietly(text)
     else:
         node = _compose_yaml(name, text)
-        lines = _yaml_lines(text, name, problems, node)
-        data = yaml.load(text, Loader=_Yaml12Loader) if node is not None else None
-    loaded = LoadedCatalog(name, data, digest, lines)
-    _check_json_data(loaded, data, (), problems)
-    if problems:
-        raise CatalogError(problems)
-    return loaded
+        data = _construct_yaml(name, text)
+    lines = _lines(name, node, problems) if node is not None else {}
+    unchecked = LoadedCatalog(name, data, digest, lines)
+    _check_json_data(unchecked, data, (), problems)
+    return LoadedCatalog(name, data, digest, lines, tuple(problems))
 
 
 def _load_json(name: str, text: str) -> Any:
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: dict[str, Any] = {}
-        for key, value in items:
-            if key in seen:
-                raise ValueError(f"duplicate key {key!r}")
-            seen[key] = value
-        return seen
-
     try:
-        return json.loads(text, object_pairs_hook=pairs)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CatalogError([Diagnostic(name, exc.lineno, "(file)", f"JSON syntax error: {exc.msg}")]) from None
-    except ValueError as exc:
-        raise CatalogError([Diagnostic(name, 1, "(file)", f"JSON syntax error: {exc}")]) from None
+
+
+def _compose_quietly(text: str) -> yaml.Node | None:
+    # JSON is YAML, so YAML's node tree gives the lines of a JSON file too (and its duplicate keys).
+    try:
+        return yaml.compose(text, Loader=_Yaml12Loader)
+    except yaml.YAMLError:
+        return None
 
 
 def _compose_yaml(name: str, text: str) -> yaml.Node | None:
     try:
         return yaml.compose(text, Loader=_Yaml12Loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        reason = " ".join(filter(None, [exc.context, exc.problem]))
-        raise CatalogError([Diagnostic(name, line, "(file)", f"YAML syntax error: {reason}")]) from None
+        raise CatalogError([_syntax_error(name, exc)]) from None
     except yaml.YAMLError as exc:
         raise CatalogError([Diagnostic(name, 1, "(file)", f"YAML syntax error: {exc}")]) from None
 
 
-def _yaml_lines(text: str, name: str, problems: list[Diagnostic], node: yaml.Node | None = None) -> dict[JsonPath, int]:
-    """Map each JSON path to its line. JSON is YAML, so one walk serves both formats."""
-    if node is None:
-        try:
-            node = yaml.compose(text, Loader=_Yaml12Loader)
-        except yaml.YAMLError:
-            return {}
+def _construct_yaml(name: str, text: str) -> Any:
+    try:
+        return yaml.load(text, Loader=_Yaml12Loader)
+    except yaml.MarkedYAMLError as exc:
+        raise CatalogError([_syntax_error(name, exc)]) from None
+
+
+def _syntax_error(name: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else 1
+    message = f"YAML syntax error: {exc.problem or exc.context}"
+    if exc.context and exc.problem and exc.context_mark is not None:
+        where = re.sub(r"^while (?:parsing|scanning) (?:an? )?", "", exc.context)
+        message += f" (in the {where} that starts on line {exc.context_mark.line + 1})"
+    return Diagnostic(name, line, "(file)", message)
+
+
+def _lines(name: str, node: yaml.Node, problems: list[Diagnostic]) -> dict[JsonPath, int]:
+    """Map each JSON path to its line, and report keys given twice (the last one would silently win)."""
     lines: dict[JsonPath, int] = {}
 
-    def walk(n: yaml.Node, path: JsonPath) -> None:
-        lines[path] = n.start_mark.line + 1
+    def walk(n: yaml.Node, path: JsonPath, line: int) -> None:
+        lines[path] = line
         if isinstance(n, yaml.MappingNode):
             seen: set[str] = set()
             for key_node, value_node in n.value:
@@ -136,13 +143,13 @@ def _yaml_lines(text: str, name: str, problems: list[Diagnostic], node: yaml.Nod
                 if key in seen:
                     problems.append(Diagnostic(name, key_node.start_mark.line + 1, format_path(path), f"duplicate key {key!r}"))
                 seen.add(key)
-                walk(value_node, (*path, key))
+                # A property is where its key is written, even when its value starts a line below.
+                walk(value_node, (*path, key), key_node.start_mark.line + 1)
         elif isinstance(n, yaml.SequenceNode):
             for index, item in enumerate(n.value):
-                walk(item, (*path, index))
+                walk(item, (*path, index), item.start_mark.line + 1)
 
-    if node is not None:
-        walk(node, ())
+    walk(node, (), node.start_mark.line + 1)
     return lines
 
 
@@ -150,7 +157,8 @@ def _check_json_data(loaded: LoadedCatalog, value: Any, path: JsonPath, problems
     # YAML can say more than JSON: .inf, .nan and non-string keys have no JSON form, so no provider
     # payload could carry them.
     if isinstance(value, float) and not math.isfinite(value):
-        problems.append(loaded.diagnostic(path, f"{value!r} is not a JSON number"))
+        written = {"inf": ".inf", "-inf": "-.inf", "nan": ".nan"}[repr(value)]
+        problems.append(loaded.diagnostic(path, f"{written} is not a JSON number"))
     elif isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):

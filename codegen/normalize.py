@@ -6,6 +6,7 @@ Problems are collected, not raised, so that one run reports every one of them.
 from __future__ import annotations
 
 import dataclasses
+import keyword
 import re
 from collections.abc import Iterator
 from datetime import date, datetime
@@ -74,26 +75,34 @@ class _Names:
         return candidate
 
 
-def normalize(loaded: LoadedCatalog) -> tuple[Catalog | None, list[Diagnostic]]:
+def normalize(loaded: LoadedCatalog, skip: set[int] | frozenset[int] = frozenset()) -> tuple[Catalog | None, list[Diagnostic]]:
+    """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are left out."""
     data = loaded.data
     problems: list[Diagnostic] = []
+    if keyword.iskeyword(data["name"]):
+        message = f"catalog name {data['name']!r} is a Python keyword: the generated package could not be imported"
+        problems.append(loaded.diagnostic(("name",), message))
     tools: list[Tool] = []
-    owners: dict[str, tuple[str, str]] = {}
+    owners: dict[str, tuple[int, str]] = {}
     for index, spec in enumerate(data["tools"]):
+        if index in skip:
+            continue
+        if spec["name"] in (s["name"] for s in data["tools"][:index]):
+            problems.append(loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {spec['name']!r}"))
+            continue
         tool = _ToolNormalizer(loaded, index, spec, problems).tool()
         if tool is None:
             continue
-        for public in (tool.module, tool.args.class_name, tool.parse_name):
-            if public in owners and owners[public][0] != spec["name"]:
-                problems.append(
-                    loaded.diagnostic(("tools", index, "name"), f"tool {spec['name']!r} would generate {public!r}, like tool {owners[public][0]!r}")
-                )
-            owners.setdefault(public, (spec["name"], public))
+        if tool.module in owners:
+            _, other = owners[tool.module]
+            message = (
+                f"tool {spec['name']!r} and tool {other!r} both become Python name {tool.module!r} "
+                "(set x-python-name on one)"
+            )
+            problems.append(loaded.diagnostic(("tools", index, "name"), message))
+            continue
+        owners[tool.module] = (index, spec["name"])
         tools.append(tool)
-    names = [spec["name"] for spec in data["tools"]]
-    for index, name in enumerate(names):
-        if name in names[:index]:
-            problems.append(loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {name!r}"))
     if any(p.level == "error" for p in problems):
         return None, problems
     catalog = Catalog(
@@ -104,6 +113,7 @@ def normalize(loaded: LoadedCatalog) -> tuple[Catalog | None, list[Diagnostic]]:
         source=loaded.file,
         sha256=loaded.sha256,
         tools=tuple(tools),
+        name_line=loaded.line_of(("name",)),
     )
     return catalog, problems
 
@@ -224,6 +234,7 @@ class _ToolNormalizer:
         return kind
 
     def typed(self, type_name: str, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
+        self.check_bounds(schema, path)
         if type_name == "boolean":
             return BooleanKind(nullable=nullable, helper=self.helper_name(parts))
         if type_name in ("integer", "number"):
@@ -429,6 +440,22 @@ class _ToolNormalizer:
 
     def helper_name(self, parts: tuple[str, ...]) -> str:
         return self.names.take("_" + "_".join(snake(p) for p in parts))
+
+    def check_bounds(self, schema: dict[str, Any], path: JsonPath) -> None:
+        """A lower bound above its upper bound accepts no value at all: that is a mistake, not a rule."""
+        for low, high in (
+            ("minimum", "maximum"),
+            ("exclusiveMinimum", "maximum"),
+            ("minimum", "exclusiveMaximum"),
+            ("exclusiveMinimum", "exclusiveMaximum"),
+            ("minLength", "maxLength"),
+            ("minItems", "maxItems"),
+        ):
+            if isinstance(schema.get(low), (int, float)) and isinstance(schema.get(high), (int, float)):
+                empty = schema[low] >= schema[high] if "exclusive" in low + high else schema[low] > schema[high]
+                if empty:
+                    message = f"{high} {schema[high]!r} is below {low} {schema[low]!r}: no value would be accepted"
+                    self.error((*path, high), message)
 
     def check_keywords(self, schema: dict[str, Any], path: JsonPath, types: list[str]) -> None:
         """Warn about every keyword the parser will not enforce: nothing is dropped silently."""

@@ -8,8 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from codegen.build import check_catalogs, render_catalog
-from codegen.diagnostics import CatalogError, Diagnostic
+from codegen.build import UsageError, check_catalogs, render_catalog
 
 
 def parse_with_catalog(source: Path, tool_name: str, raw: str) -> dict[str, Any]:
@@ -18,7 +17,7 @@ def parse_with_catalog(source: Path, tool_name: str, raw: str) -> dict[str, Any]
     catalog = catalogs[0]
     if tool_name not in {tool.wire_name for tool in catalog.tools}:
         known = ", ".join(tool.wire_name for tool in catalog.tools)
-        raise CatalogError([Diagnostic(catalog.source, 1, "tools", f"no tool named {tool_name!r} (tools: {known})")])
+        raise UsageError(f"{catalog.source} has no tool named {tool_name!r} (its tools: {known})")
     with tempfile.TemporaryDirectory(prefix="codegen-parse-") as tmp:
         for path, text in render_catalog(catalog).items():
             target = Path(tmp) / path
