@@ -24,7 +24,7 @@ _TOKEN: Final = re.compile(
     | (?P<block_comment>/\*.*?\*/)
     | (?P<open_string>"(?:[^"\\]|\\.)*\\?\Z)
     | (?P<open_quoted>'(?:[^'\\]|\\.)*\\?\Z)
-    | (?P<open_comment>/\*.*\Z)
+    | (?P<open_comment>/\*.*\Z|/\Z)
     | (?P<punct>[{}\[\]:,])
     | (?P<number>-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.]))
     | (?P<open_number>-(?:\d[\d.eE+-]*)?\Z|\d[\d.eE+-]*\Z)
@@ -32,7 +32,9 @@ _TOKEN: Final = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
-_FENCE: Final = re.compile(r"```[\w+-]*[^\S\n]*\n?(.*?)(?:```|\Z)", re.DOTALL)
+# A fence opens with ``` and an optional language; it closes wherever the object ends.
+_FENCE_OPEN: Final = re.compile(r"```[\w+-]*")
+_FENCE_CLOSE: Final = re.compile(r"\s*```")
 _PYTHON_LITERALS: Final = {"True": "true", "False": "false", "None": "null"}
 _WORDS: Final = ("true", "false", "null", *_PYTHON_LITERALS)
 _JSON_WORDS: Final = frozenset({"true", "false", "null"})
@@ -61,19 +63,13 @@ class Repaired:
 def repair_json(text: str) -> Repaired | None:
     """The JSON object in `text` after the repairs its rules allow, or None when there is none."""
     found: set[str] = set()
-    fence = _FENCE.search(text)
-    # Only a fence that opens before the object can be its wrapper; one inside a string is content.
-    if fence is not None and "{" in fence.group(1) and fence.start() < text.find("{"):
-        text = fence.group(1)
-        found.add("markdown_fence_stripped")
     start = text.find("{")
     if start < 0:
         return None
-    tokens, end, open_at_end = _tokens(text, start, found)
+    tokens, end, cut = _tokens(text, start, found)
     if tokens is None:
         return None
-    if text[:start].strip() or text[end:].strip():
-        found.add("json_extracted_from_text")
+    _account_for_surroundings(text[:start], text[end:], found)
     stack: list[str] = []
     for token in tokens:
         if token in _CLOSERS:
@@ -82,17 +78,43 @@ def repair_json(text: str) -> Repaired | None:
             opener = stack.pop() if stack else ""
             if _CLOSERS.get(opener) != token:
                 return None
-    truncated = bool(stack) or open_at_end
+    truncated = bool(stack) or cut
     if truncated:
-        tokens = _drop_cut_value(tokens, stack)
+        tokens = _drop_dangling(tokens, stack)
         tokens.extend(_CLOSERS[opener] for opener in reversed(stack))
     return Repaired("".join(tokens), tuple(code for code in CODES if code in found), truncated)
+
+
+def _account_for_surroundings(before: str, after: str, found: set[str]) -> None:
+    """Name what surrounded the object: a Markdown fence, comments, or other text."""
+    fence = _FENCE_OPEN.search(before)
+    if fence is not None:
+        found.add("markdown_fence_stripped")
+        before = before[: fence.start()] + before[fence.end() :]
+        closing = _FENCE_CLOSE.match(after)
+        after = after[closing.end() :] if closing else after
+    position = 0
+    while position < len(after):
+        match = _TOKEN.match(after, position)
+        if match is None or match.lastgroup not in (
+            "space",
+            "line_comment",
+            "block_comment",
+            "open_comment",
+        ):
+            break
+        if match.lastgroup != "space":
+            found.add("comment_removed")
+        position = match.end()
+    if before.strip() or after[position:].strip():
+        found.add("json_extracted_from_text")
 
 
 def _tokens(text: str, start: int, found: set[str]) -> tuple[list[str] | None, int, bool]:
     """JSON tokens from `start` to the end of the first object; trailing commas and comments dropped.
 
-    Returns the tokens, where the object ended, and whether the text ended inside a string.
+    Returns the tokens, where the object ended, and whether the text ended inside a value (a
+    string left open, or a number or word touching the end, which may be `12` of `125`).
     """
     tokens: list[str] = []
     depth = 0
@@ -108,8 +130,12 @@ def _tokens(text: str, start: int, found: set[str]) -> tuple[list[str] | None, i
         if kind in ("line_comment", "block_comment", "open_comment"):
             found.add("comment_removed")
             continue
-        if kind in ("open_string", "open_quoted", "open_number"):
-            return tokens, position, True  # cut inside a value: that value is dropped
+        if kind in ("open_string", "open_quoted", "open_number") or (
+            kind in ("number", "word") and position == len(text)
+        ):
+            if kind == "word" and not any(word.startswith(value) for word in _WORDS):
+                return None, position, False  # not the start of any literal we know
+            return tokens, position, True
         if kind == "quoted":
             value = _double_quoted(value[1:-1])
             found.add("single_quotes_converted")
@@ -118,9 +144,9 @@ def _tokens(text: str, start: int, found: set[str]) -> tuple[list[str] | None, i
                 value = _PYTHON_LITERALS[value]
                 found.add("python_literal_converted")
             elif value not in _JSON_WORDS:
-                if position == len(text) and any(word.startswith(value) for word in _WORDS):
-                    return tokens, position, True  # `tru` at the very end: a cut literal
                 return None, position, False  # a bare word is not ours to interpret
+        elif value == "," and (not tokens or tokens[-1] in ("{", "[", ",")):
+            return None, position, False  # a comma with nothing before it separates nothing
         elif value in ("}", "]") and tokens and tokens[-1] == ",":
             tokens.pop()
             found.add("trailing_comma_removed")
@@ -151,14 +177,8 @@ def _double_quoted(inner: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _drop_cut_value(tokens: list[str], stack: list[str]) -> list[str]:
-    """Remove what a cut-off reply left unfinished at the end, so only complete values remain.
-
-    A number or word at the very end may itself be cut (`12` of `125`, `tru`), so it goes too; then
-    a dangling comma, colon or object key.
-    """
-    if tokens and tokens[-1][0] not in '"{}[]:,':
-        tokens.pop()
+def _drop_dangling(tokens: list[str], stack: list[str]) -> list[str]:
+    """Remove what a cut-off reply left without its value: a comma, a colon and its key, or a key."""
     while tokens:
         last = tokens[-1]
         if last in (",", ":"):

@@ -169,7 +169,7 @@ def _decode_text(text: str) -> Decoded:
         except RecursionError:
             return Decoded(text, None, warnings, ["arguments_too_deep"])
         except ValueError as exc:
-            repaired = repair_json(stripped)
+            repaired = repair_json(current)
             if repaired is None:
                 return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
             try:
