@@ -41,7 +41,17 @@ def docstring(text: str, limit: int = 200) -> str:
     first = lines[0].strip() if lines else ""
     if len(first) > limit:
         first = first[: limit - 1].rstrip() + "…"
-    return '"""' + "".join(_escape(ch) for ch in first) + '"""'
+    body = "".join(_escape(ch) for ch in first)
+    if body.endswith('\\"'):
+        # black pads a docstring that ends in its own quote character with a space, which would
+        # change the text: spell that last quote so the source does not end in one.
+        body = body[:-2] + "\\x22"
+    return '"""' + body + '"""'
+
+
+def one_line(text: str) -> str:
+    """Text for a comment: every non-printable character escaped, so it cannot end the line."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def _escape(ch: str) -> str:

@@ -35,7 +35,7 @@ from codegen.kinds import (
     walk,
 )
 from codegen.load import LoadedCatalog
-from codegen.names import pascal, snake
+from codegen.names import pascal, snake, usable
 from codegen.refs import ANNOTATIONS, RefError, merge_all_of, ref_target
 
 # Names every tool module imports; nothing generated may take them.
@@ -128,6 +128,7 @@ class _ToolNormalizer:
         self.names = _Names()
         self.module = spec.get("x-python-name") or snake(spec["name"], fallback="tool")
         self.pascal = pascal(spec.get("x-python-name") or spec["name"], fallback="Tool")
+        self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
         self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class
         self.resolving: list[str] = []
         self.failed = False
@@ -144,7 +145,12 @@ class _ToolNormalizer:
     # -- the tool ----------------------------------------------------------------------------
 
     def tool(self) -> Tool | None:
-        root = self.object_kind(self.root, (), (), f"{self.pascal}Args", "_arguments", root=True)
+        if keyword.iskeyword(self.module):
+            where = (*self.base[:2], "x-python-name")
+            message = f"x-python-name {self.module!r} is a Python keyword: the tool's module could not be imported"
+            self.problems.append(self.loaded.diagnostic(where, message))
+            return None
+        root = self.object_kind(self.root, (), (), f"{self.pascal}Args", self.root_helper, root=True)
         if self.failed or not isinstance(root, ObjectKind):
             return None
         kinds = list(dict.fromkeys(walk(root)))  # a shared definition appears once
@@ -388,6 +394,9 @@ class _ToolNormalizer:
         for wire, prop in properties.items():
             where = (*path, "properties", wire)
             py_name = prop.get("x-python-name") if isinstance(prop, dict) and "x-python-name" in prop else snake(wire)
+            if not usable(py_name):
+                self.error((*where, "x-python-name"), f"x-python-name {py_name!r} is a Python keyword or a name the generated class uses")
+                continue
             if py_name in by_py_name:
                 self.error(where, f"parameter {wire!r} and parameter {by_py_name[py_name]!r} both become Python name {py_name!r} (set x-python-name on one)")
                 continue

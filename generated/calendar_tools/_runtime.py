@@ -40,9 +40,13 @@ T = TypeVar("T")
 RawArguments: TypeAlias = str | bytes | bytearray | memoryview | Mapping[str, object] | None
 
 MAX_UNQUOTE_LEVELS: Final = 10
+MAX_NODES: Final = (
+    1_000_000  # values in a dict input, counting a shared one at each place it appears
+)
 MAX_DEPTH: Final = 128
 MAX_CHARS: Final = 64 * 1024 * 1024
 ORIGINAL_SHOWN: Final = 100
+_LONG_DIGITS: Final = re.compile(r"\d{19}")
 
 
 class Invalid(Enum):
@@ -170,6 +174,10 @@ def _decode_text(text: str) -> Decoded:
             return Decoded(text, None, warnings, ["arguments_too_deep"])
         except ValueError as exc:
             repaired = repair_json(current)
+            if repaired is None and warnings:
+                return Decoded(
+                    text, None, warnings, ["arguments_not_object"]
+                )  # a string, and not JSON
             if repaired is None:
                 return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
             try:
@@ -196,18 +204,63 @@ def _decode_text(text: str) -> Decoded:
 
 
 def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
-    text = _as_json_text(raw)
-    root: dict[str, object] = raw if type(raw) is dict else dict(raw)
-    if _too_deep(root, None):
-        return Decoded(text, None, [], ["arguments_too_deep"])
-    return Decoded(text, root, [], [])
+    if _too_deep(raw, None):
+        return Decoded(_UNSHOWN, None, [], ["arguments_too_deep"])
+    # Values a dict shares between places are one object in memory but many in JSON text.
+    if _expanded_size(raw, {}) > MAX_NODES:
+        return Decoded(_UNSHOWN, None, [], ["arguments_too_large"])
+    root: dict[str, object] = {
+        key if type(key) is str else key_text(key): value for key, value in raw.items()
+    }
+    return Decoded(_as_json_text(raw), root, [], [])
+
+
+_UNSHOWN: Final = "<arguments too large or too deep to show>"
 
 
 def _as_json_text(value: object) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, default=repr)
+        return json.dumps(value, ensure_ascii=False, default=_jsonable)
     except (TypeError, ValueError, RecursionError):
-        return repr(type(value))
+        return _UNSHOWN
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, Mapping):
+        return {
+            key if isinstance(key, (str, int, float, bool)) or key is None else key_text(key): item
+            for key, item in value.items()
+        }
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return repr(value)
+
+
+def key_text(key: object) -> str:
+    """A dict key as text for `values` and codes; never raises (10**5000 has no str() by default)."""
+    if type(key) is str:
+        return key
+    try:
+        return str(key)
+    except ValueError:
+        return f"<{type(key).__name__}>"
+
+
+def _expanded_size(node: object, sizes: dict[int, int]) -> int:
+    """How many values `node` holds when written out, shared ones counted at each place (memoized)."""
+    if not isinstance(node, (Mapping, list, tuple)):
+        return 1
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    items = node.values() if isinstance(node, Mapping) else node
+    total = 1
+    for item in items:
+        total += _expanded_size(item, sizes)
+        if total > MAX_NODES:
+            break
+    sizes[id(node)] = total
+    return total
 
 
 def _reject_constant(name: str) -> object:
@@ -215,7 +268,9 @@ def _reject_constant(name: str) -> object:
 
 
 def _loads(text: str) -> object:
-    if _fast_loads is not None:
+    # orjson reads integers beyond 64 bits as floats, where json keeps them exact: a run of 19
+    # digits or more (a number, or text that merely looks like one) goes to json.
+    if _fast_loads is not None and _LONG_DIGITS.search(text) is None:
         try:
             return _fast_loads(text)
         except ValueError:
@@ -237,18 +292,23 @@ def _too_deep(root: object, text: str | None) -> bool:
     # Most calls hold fewer brackets than the limit, so no walk is needed to know they are shallow.
     if text is not None and text.count("{") + text.count("[") <= MAX_DEPTH:
         return False
-    level: list[object] = [root]
+    # Breadth first, each container once per level, so values shared between places cost nothing.
+    level: dict[int, object] = {id(root): root}
     for _ in range(MAX_DEPTH):
-        deeper: list[object] = []
-        for node in level:
-            if isinstance(node, Mapping):
-                deeper.extend(node.values())
-            elif isinstance(node, (list, tuple)):
-                deeper.extend(node)
+        deeper: dict[int, object] = {}
+        for node in level.values():
+            items = (
+                node.values()
+                if isinstance(node, Mapping)
+                else node if isinstance(node, (list, tuple)) else ()
+            )
+            for item in items:
+                if isinstance(item, (Mapping, list, tuple)):
+                    deeper[id(item)] = item
         if not deeper:
             return False
         level = deeper
-    return any(isinstance(node, (Mapping, list, tuple)) for node in level)
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,7 +392,7 @@ def to_str(v: object, path: str, warnings: list[str], errors: list[str]) -> str 
     if type(v) is bool:
         warnings.append(f"non_string_literal_retained:{path}")
         return "true" if v else "false"
-    if type(v) is int or (type(v) is float and isfinite(v)):
+    if (type(v) is int and _has_text(v)) or (type(v) is float and isfinite(v)):
         warnings.append(f"non_string_literal_retained:{path}")
         return json.dumps(v)
     errors.append(f"unsupported_string_literal:{path}")
@@ -342,6 +402,11 @@ def to_str(v: object, path: str, warnings: list[str], errors: list[str]) -> str 
 def is_absolute_uri(text: str) -> bool:
     """Whether the text starts with a scheme (`https:`, `mailto:`, `urn:`)."""
     return _ABSOLUTE_URI.match(text) is not None
+
+
+def _has_text(number: int) -> bool:
+    # Python refuses to write integers of more than 4300 digits as text (sys.int_info).
+    return -(10**4299) < number < 10**4299
 
 
 def to_uri(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -404,7 +469,7 @@ def to_choice(
     ):
         warnings.append(f"number_coerced_to_integer:{path}")
         return hit
-    elif type(v) is int or type(v) is float or type(v) is bool:
+    elif (type(v) is int and _has_text(v)) or (type(v) is float and isfinite(v)) or type(v) is bool:
         text = json.dumps(v)
         if (hit := exact.get((str, text), INVALID)) is not INVALID:
             warnings.append(f"non_string_literal_retained:{path}")
@@ -425,7 +490,7 @@ def to_dict(
     if type(v) is dict:
         return v
     if isinstance(v, Mapping):
-        return {str(key): item for key, item in v.items()}
+        return {key_text(key): item for key, item in v.items()}
     if isinstance(v, str):
         parsed = _embedded_json(v)
         if type(parsed) is dict:
@@ -464,9 +529,9 @@ def _embedded_json(text: str) -> object:
     return INVALID if _too_deep(value, stripped) else value
 
 
-def unknown_keys(src: Mapping[Any, object], known: frozenset[str]) -> list[Any]:
-    """The keys of an object that its schema does not declare, in the order they were sent."""
-    return [key for key in src if key not in known]
+def unknown_keys(src: Mapping[Any, object], known: frozenset[str]) -> list[tuple[str, Any]]:
+    """The keys of an object its schema does not declare, in the order sent, each with its text."""
+    return [(key_text(key), key) for key in src if key not in known]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -484,7 +549,7 @@ def parse_unknown_tool(
         return ToolCallRequest(
             tool_name, tool_call_id, doc.raw_text, None, {}, tuple(warnings), tuple(doc.errors)
         )
-    values = {str(key): _promote(item, str(key), warnings) for key, item in doc.root.items()}
+    values = {key: _promote(item, key, warnings) for key, item in doc.root.items()}
     return ToolCallRequest(tool_name, tool_call_id, doc.raw_text, None, values, tuple(warnings), ())
 
 
@@ -498,7 +563,10 @@ def _promote(v: object, path: str, warnings: list[str]) -> object:
             return promoted
         return v
     if isinstance(v, Mapping):
-        return {str(key): _promote(item, f"{path}.{key}", warnings) for key, item in v.items()}
+        return {
+            key_text(key): _promote(item, f"{path}.{key_text(key)}", warnings)
+            for key, item in v.items()
+        }
     if isinstance(v, (list, tuple)):
         return [_promote(item, f"{path}[{index}]", warnings) for index, item in enumerate(v)]
     return v

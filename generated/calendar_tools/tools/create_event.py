@@ -155,9 +155,9 @@ def _event_time(
         values["timeZone"] = time_zone_ = time_zone_c
 
     if not _EVENT_TIME_KEYS.issuperset(src):
-        for key in unknown_keys(src, _EVENT_TIME_KEYS):
-            warnings.append(f"unknown_parameter:{path}.{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _EVENT_TIME_KEYS):
+            warnings.append(f"unknown_parameter:{path}.{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, CreateEventEventTime(
@@ -267,9 +267,9 @@ def _reminders_item(
         values["minutesBefore"] = minutes_before_ = minutes_before_c
 
     if not _REMINDERS_ITEM_KEYS.issuperset(src):
-        for key in unknown_keys(src, _REMINDERS_ITEM_KEYS):
-            warnings.append(f"unknown_parameter:{path}.{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _REMINDERS_ITEM_KEYS):
+            warnings.append(f"unknown_parameter:{path}.{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, CreateEventRemindersItem(
@@ -428,9 +428,9 @@ def _arguments(
         values["extendedProperties"] = extended_properties_ = extended_properties_c
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for key in unknown_keys(src, _ARGUMENTS_KEYS):
-            warnings.append(f"unknown_parameter:{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+            warnings.append(f"unknown_parameter:{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, CreateEventArgs(

@@ -150,9 +150,9 @@ def _attendees_item(
         values["role"] = role_ = role_c
 
     if not _ATTENDEES_ITEM_KEYS.issuperset(src):
-        for key in unknown_keys(src, _ATTENDEES_ITEM_KEYS):
-            warnings.append(f"unknown_parameter:{path}.{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _ATTENDEES_ITEM_KEYS):
+            warnings.append(f"unknown_parameter:{path}.{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, InviteAttendeesAttendeesItem(
@@ -257,9 +257,9 @@ def _arguments(
         values["2fa_code"] = field_2fa_code_ = field_2fa_code_c
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for key in unknown_keys(src, _ARGUMENTS_KEYS):
-            warnings.append(f"unknown_parameter:{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+            warnings.append(f"unknown_parameter:{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, InviteAttendeesArgs(

@@ -170,9 +170,9 @@ def _arguments(
         values["expiresOn"] = expires_on_ = expires_on_c
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for key in unknown_keys(src, _ARGUMENTS_KEYS):
-            warnings.append(f"unknown_parameter:{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+            warnings.append(f"unknown_parameter:{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, UploadAttachmentArgs(

@@ -18,6 +18,7 @@ from .._runtime import (
     decode_arguments,
     is_absolute_uri,
     is_null_text,
+    key_text,
     request,
     to_bool,
     to_dict,
@@ -53,10 +54,11 @@ def _headers(
     typed: dict[str, str] = {}
     plain = typed
     for key, item in src.items():
+        name = key_text(key)
         if type(item) is str:
-            typed[str(key)] = item
-        elif (c := to_str(item, f"{path}.{key}", warnings, errors)) is not INVALID:
-            typed[str(key)] = c
+            typed[name] = item
+        elif (c := to_str(item, f"{path}.{name}", warnings, errors)) is not INVALID:
+            typed[name] = c
     if len(errors) > failed:
         return plain, INVALID
     return plain, typed
@@ -130,9 +132,9 @@ def _arguments(
         values["followRedirects"] = follow_redirects_ = follow_redirects_c
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for key in unknown_keys(src, _ARGUMENTS_KEYS):
-            warnings.append(f"unknown_parameter:{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+            warnings.append(f"unknown_parameter:{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, HttpGetArgs(

@@ -138,9 +138,9 @@ def _settings_retry_policy(
         values["maxDelay"] = max_delay_ = max_delay_c
 
     if not _SETTINGS_RETRY_POLICY_KEYS.issuperset(src):
-        for key in unknown_keys(src, _SETTINGS_RETRY_POLICY_KEYS):
-            warnings.append(f"unknown_parameter:{path}.{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _SETTINGS_RETRY_POLICY_KEYS):
+            warnings.append(f"unknown_parameter:{path}.{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, UpdateConfigSettingsRetryPolicy(
@@ -219,9 +219,9 @@ def _settings(
             retry_policy_ = retry_policy_typed
 
     if not _SETTINGS_KEYS.issuperset(src):
-        for key in unknown_keys(src, _SETTINGS_KEYS):
-            warnings.append(f"unknown_parameter:{path}.{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _SETTINGS_KEYS):
+            warnings.append(f"unknown_parameter:{path}.{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, UpdateConfigSettings(
@@ -265,9 +265,9 @@ def _arguments(
         values["dryRun"] = dry_run_ = dry_run_c
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for key in unknown_keys(src, _ARGUMENTS_KEYS):
-            warnings.append(f"unknown_parameter:{key}")
-            values[str(key)] = src[key]
+        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+            warnings.append(f"unknown_parameter:{name}")
+            values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
     return values, UpdateConfigArgs(
