@@ -93,15 +93,13 @@ def normalize(loaded: LoadedCatalog, skip: set[int] | frozenset[int] = frozenset
         tool = _ToolNormalizer(loaded, index, spec, problems).tool()
         if tool is None:
             continue
-        if tool.module in owners:
-            _, other = owners[tool.module]
-            message = (
-                f"tool {spec['name']!r} and tool {other!r} both become Python name {tool.module!r} "
-                "(set x-python-name on one)"
-            )
+        clash = next((name for name in (tool.module, tool.args.class_name) if name in owners), None)
+        if clash is not None:
+            _, other = owners[clash]
+            message = f"tool {spec['name']!r} and tool {other!r} both become Python name {clash!r} (set x-python-name on one)"
             problems.append(loaded.diagnostic(("tools", index, "name"), message))
             continue
-        owners[tool.module] = (index, spec["name"])
+        owners[tool.module] = owners[tool.args.class_name] = (index, spec["name"])
         tools.append(tool)
     if any(p.level == "error" for p in problems):
         return None, problems
@@ -126,7 +124,7 @@ class _ToolNormalizer:
         self.base: JsonPath = ("tools", index, "parameters")
         self.problems = problems
         self.names = _Names()
-        self.module = spec.get("x-python-name") or snake(spec["name"], fallback="tool")
+        self.module = snake(spec["x-python-name"]) if "x-python-name" in spec else snake(spec["name"], fallback="tool")
         self.pascal = pascal(spec.get("x-python-name") or spec["name"], fallback="Tool")
         self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
         self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class
@@ -145,11 +143,6 @@ class _ToolNormalizer:
     # -- the tool ----------------------------------------------------------------------------
 
     def tool(self) -> Tool | None:
-        if keyword.iskeyword(self.module):
-            where = (*self.base[:2], "x-python-name")
-            message = f"x-python-name {self.module!r} is a Python keyword: the tool's module could not be imported"
-            self.problems.append(self.loaded.diagnostic(where, message))
-            return None
         root = self.object_kind(self.root, (), (), f"{self.pascal}Args", self.root_helper, root=True)
         if self.failed or not isinstance(root, ObjectKind):
             return None

@@ -23,14 +23,15 @@ CATALOGS = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 @pytest.mark.parametrize("fixture", CATALOGS)
 def test_snapshot(fixture: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # headers name the source relative to the repository
-    files = build([Path("tests/fixtures") / fixture]).files
-    tree = SNAPSHOTS / Path(fixture).stem
+    result = build([Path("tests/fixtures") / fixture])
+    files = result.files
+    tree = SNAPSHOTS / result.catalogs[0].name  # the files' paths start with the package name
     if request.config.getoption("--update-snapshots"):
         shutil.rmtree(tree, ignore_errors=True)
         for path, text in files.items():
-            (tree / path).parent.mkdir(parents=True, exist_ok=True)
-            (tree / path).write_text(text, encoding="utf-8")
-    stored = {p.relative_to(tree).as_posix(): p.read_text(encoding="utf-8") for p in tree.rglob("*.py")}
+            (SNAPSHOTS / path).parent.mkdir(parents=True, exist_ok=True)
+            (SNAPSHOTS / path).write_text(text, encoding="utf-8")
+    stored = {p.relative_to(SNAPSHOTS).as_posix(): p.read_text(encoding="utf-8") for p in tree.rglob("*.py")}
     assert sorted(stored) == sorted(files), "files differ; run with --update-snapshots after checking why"
     for path, text in files.items():
         if stored[path] != text:

@@ -13,14 +13,15 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-# One token of JSON-like text. Strings and block comments may be left open by a cut-off reply:
+# One token of JSON-like text (whitespace is JSON's four characters: others are not ours to drop).
+# Strings and block comments may be left open by a cut-off reply:
 # their open forms only match at the very end, so each is tried once and consumes the rest.
 _TOKEN: Final = re.compile(
     r"""
-      (?P<space>\s+)
+      (?P<space>[ \t\n\r]+)
     | (?P<string>"(?:[^"\\]|\\.)*")
     | (?P<quoted>'(?:[^'\\]|\\.)*')
-    | (?P<line_comment>//[^\n]*)
+    | (?P<line_comment>//[^\n\r]*)
     | (?P<block_comment>/\*.*?\*/)
     | (?P<open_string>"(?:[^"\\]|\\.)*\\?\Z)
     | (?P<open_quoted>'(?:[^'\\]|\\.)*\\?\Z)
