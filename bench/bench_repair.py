@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generated.memory_tools import _repair, _runtime, parse_memory_search  # noqa: E402
+from generated.memory_tools import _repair, _runtime, parse_memory_search
 
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
 
@@ -50,9 +50,14 @@ def main() -> None:
     print("| --- | " + " | ".join("---" for _ in SIZES) + " |")
     for name, make in ADVERSARIAL.items():
         texts = [make(n) for n in SIZES]
-        times = [median_seconds(lambda t=t: parse_memory_search(t), 5 if len(t) < 500_000 else 3) for t in texts]
+        times = [
+            median_seconds(lambda t=t: parse_memory_search(t), 5 if len(t) < 500_000 else 3)
+            for t in texts
+        ]
         # Time per 1,000 characters: flat across sizes means linear.
-        cells = " | ".join(f"{s * 1e6:,.0f} µs ({s / len(t) * 1e9:.0f} ns/char)" for s, t in zip(times, texts))
+        cells = " | ".join(
+            f"{s * 1e6:,.0f} µs ({s / len(t) * 1e9:.0f} ns/char)" for s, t in zip(times, texts)
+        )
         print(f"| {name} | {cells} |")
 
     calls = []
@@ -63,9 +68,13 @@ def main() -> None:
         return original(text)
 
     _runtime.repair_json = counting  # type: ignore[assignment]
-    per_call = median_seconds(lambda: [parse_memory_search(VALID) for _ in range(10_000)], 7) / 10_000
+    per_call = (
+        median_seconds(lambda: [parse_memory_search(VALID) for _ in range(10_000)], 7) / 10_000
+    )
     _runtime.repair_json = original
-    print(f"\nvalid call: {per_call * 1e6:.2f} µs per parse; repair ran {len(calls)} times in {7 * 10_000:,} parses")
+    print(
+        f"\nvalid call: {per_call * 1e6:.2f} µs per parse; repair ran {len(calls)} times in {7 * 10_000:,} parses"
+    )
 
 
 if __name__ == "__main__":

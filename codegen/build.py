@@ -10,7 +10,13 @@ from codegen.format import format_python
 from codegen.ir import Catalog
 from codegen.load import CATALOG_SUFFIXES, load_catalog
 from codegen.normalize import normalize
-from codegen.render import render_init, render_repair, render_runtime, render_tool, render_tools_init
+from codegen.render import (
+    render_init,
+    render_repair,
+    render_runtime,
+    render_tool,
+    render_tools_init,
+)
 from codegen.validate import validate_catalog
 
 META_SCHEMA_NAME = "catalog.schema.json"
@@ -35,13 +41,19 @@ def find_sources(paths: list[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.suffix in CATALOG_SUFFIXES and p.name != META_SCHEMA_NAME)
+            inside = sorted(
+                p
+                for p in path.iterdir()
+                if p.suffix in CATALOG_SUFFIXES and p.name != META_SCHEMA_NAME
+            )
             if not inside:
                 raise UsageError(f"{path}: no catalog files (.yaml, .yml, .json) in this directory")
             found.extend(inside)
         elif path.is_file():
             if path.suffix not in CATALOG_SUFFIXES:
-                raise UsageError(f"{path}: not a catalog file (expected {', '.join(CATALOG_SUFFIXES)})")
+                raise UsageError(
+                    f"{path}: not a catalog file (expected {', '.join(CATALOG_SUFFIXES)})"
+                )
             found.append(path)
         else:
             raise UsageError(f"{path}: no such file or directory")
@@ -75,7 +87,10 @@ def check_catalogs(sources: list[Path]) -> tuple[list[Catalog], list[Diagnostic]
         if catalog.name in owners:
             errors.append(
                 Diagnostic(
-                    catalog.source, catalog.name_line, "name", f"catalog name {catalog.name!r} is also used by {owners[catalog.name]}"
+                    catalog.source,
+                    catalog.name_line,
+                    "name",
+                    f"catalog name {catalog.name!r} is also used by {owners[catalog.name]}",
                 )
             )
         owners.setdefault(catalog.name, catalog.source)
@@ -105,4 +120,3 @@ def build(paths: list[Path]) -> BuildResult:
             result.files[path] = text
             result.owners[path] = catalog.source
     return result
-

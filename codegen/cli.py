@@ -24,7 +24,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = load_config(Path("."))
-        sources = [Path(s) for s in args.sources] if getattr(args, "sources", None) else list(config.sources)
+        sources = (
+            [Path(s) for s in args.sources]
+            if getattr(args, "sources", None)
+            else list(config.sources)
+        )
         return int(args.run(args, sources, config))
     except (UsageError, ConfigError) as exc:
         print(f"codegen: {exc}", file=sys.stderr)
@@ -33,7 +37,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(exc.diagnostics)
         files = len({d.file for d in exc.diagnostics})
         outcome = "; nothing was written" if args.command == "build" and not args.check else ""
-        print(f"codegen: {_count(len(exc.diagnostics), 'error')} in {_count(files, 'file')}{outcome}", file=sys.stderr)
+        print(
+            f"codegen: {_count(len(exc.diagnostics), 'error')} in {_count(files, 'file')}{outcome}",
+            file=sys.stderr,
+        )
         return FAILED
     except GeneratedSyntaxError as exc:
         print(f"codegen: internal error, please report it: {exc}", file=sys.stderr)
@@ -41,14 +48,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="codegen", description="Schema-first code generation for LLM tool calling.")
+    parser = argparse.ArgumentParser(
+        prog="codegen", description="Schema-first code generation for LLM tool calling."
+    )
     parser.add_argument("--version", action="version", version=f"codegen {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     build_cmd = commands.add_parser("build", help="generate the packages of catalogs")
-    build_cmd.add_argument("sources", nargs="*", metavar="SOURCE", help="catalog files or directories (default: [tool.codegen] sources, else schemas/)")
-    build_cmd.add_argument("--out", type=Path, help="output directory (default: [tool.codegen] out, else generated/)")
-    build_cmd.add_argument("--check", action="store_true", help="write nothing; exit 1 listing stale, missing and orphaned files")
+    build_cmd.add_argument(
+        "sources",
+        nargs="*",
+        metavar="SOURCE",
+        help="catalog files or directories (default: [tool.codegen] sources, else schemas/)",
+    )
+    build_cmd.add_argument(
+        "--out", type=Path, help="output directory (default: [tool.codegen] out, else generated/)"
+    )
+    build_cmd.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 listing stale, missing and orphaned files",
+    )
     build_cmd.set_defaults(run=_build)
 
     validate_cmd = commands.add_parser("validate", help="report catalog errors and build warnings")
@@ -56,11 +76,18 @@ def _parser() -> argparse.ArgumentParser:
     validate_cmd.set_defaults(run=_validate)
 
     parse_cmd = commands.add_parser(
-        "parse", help="parse one call with a catalog and print the result as JSON (exit 1 when the call has errors)"
+        "parse",
+        help="parse one call with a catalog and print the result as JSON (exit 1 when the call has errors)",
     )
     parse_cmd.add_argument("source", metavar="SOURCE", help="a catalog file")
     parse_cmd.add_argument("tool", metavar="TOOL", help="the tool's wire name")
-    parse_cmd.add_argument("raw", metavar="RAW", nargs="?", default="-", help="the arguments as the model sent them (- or nothing: stdin)")
+    parse_cmd.add_argument(
+        "raw",
+        metavar="RAW",
+        nargs="?",
+        default="-",
+        help="the arguments as the model sent them (- or nothing: stdin)",
+    )
     parse_cmd.set_defaults(run=_parse)
     return parser
 
@@ -71,7 +98,11 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
     _report(result.warnings)
     if args.check:
         outcome = plan(result, out)
-        for label, paths in (("stale", outcome.stale), ("missing", outcome.missing), ("orphaned", outcome.orphaned)):
+        for label, paths in (
+            ("stale", outcome.stale),
+            ("missing", outcome.missing),
+            ("orphaned", outcome.orphaned),
+        ):
             for path in paths:
                 print(f"{label}: {out / path}")
         if not outcome.clean:
@@ -92,7 +123,9 @@ def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> 
     catalogs, warnings = check_catalogs(find_sources(sources))
     _report(warnings)
     tools = sum(len(c.tools) for c in catalogs)
-    print(f"codegen: {_count(len(catalogs), 'catalog')} valid ({_count(tools, 'tool')}, {_count(len(warnings), 'warning')})")
+    print(
+        f"codegen: {_count(len(catalogs), 'catalog')} valid ({_count(tools, 'tool')}, {_count(len(warnings), 'warning')})"
+    )
     return OK
 
 

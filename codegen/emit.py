@@ -75,7 +75,11 @@ def plan(result: BuildResult, out: Path) -> Plan:
             outcome.unchanged.append(path)
     for path, source in sorted(previous.items()):
         # A file is ours to remove when the catalog that made it was rebuilt without it, or is gone.
-        if path not in files and (source in built_sources or not Path(source).exists()) and (out / path).exists():
+        if (
+            path not in files
+            and (source in built_sources or not Path(source).exists())
+            and (out / path).exists()
+        ):
             outcome.orphaned.append(path)
     return outcome
 

@@ -18,5 +18,7 @@ def format_python(path: str, source: str) -> str:
     try:
         ast.parse(source, filename=path)
     except SyntaxError as exc:
-        raise GeneratedSyntaxError(f"{path}:{exc.lineno}: generated code does not parse: {exc.msg}") from exc
+        raise GeneratedSyntaxError(
+            f"{path}:{exc.lineno}: generated code does not parse: {exc.msg}"
+        ) from exc
     return black.format_str(source, mode=MODE)

@@ -367,13 +367,19 @@ class Field:
         if not self.default_is_simple:
             return None
         if isinstance(self.default, (list, dict)):
-            factory = f"lambda: {literal(self.default)}" if self.default else type(self.default).__name__
+            factory = (
+                f"lambda: {literal(self.default)}" if self.default else type(self.default).__name__
+            )
             return f"dataclasses.field(default_factory={factory})"
         return literal(self.default)
 
     @property
     def field_annotation(self) -> str:
-        if not self.required and (not self.has_default or self.default is None) and not self.kind.nullable:
+        if (
+            not self.required
+            and (not self.has_default or self.default is None)
+            and not self.kind.nullable
+        ):
             return f"{self.kind.annotation} | None"
         return self.kind.annotation
 

@@ -51,7 +51,9 @@ def docstring(text: str, limit: int = 200) -> str:
 
 def one_line(text: str) -> str:
     """Text for a comment: every non-printable character escaped, so it cannot end the line."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
 
 
 def _escape(ch: str) -> str:

@@ -26,7 +26,11 @@ class _Yaml12Loader(yaml.SafeLoader):
 
 
 _Yaml12Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
+    first: [
+        (tag, rx)
+        for tag, rx in resolvers
+        if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")
+    ]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _Yaml12Loader.add_implicit_resolver(
@@ -70,11 +74,15 @@ def load_catalog(path: Path) -> LoadedCatalog:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise CatalogError([Diagnostic(name, 1, "(file)", f"cannot read: {exc.strerror}")]) from None
+        raise CatalogError(
+            [Diagnostic(name, 1, "(file)", f"cannot read: {exc.strerror}")]
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise CatalogError([Diagnostic(name, 1, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
+        raise CatalogError(
+            [Diagnostic(name, 1, "(file)", f"not UTF-8 text: {exc.reason}")]
+        ) from None
     digest = hashlib.sha256(raw).hexdigest()
     problems: list[Diagnostic] = []
     if path.suffix == ".json":
@@ -93,7 +101,9 @@ def _load_json(name: str, text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CatalogError([Diagnostic(name, exc.lineno, "(file)", f"JSON syntax error: {exc.msg}")]) from None
+        raise CatalogError(
+            [Diagnostic(name, exc.lineno, "(file)", f"JSON syntax error: {exc.msg}")]
+        ) from None
 
 
 def _compose_quietly(text: str) -> yaml.Node | None:
@@ -141,7 +151,14 @@ def _lines(name: str, node: yaml.Node, problems: list[Diagnostic]) -> dict[JsonP
             for key_node, value_node in n.value:
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
                 if key in seen:
-                    problems.append(Diagnostic(name, key_node.start_mark.line + 1, format_path(path), f"duplicate key {key!r}"))
+                    problems.append(
+                        Diagnostic(
+                            name,
+                            key_node.start_mark.line + 1,
+                            format_path(path),
+                            f"duplicate key {key!r}",
+                        )
+                    )
                 seen.add(key)
                 # A property is where its key is written, even when its value starts a line below.
                 walk(value_node, (*path, key), key_node.start_mark.line + 1)
@@ -153,7 +170,9 @@ def _lines(name: str, node: yaml.Node, problems: list[Diagnostic]) -> dict[JsonP
     return lines
 
 
-def _check_json_data(loaded: LoadedCatalog, value: Any, path: JsonPath, problems: list[Diagnostic]) -> None:
+def _check_json_data(
+    loaded: LoadedCatalog, value: Any, path: JsonPath, problems: list[Diagnostic]
+) -> None:
     # YAML can say more than JSON: .inf, .nan and non-string keys have no JSON form, so no provider
     # payload could carry them.
     if isinstance(value, float) and not math.isfinite(value):

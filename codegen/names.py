@@ -10,7 +10,10 @@ _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
 
 # Names a generated dataclass body uses (annotations, defaults). A field of the same name would be
 # bound in the class namespace first and shadow them, so such a field takes a trailing `_` too.
-SHADOWING = frozenset({"bool", "dataclasses", "date", "datetime", "dict", "float", "int", "list", "object", "str"})
+SHADOWING = frozenset(
+    {"bool", "dataclasses", "date", "datetime", "dict", "float", "int", "list", "object", "str"}
+)
+
 
 def words(name: str) -> list[str]:
     """`memory.search` → [memory, search]; `caseSensitive` → [case, sensitive]; `HTTPServer` → [http, server].
@@ -18,7 +21,9 @@ def words(name: str) -> list[str]:
     Accented letters lose their accents (`größe` → [grosse]); other scripts have no
     ASCII spelling and drop out, leaving the caller's fallback.
     """
-    ascii_name = unicodedata.normalize("NFKD", name.replace("ß", "ss")).encode("ascii", "ignore").decode()
+    ascii_name = (
+        unicodedata.normalize("NFKD", name.replace("ß", "ss")).encode("ascii", "ignore").decode()
+    )
     return [w.lower() for w in _WORD.findall(ascii_name)]
 
 

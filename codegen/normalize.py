@@ -41,10 +41,41 @@ from codegen.refs import ANNOTATIONS, RefError, merge_all_of, ref_target
 # Names every tool module imports; nothing generated may take them.
 MODULE_NAMES = frozenset(
     {
-        "ABSENT", "Any", "Decoded", "Final", "INVALID", "Invalid", "Literal", "RawArguments", "ToolCallRequest",
-        "ToolSpec", "annotations", "dataclass", "dataclasses", "date", "datetime", "decode_arguments", "isfinite",
-        "is_absolute_uri", "is_null_text", "re", "request", "to_bool", "to_choice", "to_date", "to_datetime",
-        "to_dict", "to_float", "to_int", "to_list", "to_str", "to_uri", "unknown_keys", "NAME", "SCHEMA", "TOOL",
+        "ABSENT",
+        "Any",
+        "Decoded",
+        "Final",
+        "INVALID",
+        "Invalid",
+        "Literal",
+        "RawArguments",
+        "ToolCallRequest",
+        "ToolSpec",
+        "annotations",
+        "dataclass",
+        "dataclasses",
+        "date",
+        "datetime",
+        "decode_arguments",
+        "isfinite",
+        "is_absolute_uri",
+        "is_null_text",
+        "re",
+        "request",
+        "to_bool",
+        "to_choice",
+        "to_date",
+        "to_datetime",
+        "to_dict",
+        "to_float",
+        "to_int",
+        "to_list",
+        "to_str",
+        "to_uri",
+        "unknown_keys",
+        "NAME",
+        "SCHEMA",
+        "TOOL",
     }
 )
 
@@ -56,7 +87,20 @@ _HANDLED = {
     "object": {"properties", "required", "additionalProperties"},
     "boolean": set(),
 }
-_STRUCTURE = {"type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions", "nullable", "$schema", "$id"}
+_STRUCTURE = {
+    "type",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "nullable",
+    "$schema",
+    "$id",
+}
 _FORMATS = {"date-time": DateTimeKind, "date": DateKind, "uri": UriKind, "x-attachment": StringKind}
 
 
@@ -75,7 +119,9 @@ class _Names:
         return candidate
 
 
-def normalize(loaded: LoadedCatalog, skip: set[int] | frozenset[int] = frozenset()) -> tuple[Catalog | None, list[Diagnostic]]:
+def normalize(
+    loaded: LoadedCatalog, skip: set[int] | frozenset[int] = frozenset()
+) -> tuple[Catalog | None, list[Diagnostic]]:
     """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are left out."""
     data = loaded.data
     problems: list[Diagnostic] = []
@@ -88,7 +134,9 @@ def normalize(loaded: LoadedCatalog, skip: set[int] | frozenset[int] = frozenset
         if index in skip:
             continue
         if spec["name"] in (s["name"] for s in data["tools"][:index]):
-            problems.append(loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {spec['name']!r}"))
+            problems.append(
+                loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {spec['name']!r}")
+            )
             continue
         tool = _ToolNormalizer(loaded, index, spec, problems).tool()
         if tool is None:
@@ -117,14 +165,20 @@ def normalize(loaded: LoadedCatalog, skip: set[int] | frozenset[int] = frozenset
 
 
 class _ToolNormalizer:
-    def __init__(self, loaded: LoadedCatalog, index: int, spec: dict[str, Any], problems: list[Diagnostic]) -> None:
+    def __init__(
+        self, loaded: LoadedCatalog, index: int, spec: dict[str, Any], problems: list[Diagnostic]
+    ) -> None:
         self.loaded = loaded
         self.spec = spec
         self.root: dict[str, Any] = spec["parameters"]
         self.base: JsonPath = ("tools", index, "parameters")
         self.problems = problems
         self.names = _Names()
-        self.module = snake(spec["x-python-name"]) if "x-python-name" in spec else snake(spec["name"], fallback="tool")
+        self.module = (
+            snake(spec["x-python-name"])
+            if "x-python-name" in spec
+            else snake(spec["name"], fallback="tool")
+        )
         self.pascal = pascal(spec.get("x-python-name") or spec["name"], fallback="Tool")
         self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
         self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class
@@ -143,7 +197,9 @@ class _ToolNormalizer:
     # -- the tool ----------------------------------------------------------------------------
 
     def tool(self) -> Tool | None:
-        root = self.object_kind(self.root, (), (), f"{self.pascal}Args", self.root_helper, root=True)
+        root = self.object_kind(
+            self.root, (), (), f"{self.pascal}Args", self.root_helper, root=True
+        )
         if self.failed or not isinstance(root, ObjectKind):
             return None
         kinds = list(dict.fromkeys(walk(root)))  # a shared definition appears once
@@ -157,7 +213,9 @@ class _ToolNormalizer:
             schema=self.root,
             helpers=tuple(k for k in kinds if k.needs_helper),
             # A nullable use of a shared definition is a kind of its own with the same class.
-            classes=tuple({k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}.values())[::-1],
+            classes=tuple(
+                {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}.values()
+            )[::-1],
             enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
             patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
         )
@@ -216,7 +274,10 @@ class _ToolNormalizer:
             self.error(exc.path, exc.message)
             return AnyKind()
         if ref in self.resolving:
-            self.error((*path, "$ref"), f"$ref {ref!r} refers to itself: recursive schemas are not supported")
+            self.error(
+                (*path, "$ref"),
+                f"$ref {ref!r} refers to itself: recursive schemas are not supported",
+            )
             return AnyKind()
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         shareable = set(siblings) <= ANNOTATIONS
@@ -232,7 +293,14 @@ class _ToolNormalizer:
             self.shared[ref] = kind
         return kind
 
-    def typed(self, type_name: str, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
+    def typed(
+        self,
+        type_name: str,
+        schema: dict[str, Any],
+        path: JsonPath,
+        parts: tuple[str, ...],
+        nullable: bool,
+    ) -> Kind:
         self.check_bounds(schema, path)
         if type_name == "boolean":
             return BooleanKind(nullable=nullable, helper=self.helper_name(parts))
@@ -249,7 +317,9 @@ class _ToolNormalizer:
             return self.string_kind(schema, path, parts, nullable)
         if type_name == "array":
             items = schema.get("items")
-            item_kind = None if items is None else self.kind(items, (*path, "items"), (*parts, "item"))
+            item_kind = (
+                None if items is None else self.kind(items, (*path, "items"), (*parts, "item"))
+            )
             if isinstance(item_kind, AnyKind):
                 item_kind = None  # a list of anything needs no per-item work
             return ArrayKind(
@@ -262,26 +332,36 @@ class _ToolNormalizer:
         # object
         if "properties" in schema:
             class_name = self.names.take(self.pascal + "".join(pascal(p) for p in parts))
-            return self.object_kind(schema, path, parts, class_name, self.helper_name(parts), nullable=nullable)
+            return self.object_kind(
+                schema, path, parts, class_name, self.helper_name(parts), nullable=nullable
+            )
         extra = schema.get("additionalProperties")
-        values = None if extra is None else self.kind(extra, (*path, "additionalProperties"), (*parts, "value"))
+        values = (
+            None
+            if extra is None
+            else self.kind(extra, (*path, "additionalProperties"), (*parts, "value"))
+        )
         if isinstance(values, AnyKind):
             values = None
         return MapKind(values=values, nullable=nullable, helper=self.helper_name(parts))
 
-    def string_kind(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
+    def string_kind(
+        self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+    ) -> Kind:
         fmt = schema.get("format")
         cls: type[Kind] = StringKind
         if fmt is not None:
             if fmt in _FORMATS:
                 cls = _FORMATS[fmt]
             else:
-                self.warn((*path, "format"), f"format {fmt!r} is not checked: values are kept as text")
+                self.warn(
+                    (*path, "format"), f"format {fmt!r} is not checked: values are kept as text"
+                )
         helper = self.helper_name(parts)
         if cls in (DateTimeKind, DateKind):
-            for keyword in ("minLength", "maxLength", "pattern"):
-                if keyword in schema:
-                    self.warn((*path, keyword), f"keyword {keyword!r} is not enforced on a {fmt} value")
+            for word in ("minLength", "maxLength", "pattern"):
+                if word in schema:
+                    self.warn((*path, word), f"keyword {word!r} is not enforced on a {fmt} value")
             return cls(nullable=nullable, helper=helper)
         pattern = schema.get("pattern")
         pattern_name = ""
@@ -289,10 +369,15 @@ class _ToolNormalizer:
             try:
                 re.compile(pattern)
             except re.error as exc:
-                self.error((*path, "pattern"), f"pattern {pattern!r} is not a valid regular expression: {exc}")
+                self.error(
+                    (*path, "pattern"),
+                    f"pattern {pattern!r} is not a valid regular expression: {exc}",
+                )
                 pattern = None
             else:
-                pattern_name = self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN")
+                pattern_name = self.names.take(
+                    "_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN"
+                )
         return cls(  # type: ignore[call-arg]
             nullable=nullable,
             helper=helper,
@@ -302,15 +387,17 @@ class _ToolNormalizer:
             pattern_name=pattern_name,
         )
 
-    def enum_kind(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
-        keyword = "enum" if "enum" in schema else "const"
-        raw = schema["enum"] if keyword == "enum" else [schema["const"]]
+    def enum_kind(
+        self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+    ) -> Kind:
+        source = "enum" if "enum" in schema else "const"
+        raw = schema["enum"] if source == "enum" else [schema["const"]]
         types = schema.get("type")
         if types == "null" or (isinstance(types, list) and "null" in types):
             nullable = True
         choices: list[str | int | float | bool] = []
         for i, choice in enumerate(raw):
-            where = (*path, keyword, i) if keyword == "enum" else (*path, keyword)
+            where = (*path, source, i) if source == "enum" else (*path, source)
             if choice is None:
                 nullable = True
             elif isinstance(choice, (dict, list)):
@@ -319,9 +406,9 @@ class _ToolNormalizer:
                 self.error(where, f"duplicate enum value {choice!r}")
             else:
                 choices.append(choice)
-        for keyword_name in sorted(set(schema) - _STRUCTURE - ANNOTATIONS - {"x-case-sensitive", "x-python-name"}):
-            if not keyword_name.startswith("x-"):
-                self.warn((*path, keyword_name), f"keyword {keyword_name!r} is not enforced beside {keyword!r}")
+        for word in sorted(set(schema) - _STRUCTURE - ANNOTATIONS):
+            if not word.startswith("x-"):
+                self.warn((*path, word), f"keyword {word!r} is not enforced beside {source!r}")
         if not choices:
             return AnyKind(nullable=True)
         stem = "".join(pascal(p) for p in parts)
@@ -338,20 +425,36 @@ class _ToolNormalizer:
             helper=self.helper_name(parts),
         )
 
-    def union_of(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool) -> Kind:
-        keyword = "anyOf" if "anyOf" in schema else "oneOf"
+    def union_of(
+        self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+    ) -> Kind:
+        combiner = "anyOf" if "anyOf" in schema else "oneOf"
         members: list[Kind] = []
-        outer = {k: v for k, v in schema.items() if k not in (keyword, "description", "title", "default", "examples")}
-        for i, member in enumerate(schema[keyword]):
-            resolved = self.resolved(member, (*path, keyword, i)) if isinstance(member, dict) else member
+        outer = {
+            k: v
+            for k, v in schema.items()
+            if k not in (combiner, "description", "title", "default", "examples")
+        }
+        for i, member in enumerate(schema[combiner]):
+            resolved = (
+                self.resolved(member, (*path, combiner, i)) if isinstance(member, dict) else member
+            )
             if isinstance(resolved, dict) and resolved.get("type") == "null" and len(resolved) <= 2:
                 nullable = True
                 continue
-            member_schema = {**outer, **member} if isinstance(member, dict) and "$ref" not in member else member
-            kind = self.kind(member_schema, (*path, keyword, i), parts if len(schema[keyword]) <= 2 else (*parts, str(i)))
+            member_schema = (
+                {**outer, **member} if isinstance(member, dict) and "$ref" not in member else member
+            )
+            kind = self.kind(
+                member_schema,
+                (*path, combiner, i),
+                parts if len(schema[combiner]) <= 2 else (*parts, str(i)),
+            )
             if kind.nullable:
                 nullable = True
-                kind = dataclasses.replace(kind, nullable=False, helper=self.helper_name((*parts, "value")))
+                kind = dataclasses.replace(
+                    kind, nullable=False, helper=self.helper_name((*parts, "value"))
+                )
             members.append(kind)
         if not members:
             return AnyKind(nullable=True)
@@ -361,7 +464,9 @@ class _ToolNormalizer:
                 return only
             # A shared definition keeps its own helper for its other uses; a private one is reused.
             shared = any(only is kind for kind in self.shared.values())
-            return dataclasses.replace(only, nullable=True, helper=self.helper_name(parts) if shared else only.helper)
+            return dataclasses.replace(
+                only, nullable=True, helper=self.helper_name(parts) if shared else only.helper
+            )
         return UnionKind(members=tuple(members), nullable=nullable, helper=self.helper_name(parts))
 
     def object_kind(
@@ -381,17 +486,29 @@ class _ToolNormalizer:
         required: list[str] = schema.get("required", [])
         for i, name in enumerate(required):
             if name not in properties:
-                self.error((*path, "required", i), f"required parameter {name!r} is not in properties")
+                self.error(
+                    (*path, "required", i), f"required parameter {name!r} is not in properties"
+                )
         fields: list[Field] = []
         by_py_name: dict[str, str] = {}
         for wire, prop in properties.items():
             where = (*path, "properties", wire)
-            py_name = prop.get("x-python-name") if isinstance(prop, dict) and "x-python-name" in prop else snake(wire)
+            py_name = (
+                prop.get("x-python-name")
+                if isinstance(prop, dict) and "x-python-name" in prop
+                else snake(wire)
+            )
             if not usable(py_name):
-                self.error((*where, "x-python-name"), f"x-python-name {py_name!r} is a Python keyword or a name the generated class uses")
+                self.error(
+                    (*where, "x-python-name"),
+                    f"x-python-name {py_name!r} is a Python keyword or a name the generated class uses",
+                )
                 continue
             if py_name in by_py_name:
-                self.error(where, f"parameter {wire!r} and parameter {by_py_name[py_name]!r} both become Python name {py_name!r} (set x-python-name on one)")
+                self.error(
+                    where,
+                    f"parameter {wire!r} and parameter {by_py_name[py_name]!r} both become Python name {py_name!r} (set x-python-name on one)",
+                )
                 continue
             by_py_name[py_name] = wire
             kind = self.kind(prop, where, (*parts, wire))
@@ -411,13 +528,17 @@ class _ToolNormalizer:
             keys_name=self.names.take("_" + (helper.strip("_").upper() or "ARGUMENTS") + "_KEYS"),
         )
 
-    def field(self, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool) -> Field:
+    def field(
+        self, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool
+    ) -> Field:
         description = prop.get("description", "") if isinstance(prop, dict) else ""
         if not isinstance(prop, dict) or "default" not in prop:
             return Field(wire, py_name, kind, required, description)
         default = prop["default"]
         if default is None and not kind.nullable:
-            return Field(wire, py_name, kind, required, description)  # `default: null` means "no value"
+            return Field(
+                wire, py_name, kind, required, description
+            )  # `default: null` means "no value"
         if isinstance(kind, IntegerKind) and isinstance(default, float) and default.is_integer():
             default = int(default)
         for message in self.default_problems(prop, kind, default):
@@ -453,8 +574,14 @@ class _ToolNormalizer:
             ("minLength", "maxLength"),
             ("minItems", "maxItems"),
         ):
-            if isinstance(schema.get(low), (int, float)) and isinstance(schema.get(high), (int, float)):
-                empty = schema[low] >= schema[high] if "exclusive" in low + high else schema[low] > schema[high]
+            if isinstance(schema.get(low), (int, float)) and isinstance(
+                schema.get(high), (int, float)
+            ):
+                empty = (
+                    schema[low] >= schema[high]
+                    if "exclusive" in low + high
+                    else schema[low] > schema[high]
+                )
                 if empty:
                     message = f"{high} {schema[high]!r} is below {low} {schema[low]!r}: no value would be accepted"
                     self.error((*path, high), message)
@@ -462,11 +589,21 @@ class _ToolNormalizer:
     def check_keywords(self, schema: dict[str, Any], path: JsonPath, types: list[str]) -> None:
         """Warn about every keyword the parser will not enforce: nothing is dropped silently."""
         allowed = set().union(*(_HANDLED.get(t, set()) for t in types)) if types else set()
-        for keyword in sorted(schema):
-            if keyword in _STRUCTURE or keyword in ANNOTATIONS or keyword.startswith("x-") or keyword in allowed:
+        for word in sorted(schema):
+            if (
+                word in _STRUCTURE
+                or word in ANNOTATIONS
+                or word.startswith("x-")
+                or word in allowed
+            ):
                 continue
-            applies_to = [t for t, words in _HANDLED.items() if keyword in words]
+            applies_to = [t for t, words in _HANDLED.items() if word in words]
             if applies_to and types:
-                self.warn((*path, keyword), f"keyword {keyword!r} applies to {applies_to[0]} values, not {' or '.join(types)}")
+                self.warn(
+                    (*path, word),
+                    f"keyword {word!r} applies to {applies_to[0]} values, not {' or '.join(types)}",
+                )
             elif not applies_to:
-                self.warn((*path, keyword), f"keyword {keyword!r} is not enforced by the generated parser")
+                self.warn(
+                    (*path, word), f"keyword {word!r} is not enforced by the generated parser"
+                )

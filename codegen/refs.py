@@ -7,7 +7,18 @@ from typing import Any
 from codegen.diagnostics import JsonPath
 
 # Keywords that only describe a schema; a `$ref` with nothing else beside them can share its target.
-ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly"})
+ANNOTATIONS = frozenset(
+    {
+        "description",
+        "title",
+        "examples",
+        "default",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
 
 
 class RefError(Exception):

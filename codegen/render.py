@@ -24,10 +24,32 @@ _IMPORTS = {
     "Final": ("typing", "Final"),
     "Literal": ("typing", "Literal"),
 }
-_RUNTIME = (
-    "ABSENT INVALID Invalid RawArguments ToolCallRequest ToolSpec decode_arguments is_absolute_uri is_null_text "
-    "key_text request to_bool to_choice to_date to_datetime to_dict to_float to_int to_list to_str to_uri unknown_keys"
-).split()
+_RUNTIME = frozenset(
+    {
+        "ABSENT",
+        "INVALID",
+        "Invalid",
+        "RawArguments",
+        "ToolCallRequest",
+        "ToolSpec",
+        "decode_arguments",
+        "is_absolute_uri",
+        "is_null_text",
+        "key_text",
+        "request",
+        "to_bool",
+        "to_choice",
+        "to_date",
+        "to_datetime",
+        "to_dict",
+        "to_float",
+        "to_int",
+        "to_list",
+        "to_str",
+        "to_uri",
+        "unknown_keys",
+    }
+)
 
 
 @cache
@@ -59,10 +81,20 @@ def render_tool(catalog: Catalog, tool: Tool) -> str:
 
 def render_init(catalog: Catalog) -> str:
     tools = sorted(catalog.tools, key=lambda tool: tool.module)
-    exported = ["CATALOG", "TOOLS", "VERSION", "RawArguments", "ToolCallRequest", "ToolSpec", "parse"]
+    exported = [
+        "CATALOG",
+        "TOOLS",
+        "VERSION",
+        "RawArguments",
+        "ToolCallRequest",
+        "ToolSpec",
+        "parse",
+    ]
     exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
-    body = environment().get_template("package_init.py.jinja").render(
-        catalog=catalog, imports=tools, exported=sorted(exported, key=_isort_key)
+    body = (
+        environment()
+        .get_template("package_init.py.jinja")
+        .render(catalog=catalog, imports=tools, exported=sorted(exported, key=_isort_key))
     )
     title = catalog.title or catalog.name
     doc = docstring(f"{title}: typed arguments and lenient parsers for {len(catalog.tools)} tools.")
@@ -70,7 +102,9 @@ def render_init(catalog: Catalog) -> str:
 
 
 def render_runtime(catalog: Catalog) -> str:
-    return environment().get_template("runtime.py.jinja").render(header=header(catalog).rstrip("\n"))
+    return (
+        environment().get_template("runtime.py.jinja").render(header=header(catalog).rstrip("\n"))
+    )
 
 
 def render_repair(catalog: Catalog) -> str:
@@ -88,12 +122,19 @@ def _isort_key(name: str) -> tuple[int, str]:
 
 def _module(catalog: Catalog, doc: str, body: str, runtime_from: str) -> str:
     used = {node.id for node in ast.walk(ast.parse(body)) if isinstance(node, ast.Name)}
-    plain = sorted(f"import {module}" for name, (module, item) in _IMPORTS.items() if name in used and item is None)
+    plain = sorted(
+        f"import {module}"
+        for name, (module, item) in _IMPORTS.items()
+        if name in used and item is None
+    )
     modules: dict[str, list[str]] = {}
     for name, (module, item) in _IMPORTS.items():
         if name in used and item is not None:
             modules.setdefault(module, []).append(item)
-    stdlib = plain + [f"from {module} import {', '.join(sorted(items))}" for module, items in sorted(modules.items())]
+    stdlib = plain + [
+        f"from {module} import {', '.join(sorted(items))}"
+        for module, items in sorted(modules.items())
+    ]
     runtime = sorted(name for name in _RUNTIME if name in used)
     local = [f"from {runtime_from}_runtime import {', '.join(runtime)}"] if runtime else []
     imports = "\n\n".join(block for block in ("\n".join(stdlib), "\n".join(local)) if block)

@@ -22,6 +22,8 @@ def templates_dir() -> Path:
 
 @cache
 def catalog_meta_schema() -> dict[str, Any]:
-    path = _locate(_PACKAGE / "catalog.schema.json", _PACKAGE.parent / "schemas" / "catalog.schema.json")
+    path = _locate(
+        _PACKAGE / "catalog.schema.json", _PACKAGE.parent / "schemas" / "catalog.schema.json"
+    )
     schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return schema

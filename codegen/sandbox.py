@@ -29,7 +29,9 @@ def parse_with_catalog(source: Path, tool_name: str, raw: str) -> dict[str, Any]
             request = module.parse(tool_name, raw)
         finally:
             sys.path.remove(tmp)
-            for name in [m for m in sys.modules if m == catalog.name or m.startswith(catalog.name + ".")]:
+            for name in [
+                m for m in sys.modules if m == catalog.name or m.startswith(catalog.name + ".")
+            ]:
                 del sys.modules[name]
     return {
         "tool_name": request.tool_name,

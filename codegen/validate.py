@@ -30,7 +30,9 @@ def validate_catalog(catalog: LoadedCatalog) -> Validation:
     """Every meta-schema violation of the catalog, each with its file, line and JSON path."""
     data = catalog.data
     if data is None:
-        return Validation([catalog.diagnostic((), f"the file is empty: {_SHAPE}")], tools_readable=False)
+        return Validation(
+            [catalog.diagnostic((), f"the file is empty: {_SHAPE}")], tools_readable=False
+        )
     if isinstance(data, list):
         message = f"{_SHAPE}, not a list (put the tools under 'tools:')"
         return Validation([catalog.diagnostic((), message)], tools_readable=False)
@@ -65,8 +67,14 @@ def _describe(catalog: LoadedCatalog, error: ValidationError) -> Iterator[Diagno
         for key in error.instance:
             if key not in allowed:
                 close = difflib.get_close_matches(str(key), allowed, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else f" (expected one of: {', '.join(allowed)})"
+                hint = (
+                    f" (did you mean {close[0]!r}?)"
+                    if close
+                    else f" (expected one of: {', '.join(allowed)})"
+                )
                 yield catalog.diagnostic((*path, key), f"unknown key {key!r}{hint}")
         return
     custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
-    yield catalog.diagnostic(path, custom.format(value=repr(error.instance)) if custom else error.message)
+    yield catalog.diagnostic(
+        path, custom.format(value=repr(error.instance)) if custom else error.message
+    )

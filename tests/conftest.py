@@ -21,7 +21,9 @@ _counter = itertools.count()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-snapshots", action="store_true", help="rewrite tests/snapshots from a fresh build")
+    parser.addoption(
+        "--update-snapshots", action="store_true", help="rewrite tests/snapshots from a fresh build"
+    )
 
 
 def build_package(source: Path, out: Path) -> ModuleType:

@@ -68,13 +68,21 @@ def agrees(typed: object, plain: object) -> bool:
     catalog is already a Python identifier, so field names are the wire names.)"""
     if dataclasses.is_dataclass(typed):
         return isinstance(plain, dict) and all(
-            agrees(getattr(typed, f.name), plain[f.name]) if f.name in plain else getattr(typed, f.name) is None
+            agrees(getattr(typed, f.name), plain[f.name])
+            if f.name in plain
+            else getattr(typed, f.name) is None
             for f in dataclasses.fields(typed)
         )
     if isinstance(typed, list):
-        return isinstance(plain, list) and len(typed) == len(plain) and all(map(agrees, typed, plain))
+        return (
+            isinstance(plain, list) and len(typed) == len(plain) and all(map(agrees, typed, plain))
+        )
     if isinstance(typed, dict):
-        return isinstance(plain, dict) and set(typed) == set(plain) and all(agrees(typed[k], plain[k]) for k in typed)
+        return (
+            isinstance(plain, dict)
+            and set(typed) == set(plain)
+            and all(agrees(typed[k], plain[k]) for k in typed)
+        )
     return same(typed, plain)
 
 
@@ -127,7 +135,9 @@ def check(
         assert req.arguments is None
     else:
         assert type(req.arguments) is pkg.TOOLS[tool].args_type
-        assert agrees(req.arguments, req.values), f"arguments {req.arguments!r} disagree with values"
+        assert agrees(req.arguments, req.values), (
+            f"arguments {req.arguments!r} disagree with values"
+        )
         for attr, expected in (typed or {}).items():
             actual = getattr(req.arguments, attr)
             assert same(actual, expected), f"arguments.{attr}: {actual!r} != {expected!r}"
@@ -148,16 +158,44 @@ def run(pkg: ModuleType, form: str, row: Row) -> None:
 EXACT = [
     case(
         "scalars",
-        {"flag": True, "count": -3, "bounded": 10, "exclusive": 9, "ratio": 2.5, "score": 1.0,
-         "text": "null", "code": "abcd", "slug": "a-b"},
-        {"flag": True, "count": -3, "bounded": 10, "exclusive": 9, "ratio": 2.5, "score": 1.0,
-         "text": "null", "code": "abcd", "slug": "a-b"},
-        typed={"flag": True, "count": -3, "bounded": 10, "exclusive": 9, "ratio": 2.5,
-               "score": 1.0, "text": "null", "code": "abcd", "slug": "a-b"},
+        {
+            "flag": True,
+            "count": -3,
+            "bounded": 10,
+            "exclusive": 9,
+            "ratio": 2.5,
+            "score": 1.0,
+            "text": "null",
+            "code": "abcd",
+            "slug": "a-b",
+        },
+        {
+            "flag": True,
+            "count": -3,
+            "bounded": 10,
+            "exclusive": 9,
+            "ratio": 2.5,
+            "score": 1.0,
+            "text": "null",
+            "code": "abcd",
+            "slug": "a-b",
+        },
+        typed={
+            "flag": True,
+            "count": -3,
+            "bounded": 10,
+            "exclusive": 9,
+            "ratio": 2.5,
+            "score": 1.0,
+            "text": "null",
+            "code": "abcd",
+            "slug": "a-b",
+        },
         id="scalars",
     ),
     case(
-        "scalars", {"bounded": 1, "exclusive": 1, "score": 0.0, "code": "ab"},
+        "scalars",
+        {"bounded": 1, "exclusive": 1, "score": 0.0, "code": "ab"},
         {"bounded": 1, "exclusive": 1, "score": 0.0, "code": "ab"},
         typed={"bounded": 1, "exclusive": 1, "score": 0.0, "code": "ab", "flag": None},
         id="scalars-lower-bounds",
@@ -171,11 +209,21 @@ EXACT = [
     ),
     case(
         "formats",
-        {"when": "2024-05-01T10:30:00+02:00", "day": "2024-05-01", "link": "https://example.com/a?b=c"},
-        {"when": datetime(2024, 5, 1, 10, 30, tzinfo=PLUS_2), "day": date(2024, 5, 1),
-         "link": "https://example.com/a?b=c"},
-        typed={"when": datetime(2024, 5, 1, 10, 30, tzinfo=PLUS_2), "day": date(2024, 5, 1),
-               "link": "https://example.com/a?b=c"},
+        {
+            "when": "2024-05-01T10:30:00+02:00",
+            "day": "2024-05-01",
+            "link": "https://example.com/a?b=c",
+        },
+        {
+            "when": datetime(2024, 5, 1, 10, 30, tzinfo=PLUS_2),
+            "day": date(2024, 5, 1),
+            "link": "https://example.com/a?b=c",
+        },
+        typed={
+            "when": datetime(2024, 5, 1, 10, 30, tzinfo=PLUS_2),
+            "day": date(2024, 5, 1),
+            "link": "https://example.com/a?b=c",
+        },
         id="formats",
     ),
     case(
@@ -194,29 +242,64 @@ EXACT = [
     ),
     case(
         "collections",
-        {"tags": ["a", "b"], "limited": [1, 2, 3], "people": [{"name": "Ann", "role": "admin", "age": 40}],
-         "counts": {"a": 1}, "extra": {"k": [1, None, {"z": "w"}]}},
-        {"tags": ["a", "b"], "limited": [1, 2, 3], "people": [{"name": "Ann", "role": "admin", "age": 40}],
-         "counts": {"a": 1}, "extra": {"k": [1, None, {"z": "w"}]}},
-        typed={"tags": ["a", "b"], "limited": [1, 2, 3], "counts": {"a": 1},
-               "extra": {"k": [1, None, {"z": "w"}]}},
+        {
+            "tags": ["a", "b"],
+            "limited": [1, 2, 3],
+            "people": [{"name": "Ann", "role": "admin", "age": 40}],
+            "counts": {"a": 1},
+            "extra": {"k": [1, None, {"z": "w"}]},
+        },
+        {
+            "tags": ["a", "b"],
+            "limited": [1, 2, 3],
+            "people": [{"name": "Ann", "role": "admin", "age": 40}],
+            "counts": {"a": 1},
+            "extra": {"k": [1, None, {"z": "w"}]},
+        },
+        typed={
+            "tags": ["a", "b"],
+            "limited": [1, 2, 3],
+            "counts": {"a": 1},
+            "extra": {"k": [1, None, {"z": "w"}]},
+        },
         id="collections",
     ),
     case(
         "nested",
-        {"settings": {"timeout": 0, "retry": {"attempts": 5, "backoff": 1.5}},
-         "origin": {"x": 0.5, "y": -1.5}, "route": [{"x": 1.0, "y": 2.0}]},
-        {"settings": {"timeout": 0, "retry": {"attempts": 5, "backoff": 1.5}},
-         "origin": {"x": 0.5, "y": -1.5}, "route": [{"x": 1.0, "y": 2.0}]},
+        {
+            "settings": {"timeout": 0, "retry": {"attempts": 5, "backoff": 1.5}},
+            "origin": {"x": 0.5, "y": -1.5},
+            "route": [{"x": 1.0, "y": 2.0}],
+        },
+        {
+            "settings": {"timeout": 0, "retry": {"attempts": 5, "backoff": 1.5}},
+            "origin": {"x": 0.5, "y": -1.5},
+            "route": [{"x": 1.0, "y": 2.0}],
+        },
         id="nested",
     ),
     case(
         "defaults",
-        {"limit": 1, "labels": [], "options": {"verbose": False, "depth": 3},
-         "since": "2025-01-02T03:04:05+02:00", "note": "n"},
-        {"limit": 1, "labels": [], "options": {"verbose": False, "depth": 3},
-         "since": datetime(2025, 1, 2, 3, 4, 5, tzinfo=PLUS_2), "note": "n"},
-        typed={"limit": 1, "labels": [], "note": "n", "since": datetime(2025, 1, 2, 3, 4, 5, tzinfo=PLUS_2)},
+        {
+            "limit": 1,
+            "labels": [],
+            "options": {"verbose": False, "depth": 3},
+            "since": "2025-01-02T03:04:05+02:00",
+            "note": "n",
+        },
+        {
+            "limit": 1,
+            "labels": [],
+            "options": {"verbose": False, "depth": 3},
+            "since": datetime(2025, 1, 2, 3, 4, 5, tzinfo=PLUS_2),
+            "note": "n",
+        },
+        typed={
+            "limit": 1,
+            "labels": [],
+            "note": "n",
+            "since": datetime(2025, 1, 2, 3, 4, 5, tzinfo=PLUS_2),
+        },
         id="defaults",
     ),
     case(
@@ -239,24 +322,72 @@ def test_exact_input(pkg: ModuleType, form: str, row: Row) -> None:
 
 BOOLEANS = [
     *(
-        case("scalars", {"flag": text}, {"flag": result},
-             ("string_literal_converted_to_boolean:flag",), typed={"flag": result}, id=f"text-{text.strip()}")
+        case(
+            "scalars",
+            {"flag": text},
+            {"flag": result},
+            ("string_literal_converted_to_boolean:flag",),
+            typed={"flag": result},
+            id=f"text-{text.strip()}",
+        )
         for text, result in [
-            ("true", True), ("false", False), ("TRUE", True), (" False ", False), ("Yes", True),
-            ("no", False), ("ON", True), ("off", False), ("1", True), ("0", False),
+            ("true", True),
+            ("false", False),
+            ("TRUE", True),
+            (" False ", False),
+            ("Yes", True),
+            ("no", False),
+            ("ON", True),
+            ("off", False),
+            ("1", True),
+            ("0", False),
         ]
     ),
-    case("scalars", {"flag": 1}, {"flag": True}, ("number_coerced_to_boolean:flag",), typed={"flag": True},
-         id="number-1"),
-    case("scalars", {"flag": 0}, {"flag": False}, ("number_coerced_to_boolean:flag",), typed={"flag": False},
-         id="number-0"),
-    case("scalars", {"flag": 1.0}, {"flag": True}, ("number_coerced_to_boolean:flag",), typed={"flag": True},
-         id="number-1.0"),
+    case(
+        "scalars",
+        {"flag": 1},
+        {"flag": True},
+        ("number_coerced_to_boolean:flag",),
+        typed={"flag": True},
+        id="number-1",
+    ),
+    case(
+        "scalars",
+        {"flag": 0},
+        {"flag": False},
+        ("number_coerced_to_boolean:flag",),
+        typed={"flag": False},
+        id="number-0",
+    ),
+    case(
+        "scalars",
+        {"flag": 1.0},
+        {"flag": True},
+        ("number_coerced_to_boolean:flag",),
+        typed={"flag": True},
+        id="number-1.0",
+    ),
     case("scalars", {"flag": 2}, {}, errors=("unsupported_boolean_literal:flag",), id="number-2"),
-    case("scalars", {"flag": -1}, {}, errors=("unsupported_boolean_literal:flag",), id="number-minus-1"),
-    case("scalars", {"flag": 0.5}, {}, errors=("unsupported_boolean_literal:flag",), id="number-0.5"),
-    case("scalars", {"flag": "maybe"}, {}, errors=("unsupported_boolean_literal:flag",), id="text-maybe"),
-    case("scalars", {"flag": ""}, {}, errors=("unsupported_boolean_literal:flag",), id="text-empty"),
+    case(
+        "scalars",
+        {"flag": -1},
+        {},
+        errors=("unsupported_boolean_literal:flag",),
+        id="number-minus-1",
+    ),
+    case(
+        "scalars", {"flag": 0.5}, {}, errors=("unsupported_boolean_literal:flag",), id="number-0.5"
+    ),
+    case(
+        "scalars",
+        {"flag": "maybe"},
+        {},
+        errors=("unsupported_boolean_literal:flag",),
+        id="text-maybe",
+    ),
+    case(
+        "scalars", {"flag": ""}, {}, errors=("unsupported_boolean_literal:flag",), id="text-empty"
+    ),
     case("scalars", {"flag": [True]}, {}, errors=("unsupported_boolean_literal:flag",), id="array"),
     case("scalars", {"flag": {}}, {}, errors=("unsupported_boolean_literal:flag",), id="object"),
 ]
@@ -271,37 +402,115 @@ def test_boolean(pkg: ModuleType, form: str, row: Row) -> None:
 # Integers
 
 INTEGERS = [
-    case("scalars", {"count": "42"}, {"count": 42}, ("string_literal_converted_to_integer:count",),
-         typed={"count": 42}, id="text"),
-    case("scalars", {"count": " -7 "}, {"count": -7}, ("string_literal_converted_to_integer:count",),
-         typed={"count": -7}, id="text-signed-trimmed"),
-    case("scalars", {"count": "+5"}, {"count": 5}, ("string_literal_converted_to_integer:count",), typed={"count": 5},
-         id="text-plus"),
-    case("scalars", {"count": 3.0}, {"count": 3}, ("number_coerced_to_integer:count",), typed={"count": 3},
-         id="whole-float"),
-    case("scalars", {"count": 3.7}, {"count": 3}, ("fractional_number_truncated_to_integer:count",),
-         typed={"count": 3}, id="fraction"),
-    case("scalars", {"count": -3.7}, {"count": -3}, ("fractional_number_truncated_to_integer:count",),
-         typed={"count": -3}, id="negative-fraction"),
+    case(
+        "scalars",
+        {"count": "42"},
+        {"count": 42},
+        ("string_literal_converted_to_integer:count",),
+        typed={"count": 42},
+        id="text",
+    ),
+    case(
+        "scalars",
+        {"count": " -7 "},
+        {"count": -7},
+        ("string_literal_converted_to_integer:count",),
+        typed={"count": -7},
+        id="text-signed-trimmed",
+    ),
+    case(
+        "scalars",
+        {"count": "+5"},
+        {"count": 5},
+        ("string_literal_converted_to_integer:count",),
+        typed={"count": 5},
+        id="text-plus",
+    ),
+    case(
+        "scalars",
+        {"count": 3.0},
+        {"count": 3},
+        ("number_coerced_to_integer:count",),
+        typed={"count": 3},
+        id="whole-float",
+    ),
+    case(
+        "scalars",
+        {"count": 3.7},
+        {"count": 3},
+        ("fractional_number_truncated_to_integer:count",),
+        typed={"count": 3},
+        id="fraction",
+    ),
+    case(
+        "scalars",
+        {"count": -3.7},
+        {"count": -3},
+        ("fractional_number_truncated_to_integer:count",),
+        typed={"count": -3},
+        id="negative-fraction",
+    ),
     case("scalars", {"count": True}, {}, errors=("unsupported_integer_literal:count",), id="bool"),
-    case("scalars", {"count": "abc"}, {}, errors=("unsupported_integer_literal:count",), id="text-not-numeric"),
-    case("scalars", {"count": ""}, {}, errors=("unsupported_integer_literal:count",), id="text-empty"),
-    case("scalars", {"count": {"n": 1}}, {}, errors=("unsupported_integer_literal:count",), id="object"),
+    case(
+        "scalars",
+        {"count": "abc"},
+        {},
+        errors=("unsupported_integer_literal:count",),
+        id="text-not-numeric",
+    ),
+    case(
+        "scalars", {"count": ""}, {}, errors=("unsupported_integer_literal:count",), id="text-empty"
+    ),
+    case(
+        "scalars",
+        {"count": {"n": 1}},
+        {},
+        errors=("unsupported_integer_literal:count",),
+        id="object",
+    ),
     case("scalars", {"count": [1]}, {}, errors=("unsupported_integer_literal:count",), id="array"),
     # minimum 1, maximum 10
     case("scalars", {"bounded": 0}, {}, errors=("out_of_range:bounded",), id="below-minimum"),
     case("scalars", {"bounded": 11}, {}, errors=("out_of_range:bounded",), id="above-maximum"),
-    case("scalars", {"bounded": "11"}, {}, ("string_literal_converted_to_integer:bounded",),
-         ("out_of_range:bounded",), id="text-above-maximum"),
-    case("scalars", {"bounded": 10.5}, {"bounded": 10}, ("fractional_number_truncated_to_integer:bounded",),
-         typed={"bounded": 10}, id="truncated-into-range"),
-    case("scalars", {"bounded": 0.5}, {}, ("fractional_number_truncated_to_integer:bounded",),
-         ("out_of_range:bounded",), id="truncated-out-of-range"),
+    case(
+        "scalars",
+        {"bounded": "11"},
+        {},
+        ("string_literal_converted_to_integer:bounded",),
+        ("out_of_range:bounded",),
+        id="text-above-maximum",
+    ),
+    case(
+        "scalars",
+        {"bounded": 10.5},
+        {"bounded": 10},
+        ("fractional_number_truncated_to_integer:bounded",),
+        typed={"bounded": 10},
+        id="truncated-into-range",
+    ),
+    case(
+        "scalars",
+        {"bounded": 0.5},
+        {},
+        ("fractional_number_truncated_to_integer:bounded",),
+        ("out_of_range:bounded",),
+        id="truncated-out-of-range",
+    ),
     # exclusiveMinimum 0, exclusiveMaximum 10
-    case("scalars", {"exclusive": 0}, {}, errors=("out_of_range:exclusive",), id="exclusive-minimum"),
-    case("scalars", {"exclusive": 10}, {}, errors=("out_of_range:exclusive",), id="exclusive-maximum"),
-    case("scalars", {"exclusive": "9"}, {"exclusive": 9}, ("string_literal_converted_to_integer:exclusive",),
-         typed={"exclusive": 9}, id="exclusive-inside"),
+    case(
+        "scalars", {"exclusive": 0}, {}, errors=("out_of_range:exclusive",), id="exclusive-minimum"
+    ),
+    case(
+        "scalars", {"exclusive": 10}, {}, errors=("out_of_range:exclusive",), id="exclusive-maximum"
+    ),
+    case(
+        "scalars",
+        {"exclusive": "9"},
+        {"exclusive": 9},
+        ("string_literal_converted_to_integer:exclusive",),
+        typed={"exclusive": 9},
+        id="exclusive-inside",
+    ),
 ]
 
 
@@ -314,22 +523,54 @@ def test_integer(pkg: ModuleType, form: str, row: Row) -> None:
 # Numbers
 
 NUMBERS = [
-    case("scalars", {"ratio": 3}, {"ratio": 3.0}, typed={"ratio": 3.0}, id="integer-silently-float"),
-    case("scalars", {"ratio": "2.5"}, {"ratio": 2.5}, ("string_literal_converted_to_number:ratio",),
-         typed={"ratio": 2.5}, id="text"),
-    case("scalars", {"ratio": " -1e3 "}, {"ratio": -1000.0}, ("string_literal_converted_to_number:ratio",),
-         typed={"ratio": -1000.0}, id="text-exponent-trimmed"),
-    case("scalars", {"ratio": "7"}, {"ratio": 7.0}, ("string_literal_converted_to_number:ratio",),
-         typed={"ratio": 7.0}, id="text-integer"),
+    case(
+        "scalars", {"ratio": 3}, {"ratio": 3.0}, typed={"ratio": 3.0}, id="integer-silently-float"
+    ),
+    case(
+        "scalars",
+        {"ratio": "2.5"},
+        {"ratio": 2.5},
+        ("string_literal_converted_to_number:ratio",),
+        typed={"ratio": 2.5},
+        id="text",
+    ),
+    case(
+        "scalars",
+        {"ratio": " -1e3 "},
+        {"ratio": -1000.0},
+        ("string_literal_converted_to_number:ratio",),
+        typed={"ratio": -1000.0},
+        id="text-exponent-trimmed",
+    ),
+    case(
+        "scalars",
+        {"ratio": "7"},
+        {"ratio": 7.0},
+        ("string_literal_converted_to_number:ratio",),
+        typed={"ratio": 7.0},
+        id="text-integer",
+    ),
     case("scalars", {"ratio": True}, {}, errors=("unsupported_number_literal:ratio",), id="bool"),
-    case("scalars", {"ratio": "abc"}, {}, errors=("unsupported_number_literal:ratio",), id="text-not-numeric"),
+    case(
+        "scalars",
+        {"ratio": "abc"},
+        {},
+        errors=("unsupported_number_literal:ratio",),
+        id="text-not-numeric",
+    ),
     case("scalars", {"ratio": {}}, {}, errors=("unsupported_number_literal:ratio",), id="object"),
     # minimum 0, maximum 1
     case("scalars", {"score": 0}, {"score": 0.0}, typed={"score": 0.0}, id="integer-at-minimum"),
     case("scalars", {"score": -0.1}, {}, errors=("out_of_range:score",), id="below-minimum"),
     case("scalars", {"score": 1.5}, {}, errors=("out_of_range:score",), id="above-maximum"),
-    case("scalars", {"score": "2"}, {}, ("string_literal_converted_to_number:score",), ("out_of_range:score",),
-         id="text-above-maximum"),
+    case(
+        "scalars",
+        {"score": "2"},
+        {},
+        ("string_literal_converted_to_number:score",),
+        ("out_of_range:score",),
+        id="text-above-maximum",
+    ),
 ]
 
 
@@ -348,7 +589,9 @@ def test_number(pkg: ModuleType, form: str, row: Row) -> None:
     ],
     ids=["integer-nan", "integer-inf", "number-nan", "number-minus-inf"],
 )
-def test_non_finite_numbers_are_rejected(pkg: ModuleType, args: dict[str, object], errors: tuple[str, ...]) -> None:
+def test_non_finite_numbers_are_rejected(
+    pkg: ModuleType, args: dict[str, object], errors: tuple[str, ...]
+) -> None:
     # JSON text cannot hold NaN or Infinity (the decoder rejects them), but a decoded dict can.
     check(pkg, "scalars", args, {}, (), errors)
 
@@ -357,27 +600,73 @@ def test_non_finite_numbers_are_rejected(pkg: ModuleType, args: dict[str, object
 # Strings
 
 STRINGS = [
-    case("scalars", {"text": True}, {"text": "true"}, ("non_string_literal_retained:text",), typed={"text": "true"},
-         id="true"),
-    case("scalars", {"text": False}, {"text": "false"}, ("non_string_literal_retained:text",),
-         typed={"text": "false"}, id="false"),
-    case("scalars", {"text": 42}, {"text": "42"}, ("non_string_literal_retained:text",), typed={"text": "42"},
-         id="integer"),
-    case("scalars", {"text": 1.5}, {"text": "1.5"}, ("non_string_literal_retained:text",), typed={"text": "1.5"},
-         id="number"),
-    case("scalars", {"text": {"a": 1}}, {}, errors=("unsupported_string_literal:text",), id="object"),
+    case(
+        "scalars",
+        {"text": True},
+        {"text": "true"},
+        ("non_string_literal_retained:text",),
+        typed={"text": "true"},
+        id="true",
+    ),
+    case(
+        "scalars",
+        {"text": False},
+        {"text": "false"},
+        ("non_string_literal_retained:text",),
+        typed={"text": "false"},
+        id="false",
+    ),
+    case(
+        "scalars",
+        {"text": 42},
+        {"text": "42"},
+        ("non_string_literal_retained:text",),
+        typed={"text": "42"},
+        id="integer",
+    ),
+    case(
+        "scalars",
+        {"text": 1.5},
+        {"text": "1.5"},
+        ("non_string_literal_retained:text",),
+        typed={"text": "1.5"},
+        id="number",
+    ),
+    case(
+        "scalars", {"text": {"a": 1}}, {}, errors=("unsupported_string_literal:text",), id="object"
+    ),
     case("scalars", {"text": ["a"]}, {}, errors=("unsupported_string_literal:text",), id="array"),
-    case("scalars", {"text": "null"}, {"text": "null"}, typed={"text": "null"}, id="text-null-is-a-string"),
+    case(
+        "scalars",
+        {"text": "null"},
+        {"text": "null"},
+        typed={"text": "null"},
+        id="text-null-is-a-string",
+    ),
     case("scalars", {"text": ""}, {"text": ""}, typed={"text": ""}, id="empty"),
     # minLength 2, maxLength 4
     case("scalars", {"code": "a"}, {}, errors=("length_out_of_range:code",), id="too-short"),
     case("scalars", {"code": "abcde"}, {}, errors=("length_out_of_range:code",), id="too-long"),
-    case("scalars", {"code": 12}, {"code": "12"}, ("non_string_literal_retained:code",), typed={"code": "12"},
-         id="integer-in-length"),
-    case("scalars", {"code": 12345}, {}, ("non_string_literal_retained:code",), ("length_out_of_range:code",),
-         id="integer-too-long"),
+    case(
+        "scalars",
+        {"code": 12},
+        {"code": "12"},
+        ("non_string_literal_retained:code",),
+        typed={"code": "12"},
+        id="integer-in-length",
+    ),
+    case(
+        "scalars",
+        {"code": 12345},
+        {},
+        ("non_string_literal_retained:code",),
+        ("length_out_of_range:code",),
+        id="integer-too-long",
+    ),
     # pattern ^[a-z-]+$
-    case("scalars", {"slug": "Hello"}, {}, errors=("pattern_mismatch:slug",), id="pattern-mismatch"),
+    case(
+        "scalars", {"slug": "Hello"}, {}, errors=("pattern_mismatch:slug",), id="pattern-mismatch"
+    ),
     case("scalars", {"slug": ""}, {}, errors=("pattern_mismatch:slug",), id="pattern-empty"),
 ]
 
@@ -391,31 +680,105 @@ def test_string(pkg: ModuleType, form: str, row: Row) -> None:
 # Enums and consts
 
 ENUMS = [
-    case("choices", {"color": "RED"}, {"color": "red"}, ("enum_case_normalized:color",), typed={"color": "red"},
-         id="case-variant"),
-    case("choices", {"color": " Blue "}, {"color": "blue"}, ("enum_case_normalized:color",), typed={"color": "blue"},
-         id="case-variant-trimmed"),
+    case(
+        "choices",
+        {"color": "RED"},
+        {"color": "red"},
+        ("enum_case_normalized:color",),
+        typed={"color": "red"},
+        id="case-variant",
+    ),
+    case(
+        "choices",
+        {"color": " Blue "},
+        {"color": "blue"},
+        ("enum_case_normalized:color",),
+        typed={"color": "blue"},
+        id="case-variant-trimmed",
+    ),
     case("choices", {"color": "purple"}, {}, errors=("enum_out_of_range:color",), id="no-match"),
-    case("choices", {"color": 1}, {}, errors=("enum_out_of_range:color",), id="number-for-text-enum"),
+    case(
+        "choices", {"color": 1}, {}, errors=("enum_out_of_range:color",), id="number-for-text-enum"
+    ),
     # x-case-sensitive: true
-    case("choices", {"mode": "Fast"}, {"mode": "Fast"}, typed={"mode": "Fast"}, id="case-sensitive-exact"),
-    case("choices", {"mode": "fast"}, {}, errors=("enum_out_of_range:mode",), id="case-sensitive-variant"),
-    case("choices", {"mode": "slow"}, {}, errors=("enum_out_of_range:mode",), id="case-sensitive-variant-2"),
+    case(
+        "choices",
+        {"mode": "Fast"},
+        {"mode": "Fast"},
+        typed={"mode": "Fast"},
+        id="case-sensitive-exact",
+    ),
+    case(
+        "choices",
+        {"mode": "fast"},
+        {},
+        errors=("enum_out_of_range:mode",),
+        id="case-sensitive-variant",
+    ),
+    case(
+        "choices",
+        {"mode": "slow"},
+        {},
+        errors=("enum_out_of_range:mode",),
+        id="case-sensitive-variant-2",
+    ),
     # integer enum [1, 2, 3]
-    case("choices", {"level": "2"}, {"level": 2}, ("string_literal_converted_to_integer:level",), typed={"level": 2},
-         id="integer-enum-text"),
-    case("choices", {"level": 2.0}, {"level": 2}, ("number_coerced_to_integer:level",), typed={"level": 2},
-         id="integer-enum-whole-float"),
-    case("choices", {"level": 4}, {}, errors=("enum_out_of_range:level",), id="integer-enum-no-match"),
-    case("choices", {"level": True}, {}, errors=("enum_out_of_range:level",), id="integer-enum-bool"),
-    case("choices", {"level": "one"}, {}, errors=("enum_out_of_range:level",), id="integer-enum-text-no-match"),
+    case(
+        "choices",
+        {"level": "2"},
+        {"level": 2},
+        ("string_literal_converted_to_integer:level",),
+        typed={"level": 2},
+        id="integer-enum-text",
+    ),
+    case(
+        "choices",
+        {"level": 2.0},
+        {"level": 2},
+        ("number_coerced_to_integer:level",),
+        typed={"level": 2},
+        id="integer-enum-whole-float",
+    ),
+    case(
+        "choices", {"level": 4}, {}, errors=("enum_out_of_range:level",), id="integer-enum-no-match"
+    ),
+    case(
+        "choices", {"level": True}, {}, errors=("enum_out_of_range:level",), id="integer-enum-bool"
+    ),
+    case(
+        "choices",
+        {"level": "one"},
+        {},
+        errors=("enum_out_of_range:level",),
+        id="integer-enum-text-no-match",
+    ),
     # const 2 and const "fixed"
-    case("choices", {"version": "2"}, {"version": 2}, ("string_literal_converted_to_integer:version",),
-         typed={"version": 2}, id="const-integer-text"),
-    case("choices", {"version": 3}, {}, errors=("enum_out_of_range:version",), id="const-integer-other"),
-    case("choices", {"kind": "FIXED"}, {"kind": "fixed"}, ("enum_case_normalized:kind",), typed={"kind": "fixed"},
-         id="const-text-case-variant"),
-    case("choices", {"kind": "loose"}, {}, errors=("enum_out_of_range:kind",), id="const-text-other"),
+    case(
+        "choices",
+        {"version": "2"},
+        {"version": 2},
+        ("string_literal_converted_to_integer:version",),
+        typed={"version": 2},
+        id="const-integer-text",
+    ),
+    case(
+        "choices",
+        {"version": 3},
+        {},
+        errors=("enum_out_of_range:version",),
+        id="const-integer-other",
+    ),
+    case(
+        "choices",
+        {"kind": "FIXED"},
+        {"kind": "fixed"},
+        ("enum_case_normalized:kind",),
+        typed={"kind": "fixed"},
+        id="const-text-case-variant",
+    ),
+    case(
+        "choices", {"kind": "loose"}, {}, errors=("enum_out_of_range:kind",), id="const-text-other"
+    ),
 ]
 
 
@@ -437,29 +800,103 @@ def test_enum_fields_are_literals_of_the_canonical_values(pkg: ModuleType) -> No
 # Timestamps, dates and URIs
 
 FORMATS = [
-    case("formats", {"when": "2024-05-01T10:30:00Z"}, {"when": datetime(2024, 5, 1, 10, 30, tzinfo=UTC)},
-         typed={"when": datetime(2024, 5, 1, 10, 30, tzinfo=UTC)}, id="date-time-utc"),
-    case("formats", {"when": "2024-05-01T10:30:00.250+02:00"},
-         {"when": datetime(2024, 5, 1, 10, 30, 0, 250000, tzinfo=PLUS_2)},
-         typed={"when": datetime(2024, 5, 1, 10, 30, 0, 250000, tzinfo=PLUS_2)}, id="date-time-fraction-offset"),
-    case("formats", {"when": "yesterday"}, {}, errors=("unsupported_timestamp_literal:when",), id="date-time-text"),
-    case("formats", {"when": ""}, {}, errors=("unsupported_timestamp_literal:when",), id="date-time-empty"),
-    case("formats", {"when": 1714559400}, {}, errors=("unsupported_timestamp_literal:when",),
-         id="date-time-epoch-number"),
-    case("formats", {"when": "2024-13-01T00:00:00Z"}, {}, errors=("unsupported_timestamp_literal:when",),
-         id="date-time-bad-month"),
-    case("formats", {"day": "2024-05-01"}, {"day": date(2024, 5, 1)}, typed={"day": date(2024, 5, 1)}, id="date"),
-    case("formats", {"day": "2024-02-30"}, {}, errors=("unsupported_timestamp_literal:day",), id="date-impossible"),
-    case("formats", {"day": "May 1st"}, {}, errors=("unsupported_timestamp_literal:day",), id="date-text"),
-    case("formats", {"day": True}, {}, errors=("unsupported_timestamp_literal:day",), id="date-bool"),
-    case("formats", {"link": "mailto:ada@example.com"}, {"link": "mailto:ada@example.com"},
-         typed={"link": "mailto:ada@example.com"}, id="uri-absolute"),
-    case("formats", {"link": "example.com/x"}, {"link": "example.com/x"}, ("uri_not_absolute:link",),
-         typed={"link": "example.com/x"}, id="uri-no-scheme"),
-    case("formats", {"link": "/relative/path"}, {"link": "/relative/path"}, ("uri_not_absolute:link",),
-         typed={"link": "/relative/path"}, id="uri-relative"),
-    case("formats", {"link": 42}, {"link": "42"}, ("non_string_literal_retained:link", "uri_not_absolute:link"),
-         typed={"link": "42"}, id="uri-number"),
+    case(
+        "formats",
+        {"when": "2024-05-01T10:30:00Z"},
+        {"when": datetime(2024, 5, 1, 10, 30, tzinfo=UTC)},
+        typed={"when": datetime(2024, 5, 1, 10, 30, tzinfo=UTC)},
+        id="date-time-utc",
+    ),
+    case(
+        "formats",
+        {"when": "2024-05-01T10:30:00.250+02:00"},
+        {"when": datetime(2024, 5, 1, 10, 30, 0, 250000, tzinfo=PLUS_2)},
+        typed={"when": datetime(2024, 5, 1, 10, 30, 0, 250000, tzinfo=PLUS_2)},
+        id="date-time-fraction-offset",
+    ),
+    case(
+        "formats",
+        {"when": "yesterday"},
+        {},
+        errors=("unsupported_timestamp_literal:when",),
+        id="date-time-text",
+    ),
+    case(
+        "formats",
+        {"when": ""},
+        {},
+        errors=("unsupported_timestamp_literal:when",),
+        id="date-time-empty",
+    ),
+    case(
+        "formats",
+        {"when": 1714559400},
+        {},
+        errors=("unsupported_timestamp_literal:when",),
+        id="date-time-epoch-number",
+    ),
+    case(
+        "formats",
+        {"when": "2024-13-01T00:00:00Z"},
+        {},
+        errors=("unsupported_timestamp_literal:when",),
+        id="date-time-bad-month",
+    ),
+    case(
+        "formats",
+        {"day": "2024-05-01"},
+        {"day": date(2024, 5, 1)},
+        typed={"day": date(2024, 5, 1)},
+        id="date",
+    ),
+    case(
+        "formats",
+        {"day": "2024-02-30"},
+        {},
+        errors=("unsupported_timestamp_literal:day",),
+        id="date-impossible",
+    ),
+    case(
+        "formats",
+        {"day": "May 1st"},
+        {},
+        errors=("unsupported_timestamp_literal:day",),
+        id="date-text",
+    ),
+    case(
+        "formats", {"day": True}, {}, errors=("unsupported_timestamp_literal:day",), id="date-bool"
+    ),
+    case(
+        "formats",
+        {"link": "mailto:ada@example.com"},
+        {"link": "mailto:ada@example.com"},
+        typed={"link": "mailto:ada@example.com"},
+        id="uri-absolute",
+    ),
+    case(
+        "formats",
+        {"link": "example.com/x"},
+        {"link": "example.com/x"},
+        ("uri_not_absolute:link",),
+        typed={"link": "example.com/x"},
+        id="uri-no-scheme",
+    ),
+    case(
+        "formats",
+        {"link": "/relative/path"},
+        {"link": "/relative/path"},
+        ("uri_not_absolute:link",),
+        typed={"link": "/relative/path"},
+        id="uri-relative",
+    ),
+    case(
+        "formats",
+        {"link": 42},
+        {"link": "42"},
+        ("non_string_literal_retained:link", "uri_not_absolute:link"),
+        typed={"link": "42"},
+        id="uri-number",
+    ),
     case("formats", {"link": {}}, {}, errors=("unsupported_string_literal:link",), id="uri-object"),
 ]
 
@@ -474,59 +911,222 @@ def test_format(pkg: ModuleType, form: str, row: Row) -> None:
 
 NULL = "string_literal_converted_to_null"
 ABSENT = "null_treated_as_absent"
-DEFAULTS = {"limit": 10, "labels": ["a", "b"], "options": {"verbose": True, "depth": 1},
-            "since": datetime(2024, 1, 1, tzinfo=UTC)}
+DEFAULTS = {
+    "limit": 10,
+    "labels": ["a", "b"],
+    "options": {"verbose": True, "depth": 1},
+    "since": datetime(2024, 1, 1, tzinfo=UTC),
+}
 
 NULLS = [
     # optional, not nullable, no default: absent, the dataclass field is None
-    case("scalars", {"flag": None}, {}, (f"{ABSENT}:flag",), typed={"flag": None}, id="optional-boolean-null"),
-    case("scalars", {"flag": "null"}, {}, (f"{NULL}:flag", f"{ABSENT}:flag"), typed={"flag": None},
-         id="optional-boolean-text-null"),
-    case("scalars", {"count": " NULL "}, {}, (f"{NULL}:count", f"{ABSENT}:count"), typed={"count": None},
-         id="optional-integer-text-null-any-case"),
-    case("scalars", {"ratio": None}, {}, (f"{ABSENT}:ratio",), typed={"ratio": None}, id="optional-number-null"),
-    case("scalars", {"text": None}, {}, (f"{ABSENT}:text",), typed={"text": None}, id="optional-string-null"),
-    case("choices", {"color": "null"}, {}, (f"{NULL}:color", f"{ABSENT}:color"), typed={"color": None},
-         id="optional-enum-text-null"),
-    case("formats", {"when": None}, {}, (f"{ABSENT}:when",), typed={"when": None}, id="optional-date-time-null"),
-    case("formats", {"link": "null"}, {}, (f"{NULL}:link", f"{ABSENT}:link"), typed={"link": None},
-         id="optional-uri-text-null"),
-    case("collections", {"tags": None}, {}, (f"{ABSENT}:tags",), typed={"tags": None}, id="optional-array-null"),
-    case("collections", {"extra": "null"}, {}, (f"{NULL}:extra", f"{ABSENT}:extra"), typed={"extra": None},
-         id="optional-object-text-null"),
-    case("nullables", {"id": None}, {}, (f"{ABSENT}:id",), typed={"id": None}, id="optional-union-null"),
+    case(
+        "scalars",
+        {"flag": None},
+        {},
+        (f"{ABSENT}:flag",),
+        typed={"flag": None},
+        id="optional-boolean-null",
+    ),
+    case(
+        "scalars",
+        {"flag": "null"},
+        {},
+        (f"{NULL}:flag", f"{ABSENT}:flag"),
+        typed={"flag": None},
+        id="optional-boolean-text-null",
+    ),
+    case(
+        "scalars",
+        {"count": " NULL "},
+        {},
+        (f"{NULL}:count", f"{ABSENT}:count"),
+        typed={"count": None},
+        id="optional-integer-text-null-any-case",
+    ),
+    case(
+        "scalars",
+        {"ratio": None},
+        {},
+        (f"{ABSENT}:ratio",),
+        typed={"ratio": None},
+        id="optional-number-null",
+    ),
+    case(
+        "scalars",
+        {"text": None},
+        {},
+        (f"{ABSENT}:text",),
+        typed={"text": None},
+        id="optional-string-null",
+    ),
+    case(
+        "choices",
+        {"color": "null"},
+        {},
+        (f"{NULL}:color", f"{ABSENT}:color"),
+        typed={"color": None},
+        id="optional-enum-text-null",
+    ),
+    case(
+        "formats",
+        {"when": None},
+        {},
+        (f"{ABSENT}:when",),
+        typed={"when": None},
+        id="optional-date-time-null",
+    ),
+    case(
+        "formats",
+        {"link": "null"},
+        {},
+        (f"{NULL}:link", f"{ABSENT}:link"),
+        typed={"link": None},
+        id="optional-uri-text-null",
+    ),
+    case(
+        "collections",
+        {"tags": None},
+        {},
+        (f"{ABSENT}:tags",),
+        typed={"tags": None},
+        id="optional-array-null",
+    ),
+    case(
+        "collections",
+        {"extra": "null"},
+        {},
+        (f"{NULL}:extra", f"{ABSENT}:extra"),
+        typed={"extra": None},
+        id="optional-object-text-null",
+    ),
+    case(
+        "nullables",
+        {"id": None},
+        {},
+        (f"{ABSENT}:id",),
+        typed={"id": None},
+        id="optional-union-null",
+    ),
     # optional with a default: the default applies
-    case("defaults", {"limit": None}, DEFAULTS, (f"{ABSENT}:limit",), typed={"limit": 10}, id="default-integer-null"),
-    case("defaults", {"limit": "null"}, DEFAULTS, (f"{NULL}:limit", f"{ABSENT}:limit"), typed={"limit": 10},
-         id="default-integer-text-null"),
-    case("defaults", {"labels": None}, DEFAULTS, (f"{ABSENT}:labels",), typed={"labels": ["a", "b"]},
-         id="default-array-null"),
+    case(
+        "defaults",
+        {"limit": None},
+        DEFAULTS,
+        (f"{ABSENT}:limit",),
+        typed={"limit": 10},
+        id="default-integer-null",
+    ),
+    case(
+        "defaults",
+        {"limit": "null"},
+        DEFAULTS,
+        (f"{NULL}:limit", f"{ABSENT}:limit"),
+        typed={"limit": 10},
+        id="default-integer-text-null",
+    ),
+    case(
+        "defaults",
+        {"labels": None},
+        DEFAULTS,
+        (f"{ABSENT}:labels",),
+        typed={"labels": ["a", "b"]},
+        id="default-array-null",
+    ),
     case("defaults", {"options": None}, DEFAULTS, (f"{ABSENT}:options",), id="default-object-null"),
-    case("defaults", {"since": "null"}, DEFAULTS, (f"{NULL}:since", f"{ABSENT}:since"),
-         typed={"since": datetime(2024, 1, 1, tzinfo=UTC)}, id="default-date-time-text-null"),
+    case(
+        "defaults",
+        {"since": "null"},
+        DEFAULTS,
+        (f"{NULL}:since", f"{ABSENT}:since"),
+        typed={"since": datetime(2024, 1, 1, tzinfo=UTC)},
+        id="default-date-time-text-null",
+    ),
     # nullable: None is the value
-    case("nullables", {"maybe_count": "null"}, {"maybe_count": None}, (f"{NULL}:maybe_count",),
-         typed={"maybe_count": None}, id="nullable-type-list-text-null"),
-    case("nullables", {"maybe_count": "5"}, {"maybe_count": 5}, ("string_literal_converted_to_integer:maybe_count",),
-         typed={"maybe_count": 5}, id="nullable-type-list-coerced"),
-    case("nullables", {"maybe_count": "x"}, {}, errors=("unsupported_integer_literal:maybe_count",),
-         id="nullable-type-list-invalid"),
-    case("nullables", {"maybe_day": "null"}, {"maybe_day": None}, (f"{NULL}:maybe_day",), typed={"maybe_day": None},
-         id="nullable-any-of-text-null"),
-    case("nullables", {"maybe_day": "2024-01-31"}, {"maybe_day": date(2024, 1, 31)},
-         typed={"maybe_day": date(2024, 1, 31)}, id="nullable-any-of-date"),
-    case("nullables", {"maybe_day": "soon"}, {}, errors=("unsupported_timestamp_literal:maybe_day",),
-         id="nullable-any-of-invalid"),
-    case("nullables", {"maybe_text": 5}, {"maybe_text": "5"}, ("non_string_literal_retained:maybe_text",),
-         typed={"maybe_text": "5"}, id="nullable-string-number"),
+    case(
+        "nullables",
+        {"maybe_count": "null"},
+        {"maybe_count": None},
+        (f"{NULL}:maybe_count",),
+        typed={"maybe_count": None},
+        id="nullable-type-list-text-null",
+    ),
+    case(
+        "nullables",
+        {"maybe_count": "5"},
+        {"maybe_count": 5},
+        ("string_literal_converted_to_integer:maybe_count",),
+        typed={"maybe_count": 5},
+        id="nullable-type-list-coerced",
+    ),
+    case(
+        "nullables",
+        {"maybe_count": "x"},
+        {},
+        errors=("unsupported_integer_literal:maybe_count",),
+        id="nullable-type-list-invalid",
+    ),
+    case(
+        "nullables",
+        {"maybe_day": "null"},
+        {"maybe_day": None},
+        (f"{NULL}:maybe_day",),
+        typed={"maybe_day": None},
+        id="nullable-any-of-text-null",
+    ),
+    case(
+        "nullables",
+        {"maybe_day": "2024-01-31"},
+        {"maybe_day": date(2024, 1, 31)},
+        typed={"maybe_day": date(2024, 1, 31)},
+        id="nullable-any-of-date",
+    ),
+    case(
+        "nullables",
+        {"maybe_day": "soon"},
+        {},
+        errors=("unsupported_timestamp_literal:maybe_day",),
+        id="nullable-any-of-invalid",
+    ),
+    case(
+        "nullables",
+        {"maybe_text": 5},
+        {"maybe_text": "5"},
+        ("non_string_literal_retained:maybe_text",),
+        typed={"maybe_text": "5"},
+        id="nullable-string-number",
+    ),
     # required: null is missing
-    case("required_params", {"name": None, "count": 1, "maybe": None}, {"count": 1, "maybe": None},
-         errors=("missing_required:name",), id="required-string-null"),
-    case("required_params", {"name": "n", "count": "null", "maybe": None}, {"name": "n", "maybe": None},
-         (f"{NULL}:count",), ("missing_required:count",), id="required-integer-text-null"),
-    case("nested", {"settings": None}, {}, errors=("missing_required:settings",), id="required-object-null"),
-    case("nested", {"settings": "null"}, {}, (f"{NULL}:settings",), ("missing_required:settings",),
-         id="required-object-text-null"),
+    case(
+        "required_params",
+        {"name": None, "count": 1, "maybe": None},
+        {"count": 1, "maybe": None},
+        errors=("missing_required:name",),
+        id="required-string-null",
+    ),
+    case(
+        "required_params",
+        {"name": "n", "count": "null", "maybe": None},
+        {"name": "n", "maybe": None},
+        (f"{NULL}:count",),
+        ("missing_required:count",),
+        id="required-integer-text-null",
+    ),
+    case(
+        "nested",
+        {"settings": None},
+        {},
+        errors=("missing_required:settings",),
+        id="required-object-null",
+    ),
+    case(
+        "nested",
+        {"settings": "null"},
+        {},
+        (f"{NULL}:settings",),
+        ("missing_required:settings",),
+        id="required-object-text-null",
+    ),
 ]
 
 
@@ -542,9 +1142,22 @@ UNIONS = [
     case("nullables", {"id": 5}, {"id": 5}, typed={"id": 5}, id="integer"),
     case("nullables", {"id": "5"}, {"id": "5"}, typed={"id": "5"}, id="numeric-text-stays-text"),
     case("nullables", {"id": "abc"}, {"id": "abc"}, typed={"id": "abc"}, id="text"),
-    case("nullables", {"id": 5.0}, {"id": 5}, ("number_coerced_to_integer:id",), typed={"id": 5}, id="whole-float"),
-    case("nullables", {"id": True}, {"id": "true"}, ("non_string_literal_retained:id",), typed={"id": "true"},
-         id="bool-as-text"),
+    case(
+        "nullables",
+        {"id": 5.0},
+        {"id": 5},
+        ("number_coerced_to_integer:id",),
+        typed={"id": 5},
+        id="whole-float",
+    ),
+    case(
+        "nullables",
+        {"id": True},
+        {"id": "true"},
+        ("non_string_literal_retained:id",),
+        typed={"id": "true"},
+        id="bool-as-text",
+    ),
     case("nullables", {"id": {"n": 1}}, {}, errors=("unsupported_union_literal:id",), id="object"),
     case("nullables", {"id": [1]}, {}, errors=("unsupported_union_literal:id",), id="array"),
 ]
@@ -560,45 +1173,136 @@ def test_union(pkg: ModuleType, form: str, row: Row) -> None:
 
 ARRAYS = [
     # of strings
-    case("collections", {"tags": "solo"}, {"tags": ["solo"]}, ("scalar_coerced_to_list:tags",),
-         typed={"tags": ["solo"]}, id="scalar"),
-    case("collections", {"tags": '["a", "b"]'}, {"tags": ["a", "b"]}, ("string_parsed_as_json:tags",),
-         typed={"tags": ["a", "b"]}, id="json-text"),
-    case("collections", {"tags": 7}, {"tags": ["7"]},
-         ("scalar_coerced_to_list:tags", "non_string_literal_retained:tags[0]"),
-         typed={"tags": ["7"]}, id="scalar-then-item-coerced"),
-    case("collections", {"tags": [1, "b", {}]}, {"tags": ["1", "b"]}, ("non_string_literal_retained:tags[0]",),
-         ("unsupported_string_literal:tags[2]",), id="item-invalid"),
+    case(
+        "collections",
+        {"tags": "solo"},
+        {"tags": ["solo"]},
+        ("scalar_coerced_to_list:tags",),
+        typed={"tags": ["solo"]},
+        id="scalar",
+    ),
+    case(
+        "collections",
+        {"tags": '["a", "b"]'},
+        {"tags": ["a", "b"]},
+        ("string_parsed_as_json:tags",),
+        typed={"tags": ["a", "b"]},
+        id="json-text",
+    ),
+    case(
+        "collections",
+        {"tags": 7},
+        {"tags": ["7"]},
+        ("scalar_coerced_to_list:tags", "non_string_literal_retained:tags[0]"),
+        typed={"tags": ["7"]},
+        id="scalar-then-item-coerced",
+    ),
+    case(
+        "collections",
+        {"tags": [1, "b", {}]},
+        {"tags": ["1", "b"]},
+        ("non_string_literal_retained:tags[0]",),
+        ("unsupported_string_literal:tags[2]",),
+        id="item-invalid",
+    ),
     # minItems 1, maxItems 3, of integers
-    case("collections", {"limited": 2}, {"limited": [2]}, ("scalar_coerced_to_list:limited",), typed={"limited": [2]},
-         id="scalar-integer"),
-    case("collections", {"limited": '[1, "2"]'}, {"limited": [1, 2]},
-         ("string_parsed_as_json:limited", "string_literal_converted_to_integer:limited[1]"),
-         typed={"limited": [1, 2]}, id="json-text-items-coerced"),
-    case("collections", {"limited": []}, {}, errors=("length_out_of_range:limited",), id="too-few-items"),
-    case("collections", {"limited": [1, 2, 3, 4]}, {}, errors=("length_out_of_range:limited",), id="too-many-items"),
-    case("collections", {"limited": ["x", 2]}, {"limited": [2]}, errors=("unsupported_integer_literal:limited[0]",),
-         id="integer-item-invalid"),
+    case(
+        "collections",
+        {"limited": 2},
+        {"limited": [2]},
+        ("scalar_coerced_to_list:limited",),
+        typed={"limited": [2]},
+        id="scalar-integer",
+    ),
+    case(
+        "collections",
+        {"limited": '[1, "2"]'},
+        {"limited": [1, 2]},
+        ("string_parsed_as_json:limited", "string_literal_converted_to_integer:limited[1]"),
+        typed={"limited": [1, 2]},
+        id="json-text-items-coerced",
+    ),
+    case(
+        "collections",
+        {"limited": []},
+        {},
+        errors=("length_out_of_range:limited",),
+        id="too-few-items",
+    ),
+    case(
+        "collections",
+        {"limited": [1, 2, 3, 4]},
+        {},
+        errors=("length_out_of_range:limited",),
+        id="too-many-items",
+    ),
+    case(
+        "collections",
+        {"limited": ["x", 2]},
+        {"limited": [2]},
+        errors=("unsupported_integer_literal:limited[0]",),
+        id="integer-item-invalid",
+    ),
     # of objects
-    case("collections", {"people": {"name": "Ann"}}, {"people": [{"name": "Ann"}]},
-         ("scalar_coerced_to_list:people",), id="single-object"),
-    case("collections", {"people": '[{"name": "Ann"}]'}, {"people": [{"name": "Ann"}]},
-         ("string_parsed_as_json:people",), id="objects-json-text"),
-    case("collections", {"people": ['{"name": "Ann"}']}, {"people": [{"name": "Ann"}]},
-         ("string_parsed_as_json:people[0]",), id="item-json-text"),
-    case("collections", {"people": [{"name": "Ann", "role": "ADMIN", "age": "30"}]},
-         {"people": [{"name": "Ann", "role": "admin", "age": 30}]},
-         ("enum_case_normalized:people[0].role", "string_literal_converted_to_integer:people[0].age"),
-         id="item-fields-coerced"),
-    case("collections", {"people": [{"name": "A"}, {"name": "B"}, {"name": "C", "role": "boss"}]},
-         {"people": [{"name": "A"}, {"name": "B"}, {"name": "C"}]}, errors=("enum_out_of_range:people[2].role",),
-         id="item-enum-out-of-range"),
-    case("collections", {"people": [{"name": "A", "age": -1}]}, {"people": [{"name": "A"}]},
-         errors=("out_of_range:people[0].age",), id="item-out-of-range"),
-    case("collections", {"people": [{"role": "user"}]}, {"people": [{"role": "user"}]},
-         errors=("missing_required:people[0].name",), id="item-missing-required"),
-    case("collections", {"people": ["Ann"]}, {"people": []}, errors=("unsupported_object_literal:people[0]",),
-         id="item-not-object"),
+    case(
+        "collections",
+        {"people": {"name": "Ann"}},
+        {"people": [{"name": "Ann"}]},
+        ("scalar_coerced_to_list:people",),
+        id="single-object",
+    ),
+    case(
+        "collections",
+        {"people": '[{"name": "Ann"}]'},
+        {"people": [{"name": "Ann"}]},
+        ("string_parsed_as_json:people",),
+        id="objects-json-text",
+    ),
+    case(
+        "collections",
+        {"people": ['{"name": "Ann"}']},
+        {"people": [{"name": "Ann"}]},
+        ("string_parsed_as_json:people[0]",),
+        id="item-json-text",
+    ),
+    case(
+        "collections",
+        {"people": [{"name": "Ann", "role": "ADMIN", "age": "30"}]},
+        {"people": [{"name": "Ann", "role": "admin", "age": 30}]},
+        (
+            "enum_case_normalized:people[0].role",
+            "string_literal_converted_to_integer:people[0].age",
+        ),
+        id="item-fields-coerced",
+    ),
+    case(
+        "collections",
+        {"people": [{"name": "A"}, {"name": "B"}, {"name": "C", "role": "boss"}]},
+        {"people": [{"name": "A"}, {"name": "B"}, {"name": "C"}]},
+        errors=("enum_out_of_range:people[2].role",),
+        id="item-enum-out-of-range",
+    ),
+    case(
+        "collections",
+        {"people": [{"name": "A", "age": -1}]},
+        {"people": [{"name": "A"}]},
+        errors=("out_of_range:people[0].age",),
+        id="item-out-of-range",
+    ),
+    case(
+        "collections",
+        {"people": [{"role": "user"}]},
+        {"people": [{"role": "user"}]},
+        errors=("missing_required:people[0].name",),
+        id="item-missing-required",
+    ),
+    case(
+        "collections",
+        {"people": ["Ann"]},
+        {"people": []},
+        errors=("unsupported_object_literal:people[0]",),
+        id="item-not-object",
+    ),
 ]
 
 
@@ -610,11 +1314,16 @@ def test_array(pkg: ModuleType, form: str, row: Row) -> None:
 def test_array_of_objects_is_a_list_of_dataclasses(pkg: ModuleType) -> None:
     item = pkg.tools.collections.CollectionsPeopleItem
     req = check(
-        pkg, "collections", {"people": [{"name": "Ann", "role": "Admin", "age": 30.0}, {"name": "Bo"}]},
+        pkg,
+        "collections",
+        {"people": [{"name": "Ann", "role": "Admin", "age": 30.0}, {"name": "Bo"}]},
         {"people": [{"name": "Ann", "role": "admin", "age": 30}, {"name": "Bo"}]},
         ("enum_case_normalized:people[0].role", "number_coerced_to_integer:people[0].age"),
     )
-    assert same(req.arguments.people, [item(name="Ann", role="admin", age=30), item(name="Bo", role=None, age=None)])
+    assert same(
+        req.arguments.people,
+        [item(name="Ann", role="admin", age=30), item(name="Bo", role=None, age=None)],
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -622,24 +1331,86 @@ def test_array_of_objects_is_a_list_of_dataclasses(pkg: ModuleType) -> None:
 
 MAPS = [
     case("collections", {"counts": {}}, {"counts": {}}, typed={"counts": {}}, id="map-empty"),
-    case("collections", {"counts": {"a": 1, "b": "2"}}, {"counts": {"a": 1, "b": 2}},
-         ("string_literal_converted_to_integer:counts.b",),
-         typed={"counts": {"a": 1, "b": 2}}, id="map-value-coerced"),
-    case("collections", {"counts": {"a": "x", "b": 2}}, {"counts": {"b": 2}},
-         errors=("unsupported_integer_literal:counts.a",), id="map-value-invalid"),
-    case("collections", {"counts": '{"a": 1}'}, {"counts": {"a": 1}}, ("string_parsed_as_json:counts",),
-         typed={"counts": {"a": 1}}, id="map-json-text"),
-    case("collections", {"counts": "abc"}, {}, errors=("unsupported_object_literal:counts",), id="map-text"),
-    case("collections", {"counts": [1]}, {}, errors=("unsupported_object_literal:counts",), id="map-array"),
-    case("collections", {"extra": {"k": {"deep": ["x", 1.5, True]}}}, {"extra": {"k": {"deep": ["x", 1.5, True]}}},
-         typed={"extra": {"k": {"deep": ["x", 1.5, True]}}}, id="free-form-kept-as-sent"),
-    case("collections", {"extra": '{"k": "true"}'}, {"extra": {"k": "true"}}, ("string_parsed_as_json:extra",),
-         typed={"extra": {"k": "true"}}, id="free-form-json-text"),
-    case("collections", {"extra": "nope"}, {}, errors=("unsupported_object_literal:extra",), id="free-form-text"),
-    case("collections", {"extra": "[1, 2]"}, {}, errors=("unsupported_object_literal:extra",),
-         id="free-form-json-array-text"),
-    case("collections", {"extra": 5}, {}, errors=("unsupported_object_literal:extra",), id="free-form-number"),
-    case("collections", {"extra": [1]}, {}, errors=("unsupported_object_literal:extra",), id="free-form-array"),
+    case(
+        "collections",
+        {"counts": {"a": 1, "b": "2"}},
+        {"counts": {"a": 1, "b": 2}},
+        ("string_literal_converted_to_integer:counts.b",),
+        typed={"counts": {"a": 1, "b": 2}},
+        id="map-value-coerced",
+    ),
+    case(
+        "collections",
+        {"counts": {"a": "x", "b": 2}},
+        {"counts": {"b": 2}},
+        errors=("unsupported_integer_literal:counts.a",),
+        id="map-value-invalid",
+    ),
+    case(
+        "collections",
+        {"counts": '{"a": 1}'},
+        {"counts": {"a": 1}},
+        ("string_parsed_as_json:counts",),
+        typed={"counts": {"a": 1}},
+        id="map-json-text",
+    ),
+    case(
+        "collections",
+        {"counts": "abc"},
+        {},
+        errors=("unsupported_object_literal:counts",),
+        id="map-text",
+    ),
+    case(
+        "collections",
+        {"counts": [1]},
+        {},
+        errors=("unsupported_object_literal:counts",),
+        id="map-array",
+    ),
+    case(
+        "collections",
+        {"extra": {"k": {"deep": ["x", 1.5, True]}}},
+        {"extra": {"k": {"deep": ["x", 1.5, True]}}},
+        typed={"extra": {"k": {"deep": ["x", 1.5, True]}}},
+        id="free-form-kept-as-sent",
+    ),
+    case(
+        "collections",
+        {"extra": '{"k": "true"}'},
+        {"extra": {"k": "true"}},
+        ("string_parsed_as_json:extra",),
+        typed={"extra": {"k": "true"}},
+        id="free-form-json-text",
+    ),
+    case(
+        "collections",
+        {"extra": "nope"},
+        {},
+        errors=("unsupported_object_literal:extra",),
+        id="free-form-text",
+    ),
+    case(
+        "collections",
+        {"extra": "[1, 2]"},
+        {},
+        errors=("unsupported_object_literal:extra",),
+        id="free-form-json-array-text",
+    ),
+    case(
+        "collections",
+        {"extra": 5},
+        {},
+        errors=("unsupported_object_literal:extra",),
+        id="free-form-number",
+    ),
+    case(
+        "collections",
+        {"extra": [1]},
+        {},
+        errors=("unsupported_object_literal:extra",),
+        id="free-form-array",
+    ),
 ]
 
 
@@ -655,42 +1426,120 @@ S = {"timeout": 1}  # the smallest valid `settings`
 
 NESTED = [
     case("nested", {"settings": {"timeout": 30}}, {"settings": {"timeout": 30}}, id="one-level"),
-    case("nested", {"settings": {"timeout": 30, "retry": {"attempts": 3}}},
-         {"settings": {"timeout": 30, "retry": {"attempts": 3, "backoff": 2.0}}}, id="two-levels-default-filled"),
-    case("nested", {"settings": '{"timeout": 5}'}, {"settings": {"timeout": 5}}, ("string_parsed_as_json:settings",),
-         id="object-json-text"),
-    case("nested", {"settings": {"timeout": "5", "retry": '{"attempts": "2"}'}},
-         {"settings": {"timeout": 5, "retry": {"attempts": 2, "backoff": 2.0}}},
-         ("string_literal_converted_to_integer:settings.timeout", "string_parsed_as_json:settings.retry",
-          "string_literal_converted_to_integer:settings.retry.attempts"), id="paths-at-every-level"),
-    case("nested", {"settings": {"timeout": -1}}, {"settings": {}}, errors=("out_of_range:settings.timeout",),
-         id="nested-out-of-range"),
-    case("nested", {"settings": {"timeout": 1, "retry": {"attempts": 6}}},
-         {"settings": {"timeout": 1, "retry": {"backoff": 2.0}}},
-         errors=("out_of_range:settings.retry.attempts",), id="deep-out-of-range"),
-    case("nested", {"settings": {"timeout": 1, "retry": {"attempts": 1, "backoff": "null"}}},
-         {"settings": {"timeout": 1, "retry": {"attempts": 1, "backoff": 2.0}}},
-         (f"{NULL}:settings.retry.backoff", f"{ABSENT}:settings.retry.backoff"), id="deep-null-default"),
-    case("nested", {"settings": {}}, {"settings": {}}, errors=("missing_required:settings.timeout",),
-         id="nested-missing-required"),
-    case("nested", {"settings": {"timeout": 1, "retry": {}}}, {"settings": {"timeout": 1, "retry": {"backoff": 2.0}}},
-         errors=("missing_required:settings.retry.attempts",), id="deep-missing-required"),
-    case("nested", {"settings": "abc"}, {}, errors=("unsupported_object_literal:settings",), id="object-text"),
-    case("nested", {"settings": 5}, {}, errors=("unsupported_object_literal:settings",), id="object-number"),
-    case("nested", {"settings": S, "origin": {"x": 1, "y": 2}}, {"settings": S, "origin": {"x": 1.0, "y": 2.0}},
-         id="ref"),
-    case("nested", {"settings": S, "origin": {"x": "1.5", "y": 0}}, {"settings": S, "origin": {"x": 1.5, "y": 0.0}},
-         ("string_literal_converted_to_number:origin.x",), id="ref-coerced"),
-    case("nested", {"settings": S, "origin": {"x": 1}}, {"settings": S, "origin": {"x": 1.0}},
-         errors=("missing_required:origin.y",), id="ref-missing-required"),
-    case("nested", {"settings": S, "route": [{"x": 0, "y": 0}, {"x": "1", "y": 2}]},
-         {"settings": S, "route": [{"x": 0.0, "y": 0.0}, {"x": 1.0, "y": 2.0}]},
-         ("string_literal_converted_to_number:route[1].x",), id="array-of-ref"),
-    case("nested", {"settings": S, "route": [{"x": 0, "y": 0}, {"x": 1}]},
-         {"settings": S, "route": [{"x": 0.0, "y": 0.0}, {"x": 1.0}]},
-         errors=("missing_required:route[1].y",), id="array-of-ref-missing-required"),
-    case("nested", {"settings": S, "route": {"x": 1, "y": 2}}, {"settings": S, "route": [{"x": 1.0, "y": 2.0}]},
-         ("scalar_coerced_to_list:route",), id="array-of-ref-single-object"),
+    case(
+        "nested",
+        {"settings": {"timeout": 30, "retry": {"attempts": 3}}},
+        {"settings": {"timeout": 30, "retry": {"attempts": 3, "backoff": 2.0}}},
+        id="two-levels-default-filled",
+    ),
+    case(
+        "nested",
+        {"settings": '{"timeout": 5}'},
+        {"settings": {"timeout": 5}},
+        ("string_parsed_as_json:settings",),
+        id="object-json-text",
+    ),
+    case(
+        "nested",
+        {"settings": {"timeout": "5", "retry": '{"attempts": "2"}'}},
+        {"settings": {"timeout": 5, "retry": {"attempts": 2, "backoff": 2.0}}},
+        (
+            "string_literal_converted_to_integer:settings.timeout",
+            "string_parsed_as_json:settings.retry",
+            "string_literal_converted_to_integer:settings.retry.attempts",
+        ),
+        id="paths-at-every-level",
+    ),
+    case(
+        "nested",
+        {"settings": {"timeout": -1}},
+        {"settings": {}},
+        errors=("out_of_range:settings.timeout",),
+        id="nested-out-of-range",
+    ),
+    case(
+        "nested",
+        {"settings": {"timeout": 1, "retry": {"attempts": 6}}},
+        {"settings": {"timeout": 1, "retry": {"backoff": 2.0}}},
+        errors=("out_of_range:settings.retry.attempts",),
+        id="deep-out-of-range",
+    ),
+    case(
+        "nested",
+        {"settings": {"timeout": 1, "retry": {"attempts": 1, "backoff": "null"}}},
+        {"settings": {"timeout": 1, "retry": {"attempts": 1, "backoff": 2.0}}},
+        (f"{NULL}:settings.retry.backoff", f"{ABSENT}:settings.retry.backoff"),
+        id="deep-null-default",
+    ),
+    case(
+        "nested",
+        {"settings": {}},
+        {"settings": {}},
+        errors=("missing_required:settings.timeout",),
+        id="nested-missing-required",
+    ),
+    case(
+        "nested",
+        {"settings": {"timeout": 1, "retry": {}}},
+        {"settings": {"timeout": 1, "retry": {"backoff": 2.0}}},
+        errors=("missing_required:settings.retry.attempts",),
+        id="deep-missing-required",
+    ),
+    case(
+        "nested",
+        {"settings": "abc"},
+        {},
+        errors=("unsupported_object_literal:settings",),
+        id="object-text",
+    ),
+    case(
+        "nested",
+        {"settings": 5},
+        {},
+        errors=("unsupported_object_literal:settings",),
+        id="object-number",
+    ),
+    case(
+        "nested",
+        {"settings": S, "origin": {"x": 1, "y": 2}},
+        {"settings": S, "origin": {"x": 1.0, "y": 2.0}},
+        id="ref",
+    ),
+    case(
+        "nested",
+        {"settings": S, "origin": {"x": "1.5", "y": 0}},
+        {"settings": S, "origin": {"x": 1.5, "y": 0.0}},
+        ("string_literal_converted_to_number:origin.x",),
+        id="ref-coerced",
+    ),
+    case(
+        "nested",
+        {"settings": S, "origin": {"x": 1}},
+        {"settings": S, "origin": {"x": 1.0}},
+        errors=("missing_required:origin.y",),
+        id="ref-missing-required",
+    ),
+    case(
+        "nested",
+        {"settings": S, "route": [{"x": 0, "y": 0}, {"x": "1", "y": 2}]},
+        {"settings": S, "route": [{"x": 0.0, "y": 0.0}, {"x": 1.0, "y": 2.0}]},
+        ("string_literal_converted_to_number:route[1].x",),
+        id="array-of-ref",
+    ),
+    case(
+        "nested",
+        {"settings": S, "route": [{"x": 0, "y": 0}, {"x": 1}]},
+        {"settings": S, "route": [{"x": 0.0, "y": 0.0}, {"x": 1.0}]},
+        errors=("missing_required:route[1].y",),
+        id="array-of-ref-missing-required",
+    ),
+    case(
+        "nested",
+        {"settings": S, "route": {"x": 1, "y": 2}},
+        {"settings": S, "route": [{"x": 1.0, "y": 2.0}]},
+        ("scalar_coerced_to_list:route",),
+        id="array-of-ref-single-object",
+    ),
 ]
 
 
@@ -702,11 +1551,18 @@ def test_nested(pkg: ModuleType, form: str, row: Row) -> None:
 def test_nested_objects_are_nested_dataclasses(pkg: ModuleType) -> None:
     nested = pkg.tools.nested
     req = check(
-        pkg, "nested",
-        {"settings": {"timeout": 3, "retry": {"attempts": 2}}, "origin": {"x": 1, "y": 2},
-         "route": [{"x": 3, "y": 4.5}]},
-        {"settings": {"timeout": 3, "retry": {"attempts": 2, "backoff": 2.0}}, "origin": {"x": 1.0, "y": 2.0},
-         "route": [{"x": 3.0, "y": 4.5}]},
+        pkg,
+        "nested",
+        {
+            "settings": {"timeout": 3, "retry": {"attempts": 2}},
+            "origin": {"x": 1, "y": 2},
+            "route": [{"x": 3, "y": 4.5}],
+        },
+        {
+            "settings": {"timeout": 3, "retry": {"attempts": 2, "backoff": 2.0}},
+            "origin": {"x": 1.0, "y": 2.0},
+            "route": [{"x": 3.0, "y": 4.5}],
+        },
     )
     args = req.arguments
     retry = nested.NestedSettingsRetry(attempts=2, backoff=2.0)
@@ -728,16 +1584,47 @@ def test_dataclasses_are_frozen(pkg: ModuleType) -> None:
 # Defaults
 
 DEFAULT_ROWS = [
-    case("defaults", {}, DEFAULTS,
-         typed={"limit": 10, "labels": ["a", "b"], "since": datetime(2024, 1, 1, tzinfo=UTC), "note": None},
-         id="all-absent"),
-    case("defaults", {"options": {}}, {**DEFAULTS, "options": {"depth": 1}}, id="nested-default-in-given-object"),
-    case("defaults", {"limit": "5"}, {**DEFAULTS, "limit": 5}, ("string_literal_converted_to_integer:limit",),
-         typed={"limit": 5}, id="given-value-replaces-default"),
-    case("defaults", {"note": None}, DEFAULTS, (f"{ABSENT}:note",), typed={"note": None},
-         id="optional-without-default-null"),
-    case("defaults", {"note": "null"}, {**DEFAULTS, "note": "null"}, typed={"note": "null"},
-         id="string-text-null-is-a-string"),
+    case(
+        "defaults",
+        {},
+        DEFAULTS,
+        typed={
+            "limit": 10,
+            "labels": ["a", "b"],
+            "since": datetime(2024, 1, 1, tzinfo=UTC),
+            "note": None,
+        },
+        id="all-absent",
+    ),
+    case(
+        "defaults",
+        {"options": {}},
+        {**DEFAULTS, "options": {"depth": 1}},
+        id="nested-default-in-given-object",
+    ),
+    case(
+        "defaults",
+        {"limit": "5"},
+        {**DEFAULTS, "limit": 5},
+        ("string_literal_converted_to_integer:limit",),
+        typed={"limit": 5},
+        id="given-value-replaces-default",
+    ),
+    case(
+        "defaults",
+        {"note": None},
+        DEFAULTS,
+        (f"{ABSENT}:note",),
+        typed={"note": None},
+        id="optional-without-default-null",
+    ),
+    case(
+        "defaults",
+        {"note": "null"},
+        {**DEFAULTS, "note": "null"},
+        typed={"note": "null"},
+        id="string-text-null-is-a-string",
+    ),
 ]
 
 
@@ -768,17 +1655,42 @@ def test_defaults_are_not_shared_between_calls(pkg: ModuleType) -> None:
 # Required parameters
 
 REQUIRED = [
-    case("required_params", {"name": "n", "count": 1, "maybe": None}, {"name": "n", "count": 1, "maybe": None},
-         typed={"flag": None}, id="optional-absent-is-none-and-not-in-values"),
-    case("required_params", {"count": 1, "maybe": "m"}, {"count": 1, "maybe": "m"}, errors=("missing_required:name",),
-         id="missing-one"),
-    case("required_params", {"name": "n", "count": 1}, {"name": "n", "count": 1}, errors=("missing_required:maybe",),
-         id="nullable-still-required"),
-    case("required_params", {}, {},
-         errors=("missing_required:name", "missing_required:count", "missing_required:maybe"), id="missing-all"),
-    case("required_params", {"name": 5, "count": "x", "maybe": "m"}, {"name": "5", "maybe": "m"},
-         ("non_string_literal_retained:name",), ("unsupported_integer_literal:count",),
-         id="partial-values-with-errors"),
+    case(
+        "required_params",
+        {"name": "n", "count": 1, "maybe": None},
+        {"name": "n", "count": 1, "maybe": None},
+        typed={"flag": None},
+        id="optional-absent-is-none-and-not-in-values",
+    ),
+    case(
+        "required_params",
+        {"count": 1, "maybe": "m"},
+        {"count": 1, "maybe": "m"},
+        errors=("missing_required:name",),
+        id="missing-one",
+    ),
+    case(
+        "required_params",
+        {"name": "n", "count": 1},
+        {"name": "n", "count": 1},
+        errors=("missing_required:maybe",),
+        id="nullable-still-required",
+    ),
+    case(
+        "required_params",
+        {},
+        {},
+        errors=("missing_required:name", "missing_required:count", "missing_required:maybe"),
+        id="missing-all",
+    ),
+    case(
+        "required_params",
+        {"name": 5, "count": "x", "maybe": "m"},
+        {"name": "5", "maybe": "m"},
+        ("non_string_literal_retained:name",),
+        ("unsupported_integer_literal:count",),
+        id="partial-values-with-errors",
+    ),
     case("nested", {}, {}, errors=("missing_required:settings",), id="required-object-missing"),
 ]
 
@@ -792,20 +1704,49 @@ def test_required(pkg: ModuleType, form: str, row: Row) -> None:
 # Names the schema does not declare: kept in values, not in the dataclass
 
 UNKNOWN = [
-    case("scalars", {"flag": True, "colour": "red"}, {"flag": True, "colour": "red"}, ("unknown_parameter:colour",),
-         typed={"flag": True}, id="top-level"),
-    case("scalars", {"x": "true", "y": [1]}, {"x": "true", "y": [1]}, ("unknown_parameter:x", "unknown_parameter:y"),
-         id="kept-as-sent-in-order"),
-    case("nested", {"settings": {"timeout": 1, "colour": "red"}}, {"settings": {"timeout": 1, "colour": "red"}},
-         ("unknown_parameter:settings.colour",), id="nested"),
-    case("nested", {"settings": {"timeout": 1, "retry": {"attempts": 1, "jitter": 0.1}}},
-         {"settings": {"timeout": 1, "retry": {"attempts": 1, "backoff": 2.0, "jitter": 0.1}}},
-         ("unknown_parameter:settings.retry.jitter",), id="two-levels"),
-    case("nested", {"settings": S, "origin": {"x": 1, "y": 2, "z": 3}},
-         {"settings": S, "origin": {"x": 1.0, "y": 2.0, "z": 3}},
-         ("unknown_parameter:origin.z",), id="ref"),
-    case("collections", {"people": [{"name": "A", "nick": "a"}]}, {"people": [{"name": "A", "nick": "a"}]},
-         ("unknown_parameter:people[0].nick",), id="array-item"),
+    case(
+        "scalars",
+        {"flag": True, "colour": "red"},
+        {"flag": True, "colour": "red"},
+        ("unknown_parameter:colour",),
+        typed={"flag": True},
+        id="top-level",
+    ),
+    case(
+        "scalars",
+        {"x": "true", "y": [1]},
+        {"x": "true", "y": [1]},
+        ("unknown_parameter:x", "unknown_parameter:y"),
+        id="kept-as-sent-in-order",
+    ),
+    case(
+        "nested",
+        {"settings": {"timeout": 1, "colour": "red"}},
+        {"settings": {"timeout": 1, "colour": "red"}},
+        ("unknown_parameter:settings.colour",),
+        id="nested",
+    ),
+    case(
+        "nested",
+        {"settings": {"timeout": 1, "retry": {"attempts": 1, "jitter": 0.1}}},
+        {"settings": {"timeout": 1, "retry": {"attempts": 1, "backoff": 2.0, "jitter": 0.1}}},
+        ("unknown_parameter:settings.retry.jitter",),
+        id="two-levels",
+    ),
+    case(
+        "nested",
+        {"settings": S, "origin": {"x": 1, "y": 2, "z": 3}},
+        {"settings": S, "origin": {"x": 1.0, "y": 2.0, "z": 3}},
+        ("unknown_parameter:origin.z",),
+        id="ref",
+    ),
+    case(
+        "collections",
+        {"people": [{"name": "A", "nick": "a"}]},
+        {"people": [{"name": "A", "nick": "a"}]},
+        ("unknown_parameter:people[0].nick",),
+        id="array-item",
+    ),
 ]
 
 
@@ -826,8 +1767,13 @@ def test_unknown_parameter_is_not_a_field(pkg: ModuleType) -> None:
 
 def test_raw_arguments_keep_the_original_text(pkg: ModuleType) -> None:
     raw = '{ "count" :"42",\n  "flag": "yes" }'
-    req = check(pkg, "scalars", raw, {"count": 42, "flag": True},
-                ("string_literal_converted_to_boolean:flag", "string_literal_converted_to_integer:count"))
+    req = check(
+        pkg,
+        "scalars",
+        raw,
+        {"count": 42, "flag": True},
+        ("string_literal_converted_to_boolean:flag", "string_literal_converted_to_integer:count"),
+    )
     assert req.raw_arguments == raw
 
 
@@ -839,17 +1785,33 @@ def test_raw_arguments_of_bytes_are_the_decoded_text(pkg: ModuleType) -> None:
 
 def test_raw_arguments_of_a_dict_are_its_json_text(pkg: ModuleType) -> None:
     args = {"text": "café", "count": "3", "extra_name": [1, None]}
-    req = check(pkg, "scalars", args, {"text": "café", "count": 3, "extra_name": [1, None]},
-                ("string_literal_converted_to_integer:count", "unknown_parameter:extra_name"))
+    req = check(
+        pkg,
+        "scalars",
+        args,
+        {"text": "café", "count": 3, "extra_name": [1, None]},
+        ("string_literal_converted_to_integer:count", "unknown_parameter:extra_name"),
+    )
     assert json.loads(req.raw_arguments) == args
-    assert args == {"text": "café", "count": "3", "extra_name": [1, None]}  # the input is not changed
+    assert args == {
+        "text": "café",
+        "count": "3",
+        "extra_name": [1, None],
+    }  # the input is not changed
 
 
 def test_codes_are_joined_with_semicolons(pkg: ModuleType) -> None:
-    req = check(pkg, "scalars", {"flag": "on", "count": 2.5, "bounded": 0, "code": "x"},
-                {"flag": True, "count": 2},
-                ("string_literal_converted_to_boolean:flag", "fractional_number_truncated_to_integer:count"),
-                ("out_of_range:bounded", "length_out_of_range:code"))
+    req = check(
+        pkg,
+        "scalars",
+        {"flag": "on", "count": 2.5, "bounded": 0, "code": "x"},
+        {"flag": True, "count": 2},
+        (
+            "string_literal_converted_to_boolean:flag",
+            "fractional_number_truncated_to_integer:count",
+        ),
+        ("out_of_range:bounded", "length_out_of_range:code"),
+    )
     assert req.parse_warning == (
         "string_literal_converted_to_boolean:flag; fractional_number_truncated_to_integer:count"
     )
@@ -884,15 +1846,38 @@ def test_every_entry_point_gives_the_same_request(pkg: ModuleType) -> None:
 
 
 def test_unknown_tool_gets_the_generic_parse(pkg: ModuleType) -> None:
-    raw = json.dumps({"a": "true", "b": "false", "c": "null", "d": 5, "e": 1.5, "f": "text", "g": "5",
-                      "h": {"x": "true"}, "i": ["null", 1]})
+    raw = json.dumps(
+        {
+            "a": "true",
+            "b": "false",
+            "c": "null",
+            "d": 5,
+            "e": 1.5,
+            "f": "text",
+            "g": "5",
+            "h": {"x": "true"},
+            "i": ["null", 1],
+        }
+    )
     req = pkg.parse("no_such_tool", raw, tool_call_id="c9")
     assert req.tool_name == "no_such_tool"
     assert req.tool_call_id == "c9"
     assert req.raw_arguments == raw
     assert req.arguments is None
-    assert same(req.values, {"a": True, "b": False, "c": None, "d": 5, "e": 1.5, "f": "text", "g": "5",
-                             "h": {"x": True}, "i": [None, 1]})
+    assert same(
+        req.values,
+        {
+            "a": True,
+            "b": False,
+            "c": None,
+            "d": 5,
+            "e": 1.5,
+            "f": "text",
+            "g": "5",
+            "h": {"x": True},
+            "i": [None, 1],
+        },
+    )
     assert req.warnings == (
         "tool_definition_missing",
         "string_literal_converted_to_boolean:a",
@@ -933,8 +1918,15 @@ def test_tools_index(pkg: ModuleType) -> None:
 
 
 def test_field_annotations(pkg: ModuleType) -> None:
-    classes = (pkg.ScalarsArgs, pkg.FormatsArgs, pkg.NullablesArgs, pkg.CollectionsArgs, pkg.NestedArgs,
-               pkg.DefaultsArgs, pkg.RequiredParamsArgs)
+    classes = (
+        pkg.ScalarsArgs,
+        pkg.FormatsArgs,
+        pkg.NullablesArgs,
+        pkg.CollectionsArgs,
+        pkg.NestedArgs,
+        pkg.DefaultsArgs,
+        pkg.RequiredParamsArgs,
+    )
     hints = {cls.__name__: typing.get_type_hints(cls) for cls in classes}
     tools = pkg.tools
     assert hints["ScalarsArgs"]["flag"] == bool | None
@@ -943,7 +1935,9 @@ def test_field_annotations(pkg: ModuleType) -> None:
     assert hints["FormatsArgs"]["day"] == date | None
     assert hints["NullablesArgs"]["maybe_count"] == int | None
     assert hints["NullablesArgs"]["id"] == int | str | None
-    assert hints["CollectionsArgs"]["people"] == list[tools.collections.CollectionsPeopleItem] | None
+    assert (
+        hints["CollectionsArgs"]["people"] == list[tools.collections.CollectionsPeopleItem] | None
+    )
     assert hints["CollectionsArgs"]["counts"] == dict[str, int] | None
     assert hints["NestedArgs"]["settings"] is tools.nested.NestedSettings
     assert hints["DefaultsArgs"]["limit"] is int

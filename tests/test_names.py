@@ -20,7 +20,8 @@ from codegen.names import pascal, snake
         ("X-Request-ID", "x_request_id"),
         ("__private", "private"),
         ("名前", "field"),
-        ("größe", "grosse"), ("Ärger-Fall", "arger_fall"),
+        ("größe", "grosse"),
+        ("Ärger-Fall", "arger_fall"),
     ],
 )
 def test_snake(wire: str, expected: str) -> None:

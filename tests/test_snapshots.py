@@ -21,7 +21,9 @@ CATALOGS = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 
 
 @pytest.mark.parametrize("fixture", CATALOGS)
-def test_snapshot(fixture: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_snapshot(
+    fixture: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(ROOT)  # headers name the source relative to the repository
     result = build([Path("tests/fixtures") / fixture])
     files = result.files
@@ -31,9 +33,19 @@ def test_snapshot(fixture: str, request: pytest.FixtureRequest, monkeypatch: pyt
         for path, text in files.items():
             (SNAPSHOTS / path).parent.mkdir(parents=True, exist_ok=True)
             (SNAPSHOTS / path).write_text(text, encoding="utf-8")
-    stored = {p.relative_to(SNAPSHOTS).as_posix(): p.read_text(encoding="utf-8") for p in tree.rglob("*.py")}
-    assert sorted(stored) == sorted(files), "files differ; run with --update-snapshots after checking why"
+    stored = {
+        p.relative_to(SNAPSHOTS).as_posix(): p.read_text(encoding="utf-8")
+        for p in tree.rglob("*.py")
+    }
+    assert sorted(stored) == sorted(files), (
+        "files differ; run with --update-snapshots after checking why"
+    )
     for path, text in files.items():
         if stored[path] != text:
-            diff = difflib.unified_diff(stored[path].splitlines(True), text.splitlines(True), f"snapshot/{path}", f"built/{path}")
+            diff = difflib.unified_diff(
+                stored[path].splitlines(True),
+                text.splitlines(True),
+                f"snapshot/{path}",
+                f"built/{path}",
+            )
             pytest.fail(f"{path} differs from its snapshot:\n{''.join(diff)}")
