@@ -147,12 +147,7 @@ class StringKind(Kind):
         return f"type({var}) is str"
 
     def checks(self, var: str) -> Iterator[tuple[str, str]]:
-        if self.min_length is not None and self.max_length is not None:
-            yield f"{self.min_length} <= len({var}) <= {self.max_length}", "length_out_of_range"
-        elif self.min_length is not None:
-            yield f"len({var}) >= {self.min_length}", "length_out_of_range"
-        elif self.max_length is not None:
-            yield f"len({var}) <= {self.max_length}", "length_out_of_range"
+        yield from _length_checks(var, self.min_length, self.max_length)
         if self.pattern is not None:
             yield f"{self.pattern_name}.search({var})", "pattern_mismatch"
 
@@ -269,7 +264,35 @@ class AnyKind(Kind):
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class ArrayKind(Kind):
+class _Collection(Kind):
+    """An array or a map: with a schema for its elements, each is coerced; without, any JSON is kept."""
+
+    @property
+    def element(self) -> Kind | None:
+        return None  # every collection names its own element kind
+
+    @property
+    def element_annotation(self) -> str:
+        return self.element.annotation if self.element else "object"
+
+    @property
+    def container(self) -> bool:
+        return self.element is not None
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None if self.container else super().fast_check(var, tmp)
+
+    @property
+    def needs_helper(self) -> bool:
+        return self.container or super().needs_helper
+
+    def children(self) -> Iterator[Kind]:
+        if self.element is not None:
+            yield self.element
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class ArrayKind(_Collection):
     items: Kind | None = None
     min_items: int | None = None
     max_items: int | None = None
@@ -278,38 +301,22 @@ class ArrayKind(Kind):
     runtime: ClassVar[str] = "to_list"
 
     @property
-    def base_annotation(self) -> str:  # type: ignore[override]
-        return f"list[{self.items.annotation if self.items else 'object'}]"
+    def element(self) -> Kind | None:
+        return self.items
 
     @property
-    def container(self) -> bool:
-        return self.items is not None
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return f"list[{self.element_annotation}]"
 
     def type_check(self, var: str) -> str:
         return f"type({var}) is list"
 
     def checks(self, var: str) -> Iterator[tuple[str, str]]:
-        if self.min_items is not None and self.max_items is not None:
-            yield f"{self.min_items} <= len({var}) <= {self.max_items}", "length_out_of_range"
-        elif self.min_items is not None:
-            yield f"len({var}) >= {self.min_items}", "length_out_of_range"
-        elif self.max_items is not None:
-            yield f"len({var}) <= {self.max_items}", "length_out_of_range"
-
-    def fast_check(self, var: str, tmp: str = "c") -> str | None:
-        return None if self.container else super().fast_check(var, tmp)
-
-    @property
-    def needs_helper(self) -> bool:
-        return self.container or super().needs_helper
-
-    def children(self) -> Iterator[Kind]:
-        if self.items is not None:
-            yield self.items
+        return _length_checks(var, self.min_items, self.max_items)
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class MapKind(Kind):
+class MapKind(_Collection):
     """`type: object` without properties: a free-form object, or a map when values have a schema."""
 
     values: Kind | None = None
@@ -318,26 +325,24 @@ class MapKind(Kind):
     runtime: ClassVar[str] = "to_dict"
 
     @property
-    def base_annotation(self) -> str:  # type: ignore[override]
-        return f"dict[str, {self.values.annotation if self.values else 'object'}]"
+    def element(self) -> Kind | None:
+        return self.values
 
     @property
-    def container(self) -> bool:
-        return self.values is not None
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return f"dict[str, {self.element_annotation}]"
 
     def type_check(self, var: str) -> str:
         return f"type({var}) is dict"
 
-    def fast_check(self, var: str, tmp: str = "c") -> str | None:
-        return None if self.container else super().fast_check(var, tmp)
 
-    @property
-    def needs_helper(self) -> bool:
-        return self.container or super().needs_helper
-
-    def children(self) -> Iterator[Kind]:
-        if self.values is not None:
-            yield self.values
+def _length_checks(var: str, low: int | None, high: int | None) -> Iterator[tuple[str, str]]:
+    if low is not None and high is not None:
+        yield f"{low} <= len({var}) <= {high}", "length_out_of_range"
+    elif low is not None:
+        yield f"len({var}) >= {low}", "length_out_of_range"
+    elif high is not None:
+        yield f"len({var}) <= {high}", "length_out_of_range"
 
 
 @dataclass(frozen=True, eq=False)

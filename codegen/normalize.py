@@ -15,6 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.imports import TAKEN
 from codegen.ir import Catalog, Tool
 from codegen.kinds import (
     AnyKind,
@@ -37,47 +38,6 @@ from codegen.kinds import (
 from codegen.load import LoadedCatalog
 from codegen.names import pascal, snake, usable
 from codegen.refs import ANNOTATIONS, RefError, merge_all_of, ref_target
-
-# Names every tool module imports; nothing generated may take them.
-MODULE_NAMES = frozenset(
-    {
-        "ABSENT",
-        "Any",
-        "Decoded",
-        "Final",
-        "INVALID",
-        "Invalid",
-        "Literal",
-        "RawArguments",
-        "ToolCallRequest",
-        "ToolSpec",
-        "annotations",
-        "dataclass",
-        "dataclasses",
-        "date",
-        "datetime",
-        "decode_arguments",
-        "isfinite",
-        "is_absolute_uri",
-        "is_null_text",
-        "re",
-        "request",
-        "to_bool",
-        "to_choice",
-        "to_date",
-        "to_datetime",
-        "to_dict",
-        "to_float",
-        "to_int",
-        "to_list",
-        "to_str",
-        "to_uri",
-        "unknown_keys",
-        "NAME",
-        "SCHEMA",
-        "TOOL",
-    }
-)
 
 _HANDLED = {
     "string": {"minLength", "maxLength", "pattern", "format"},
@@ -108,7 +68,7 @@ class _Names:
     """Module-level names of one tool module: unique, deterministic, in catalog order."""
 
     def __init__(self) -> None:
-        self.taken: set[str] = set(MODULE_NAMES)
+        self.taken: set[str] = set(TAKEN)
 
     def take(self, name: str) -> str:
         candidate, n = name, 1

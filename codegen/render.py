@@ -8,48 +8,10 @@ from functools import cache
 import jinja2
 
 from codegen import __version__
+from codegen.imports import RUNTIME, STDLIB
 from codegen.ir import Catalog, Tool
 from codegen.literals import docstring, literal, one_line
 from codegen.resources import templates_dir
-
-# Where each name a generated module may use comes from. The imports of a module are the names
-# its rendered body uses, found with `ast`: never an unused import, never a missing one.
-_IMPORTS = {
-    "dataclass": ("dataclasses", "dataclass"),
-    "dataclasses": ("dataclasses", None),
-    "date": ("datetime", "date"),
-    "datetime": ("datetime", "datetime"),
-    "isfinite": ("math", "isfinite"),
-    "re": ("re", None),
-    "Final": ("typing", "Final"),
-    "Literal": ("typing", "Literal"),
-}
-_RUNTIME = frozenset(
-    {
-        "ABSENT",
-        "INVALID",
-        "Invalid",
-        "RawArguments",
-        "ToolCallRequest",
-        "ToolSpec",
-        "decode_arguments",
-        "is_absolute_uri",
-        "is_null_text",
-        "key_text",
-        "request",
-        "to_bool",
-        "to_choice",
-        "to_date",
-        "to_datetime",
-        "to_dict",
-        "to_float",
-        "to_int",
-        "to_list",
-        "to_str",
-        "to_uri",
-        "unknown_keys",
-    }
-)
 
 
 @cache
@@ -124,18 +86,18 @@ def _module(catalog: Catalog, doc: str, body: str, runtime_from: str) -> str:
     used = {node.id for node in ast.walk(ast.parse(body)) if isinstance(node, ast.Name)}
     plain = sorted(
         f"import {module}"
-        for name, (module, item) in _IMPORTS.items()
+        for name, (module, item) in STDLIB.items()
         if name in used and item is None
     )
     modules: dict[str, list[str]] = {}
-    for name, (module, item) in _IMPORTS.items():
+    for name, (module, item) in STDLIB.items():
         if name in used and item is not None:
             modules.setdefault(module, []).append(item)
     stdlib = plain + [
         f"from {module} import {', '.join(sorted(items))}"
         for module, items in sorted(modules.items())
     ]
-    runtime = sorted(name for name in _RUNTIME if name in used)
+    runtime = sorted(name for name in RUNTIME if name in used)
     local = [f"from {runtime_from}_runtime import {', '.join(runtime)}"] if runtime else []
     imports = "\n\n".join(block for block in ("\n".join(stdlib), "\n".join(local)) if block)
     return f"{header(catalog)}{doc}\n\nfrom __future__ import annotations\n\n{imports}\n\n{body}"

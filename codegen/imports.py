@@ -1,0 +1,33 @@
+"""The names a generated tool module may import, and where each comes from.
+
+The renderer writes a module's imports from the names its body uses; the normalizer keeps every
+generated name clear of them.
+"""
+
+from __future__ import annotations
+
+# name → (module, name in it); None imports the module itself.
+STDLIB = {
+    "dataclass": ("dataclasses", "dataclass"),
+    "dataclasses": ("dataclasses", None),
+    "date": ("datetime", "date"),
+    "datetime": ("datetime", "datetime"),
+    "isfinite": ("math", "isfinite"),
+    "re": ("re", None),
+    "Final": ("typing", "Final"),
+    "Literal": ("typing", "Literal"),
+}
+
+# From the package's own _runtime module.
+RUNTIME = frozenset(
+    {
+        "ABSENT", "INVALID", "Invalid", "RawArguments", "ToolCallRequest", "ToolSpec", "decode_arguments",
+        "is_absolute_uri", "is_null_text", "key_text", "request", "to_bool", "to_choice", "to_date",
+        "to_datetime", "to_dict", "to_float", "to_int", "to_list", "to_str", "to_uri", "unknown_keys",
+    }
+)  # fmt: skip
+
+# Bound by every tool module itself.
+MODULE_LEVEL = frozenset({"NAME", "SCHEMA", "TOOL", "annotations"})
+
+TAKEN = frozenset(STDLIB) | RUNTIME | MODULE_LEVEL
