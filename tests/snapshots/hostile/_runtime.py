@@ -46,7 +46,9 @@ MAX_NODES: Final = (
 MAX_DEPTH: Final = 128
 MAX_CHARS: Final = 64 * 1024 * 1024
 ORIGINAL_SHOWN: Final = 100
-_LONG_DIGITS: Final = re.compile(r"\d{19}")
+# orjson reads an integer beyond 64 bits as a float, where json keeps it exact: a float this large
+# may have been such an integer, so its text goes to json to decide.
+_BIG: Final = 2.0**63
 
 
 class Invalid(Enum):
@@ -268,14 +270,28 @@ def _reject_constant(name: str) -> object:
 
 
 def _loads(text: str) -> object:
-    # orjson reads integers beyond 64 bits as floats, where json keeps them exact: a run of 19
-    # digits or more (a number, or text that merely looks like one) goes to json.
-    if _fast_loads is not None and _LONG_DIGITS.search(text) is None:
+    if _fast_loads is not None:
         try:
-            return _fast_loads(text)
+            value = _fast_loads(text)
         except ValueError:
             pass  # The standard decoder decides, so both paths give the same result and reason.
+        else:
+            if not _holds_big_float(value):
+                return value
     return json.loads(text, parse_constant=_reject_constant)
+
+
+def _holds_big_float(value: object) -> bool:
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        if type(node) is dict:
+            pending.extend(node.values())
+        elif type(node) is list:
+            pending.extend(node)
+        elif type(node) is float and not -_BIG < node < _BIG:
+            return True
+    return False
 
 
 def _reason(exc: ValueError) -> str:
