@@ -60,14 +60,20 @@ def find_sources(paths: list[Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def check_catalogs(sources: list[Path]) -> tuple[list[Catalog], list[Diagnostic]]:
-    """Load, validate and normalize every source; raise CatalogError with every error of every file."""
+def check_catalogs(
+    sources: list[Path], root: Path | None = None
+) -> tuple[list[Catalog], list[Diagnostic]]:
+    """Load, validate and normalize every source; raise CatalogError with every error of every file.
+
+    Paths in messages and output are relative to the project `root` (default: the working directory).
+    """
+    root = root or Path.cwd()
     catalogs: list[Catalog] = []
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     for source in sources:
         try:
-            loaded = load_catalog(source)
+            loaded = load_catalog(source, root)
         except CatalogError as exc:
             errors.extend(exc.diagnostics)
             continue
@@ -95,7 +101,7 @@ def check_catalogs(sources: list[Path]) -> tuple[list[Catalog], list[Diagnostic]
             )
         owners.setdefault(catalog.name, catalog.source)
     if errors:
-        raise CatalogError(errors)
+        raise CatalogError(errors + warnings)
     return catalogs, sorted(warnings)
 
 
@@ -112,8 +118,8 @@ def render_catalog(catalog: Catalog) -> dict[str, str]:
     return {path: format_python(path, text) for path, text in sources.items()}
 
 
-def build(paths: list[Path]) -> BuildResult:
-    catalogs, warnings = check_catalogs(find_sources(paths))
+def build(paths: list[Path], root: Path | None = None) -> BuildResult:
+    catalogs, warnings = check_catalogs(find_sources(paths), root)
     result = BuildResult(warnings=warnings, catalogs=catalogs)
     for catalog in catalogs:
         for path, text in render_catalog(catalog).items():

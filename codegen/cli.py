@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import date, datetime
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,7 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        config = load_config(Path("."))
+        config = load_config(Path.cwd())
         sources = (
             [Path(s) for s in args.sources]
             if getattr(args, "sources", None)
@@ -94,10 +95,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     out: Path = args.out or config.out
-    result = build(sources)
+    result = build(sources, config.root)
     _report(result.warnings)
     if args.check:
-        outcome = plan(result, out)
+        outcome = plan(result, out, config.root)
         for label, paths in (
             ("stale", outcome.stale),
             ("missing", outcome.missing),
@@ -110,7 +111,7 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
             return FAILED
         print(f"codegen: {out} is up to date ({_count(len(result.catalogs), 'catalog')})")
         return OK
-    outcome = write(result, out)
+    outcome = write(result, out, config.root)
     written = len(outcome.missing) + len(outcome.stale)
     print(
         f"codegen: built {_count(len(result.catalogs), 'catalog')} into {out}: "
@@ -120,7 +121,7 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
 
 
 def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
-    catalogs, warnings = check_catalogs(find_sources(sources))
+    catalogs, warnings = check_catalogs(find_sources(sources), config.root)
     _report(warnings)
     tools = sum(len(c.tools) for c in catalogs)
     print(
@@ -130,11 +131,19 @@ def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> 
 
 
 def _parse(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
-    (source,) = find_sources([Path(args.source)])
+    source = Path(args.source)
+    if source.is_dir():
+        raise UsageError(f"{source}: `codegen parse` takes one catalog file, not a directory")
+    (source,) = find_sources([source])
     raw = sys.stdin.read() if args.raw == "-" else args.raw
-    result = parse_with_catalog(source, args.tool, raw)
-    print(json.dumps(result, indent=2, ensure_ascii=False, default=str))
+    result = parse_with_catalog(source, args.tool, raw, config.root)
+    print(json.dumps(result, indent=2, ensure_ascii=False, default=_json_default))
     return OK if not result["errors"] else FAILED
+
+
+def _json_default(value: object) -> object:
+    # `values` hold dates and datetimes as such; JSON gets their ISO-8601 text.
+    return value.isoformat() if isinstance(value, (date, datetime)) else repr(value)
 
 
 def _report(diagnostics: list[Diagnostic]) -> None:

@@ -14,14 +14,27 @@ class ConfigError(Exception):
     pass
 
 
+_KEYS = frozenset({"sources", "out"})
+
+
 @dataclass(frozen=True)
 class Config:
+    root: Path  # the project: where pyproject.toml is; paths in output are relative to it
     sources: tuple[Path, ...]
     out: Path
 
 
-def load_config(project: Path) -> Config:
-    """The settings of the project in `project`; defaults where pyproject.toml says nothing."""
+def find_project(start: Path) -> Path:
+    """The nearest directory from `start` upwards with a pyproject.toml, else `start` itself."""
+    for directory in (start, *start.parents):
+        if (directory / "pyproject.toml").is_file():
+            return directory
+    return start
+
+
+def load_config(start: Path) -> Config:
+    """The settings of the project around `start`; defaults where pyproject.toml says nothing."""
+    project = find_project(start.resolve())
     pyproject = project / "pyproject.toml"
     table: dict[str, object] = {}
     if pyproject.is_file():
@@ -33,10 +46,23 @@ def load_config(project: Path) -> Config:
         if not isinstance(found, dict):
             raise ConfigError(f"{pyproject.name}: [tool.codegen] must be a table")
         table = found
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(
+            f"{pyproject.name}: unknown key(s) in [tool.codegen]: {', '.join(unknown)} (known: sources, out)"
+        )
     sources = table.get("sources", list(DEFAULT_SOURCES))
     out = table.get("out", DEFAULT_OUT)
     if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
         raise ConfigError(f"{pyproject.name}: [tool.codegen] sources must be a list of paths")
     if not isinstance(out, str):
         raise ConfigError(f"{pyproject.name}: [tool.codegen] out must be a path")
-    return Config(tuple(project / s for s in sources), project / out)
+    return Config(project, tuple(_shown(project / s) for s in sources), _shown(project / out))
+
+
+def _shown(path: Path) -> Path:
+    # Relative to the working directory when inside it, so messages read `generated/...`.
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path

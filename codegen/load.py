@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,16 +62,13 @@ class LoadedCatalog:
         return Diagnostic(self.file, self.line_of(path), format_path(path), message, level)  # type: ignore[arg-type]
 
 
-def display_name(path: Path) -> str:
-    """A path for messages and headers: relative to the working directory when inside it, never absolute."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.name
+def display_name(path: Path, root: Path) -> str:
+    """A path for messages, headers and the manifest: relative to the project root, never absolute."""
+    return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
 
 
-def load_catalog(path: Path) -> LoadedCatalog:
-    name = display_name(path)
+def load_catalog(path: Path, root: Path) -> LoadedCatalog:
+    name = display_name(path, root)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -87,7 +85,9 @@ def load_catalog(path: Path) -> LoadedCatalog:
     problems: list[Diagnostic] = []
     if path.suffix == ".json":
         data = _load_json(name, text)
-        node = _compose_quietly(text)
+        # YAML forbids tabs where JSON allows them; outside strings (the only place valid JSON has
+        # them raw) a tab and a space mean the same, so the lines survive the swap.
+        node = _compose_quietly(text.replace("\t", " "))
     else:
         node = _compose_yaml(name, text)
         data = _construct_yaml(name, text)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from codegen.build import build
-from codegen.emit import expected_files, plan
+from codegen.emit import plan
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -29,9 +29,11 @@ def _diff(path: str, expected: str, actual: str) -> str:
 def test_committed_generated_equals_a_fresh_build(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     result = build([Path("schemas")])
-    outcome = plan(result, Path("generated"))
-    files = expected_files(result, Path("generated"))
-    diffs = [_diff(p, files[p], (GENERATED / p).read_text(encoding="utf-8")) for p in outcome.stale]
+    outcome = plan(result, Path("generated"), ROOT)
+    diffs = [
+        _diff(p, outcome.files[p], (GENERATED / p).read_text(encoding="utf-8"))
+        for p in outcome.stale
+    ]
     assert outcome.clean, (
         "generated/ is out of date; run `codegen build`.\n"
         f"missing: {outcome.missing}\norphaned: {outcome.orphaned}\n" + "\n".join(diffs)
