@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import date, datetime
 from collections.abc import Sequence
+from datetime import date, datetime
 from pathlib import Path
 
 from codegen import __version__

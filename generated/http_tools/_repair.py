@@ -67,27 +67,24 @@ def repair_json(text: str) -> Repaired | None:
     start = text.find("{")
     if start < 0:
         return None
-    tokens, end, cut = _tokens(text, start, found)
-    if tokens is None:
+    scan = _scan(text, start, found)
+    if scan is None or not _surroundings_are_text(text[:start], text[scan.end :], found):
         return None
-    _account_for_surroundings(text[:start], text[end:], found)
-    stack: list[str] = []
-    for token in tokens:
-        if token in _CLOSERS:
-            stack.append(token)
-        elif token in ("}", "]"):
-            opener = stack.pop() if stack else ""
-            if _CLOSERS.get(opener) != token:
-                return None
-    truncated = bool(stack) or cut
+    tokens = scan.tokens
+    truncated = bool(scan.open) or scan.cut
     if truncated:
-        tokens = _drop_dangling(tokens, stack)
-        tokens.extend(_CLOSERS[opener] for opener in reversed(stack))
+        # Only the root's complete members are kept: an object or array left open is itself the
+        # value the reply was writing when it was cut, so it goes with everything inside it.
+        if len(scan.open) > 1:
+            del tokens[scan.open[1] :]
+        _drop_dangling(tokens)
+        tokens.append("}")
     return Repaired("".join(tokens), tuple(code for code in CODES if code in found), truncated)
 
 
-def _account_for_surroundings(before: str, after: str, found: set[str]) -> None:
-    """Name what surrounded the object: a Markdown fence, comments, or other text."""
+def _surroundings_are_text(before: str, after: str, found: set[str]) -> bool:
+    """Name what surrounded the object (a Markdown fence, comments, other text); False when that
+    is JSON itself — an array around the object, a stray bracket — which no rule lets us drop."""
     fence = _FENCE_OPEN.search(before)
     if fence is not None:
         found.add("markdown_fence_stripped")
@@ -107,23 +104,35 @@ def _account_for_surroundings(before: str, after: str, found: set[str]) -> None:
         if match.lastgroup != "space":
             found.add("comment_removed")
         position = match.end()
-    if before.strip() or after[position:].strip():
+    before, after = before.strip(), after[position:].strip()
+    if before.endswith("[") or after.startswith(("}", "]")):
+        return False
+    if before or after:
         found.add("json_extracted_from_text")
+    return True
 
 
-def _tokens(text: str, start: int, found: set[str]) -> tuple[list[str] | None, int, bool]:
-    """JSON tokens from `start` to the end of the first object; trailing commas and comments dropped.
+@dataclass(slots=True)
+class _Scan:
+    tokens: list[str]
+    end: int  # where the object ended in the text
+    open: list[int]  # the index in `tokens` of each container still open, outermost first
+    cut: bool  # the text ended inside a value
 
-    Returns the tokens, where the object ended, and whether the text ended inside a value (a
-    string left open, or a number or word touching the end, which may be `12` of `125`).
+
+def _scan(text: str, start: int, found: set[str]) -> _Scan | None:
+    """JSON tokens from `start` to the end of the first object, repaired as the rules allow.
+
+    None when the text breaks a rule we do not repair: a bare word, a comma with nothing before
+    it, a closing bracket that does not match.
     """
-    tokens: list[str] = []
-    depth = 0
+    scan = _Scan([], len(text), [], False)
+    tokens, opened = scan.tokens, scan.open
     position = start
     while position < len(text):
         match = _TOKEN.match(text, position)
         if match is None:
-            return None, position, False
+            return None
         kind, value = match.lastgroup, match.group()
         position = match.end()
         if kind == "space":
@@ -134,9 +143,11 @@ def _tokens(text: str, start: int, found: set[str]) -> tuple[list[str] | None, i
         if kind in ("open_string", "open_quoted", "open_number") or (
             kind in ("number", "word") and position == len(text)
         ):
+            # The text ends inside this value (`"cu`, `12` of `125`, `tru`): it is dropped.
             if kind == "word" and not any(word.startswith(value) for word in _WORDS):
-                return None, position, False  # not the start of any literal we know
-            return tokens, position, True
+                return None
+            scan.cut = True
+            return scan
         if kind == "quoted":
             value = _double_quoted(value[1:-1])
             found.add("single_quotes_converted")
@@ -145,20 +156,23 @@ def _tokens(text: str, start: int, found: set[str]) -> tuple[list[str] | None, i
                 value = _PYTHON_LITERALS[value]
                 found.add("python_literal_converted")
             elif value not in _JSON_WORDS:
-                return None, position, False  # a bare word is not ours to interpret
+                return None  # a bare word is not ours to interpret
         elif value == "," and (not tokens or tokens[-1] in ("{", "[", ",")):
-            return None, position, False  # a comma with nothing before it separates nothing
-        elif value in ("}", "]") and tokens and tokens[-1] == ",":
-            tokens.pop()
-            found.add("trailing_comma_removed")
-        tokens.append(value)
-        if value in _CLOSERS:
-            depth += 1
+            return None  # a comma with nothing before it separates nothing
         elif value in ("}", "]"):
-            depth -= 1
-            if depth == 0:
-                return tokens, position, False
-    return tokens, position, False
+            if not opened or _CLOSERS[tokens[opened[-1]]] != value:
+                return None
+            if tokens[-1] == ",":
+                tokens.pop()
+                found.add("trailing_comma_removed")
+            opened.pop()
+        if value in _CLOSERS:
+            opened.append(len(tokens))
+        tokens.append(value)
+        if not opened:
+            scan.end = position
+            return scan
+    return scan
 
 
 def _double_quoted(inner: str) -> str:
@@ -178,22 +192,15 @@ def _double_quoted(inner: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _drop_dangling(tokens: list[str], stack: list[str]) -> list[str]:
+def _drop_dangling(tokens: list[str]) -> None:
     """Remove what a cut-off reply left without its value: a comma, a colon and its key, or a key."""
-    while tokens:
+    while len(tokens) > 1:
         last = tokens[-1]
         if last in (",", ":"):
             tokens.pop()
-            if last == ":" and tokens:
+            if last == ":":
                 tokens.pop()  # the key of a value that never came
-        elif (
-            last.startswith('"')
-            and stack
-            and stack[-1] == "{"
-            and len(tokens) > 1
-            and tokens[-2] in ("{", ",")
-        ):
+        elif last.startswith('"') and tokens[-2] in ("{", ","):
             tokens.pop()  # a key without its colon
         else:
             break
-    return tokens

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from ._runtime import RawArguments, ToolCallRequest, ToolSpec, parse_unknown_tool
+from . import _runtime
+from ._runtime import RawArguments, ToolCallRequest, ToolSpec
 from .tools.memory_search import TOOL as _MEMORY_SEARCH
 from .tools.memory_search import MemorySearchArgs, parse_memory_search
 from .tools.read_file import TOOL as _READ_FILE
@@ -35,7 +36,7 @@ def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCall
     """Parse a call of any tool of the catalog by its wire name; an unknown name gets the generic parse."""
     spec = TOOLS.get(tool_name)
     if spec is None:
-        return parse_unknown_tool(tool_name, raw, tool_call_id)
+        return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
     return spec.parse(raw, tool_call_id)
 
 

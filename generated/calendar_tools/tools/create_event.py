@@ -17,9 +17,8 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_null_text,
-    request,
+    run_parser,
     to_bool,
     to_choice,
     to_datetime,
@@ -451,11 +450,7 @@ def parse_create_event(
     raw: RawArguments, tool_call_id: str = ""
 ) -> ToolCallRequest[CreateEventArgs]:
     """Parse the arguments of a create_event call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

@@ -16,9 +16,8 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_null_text,
-    request,
+    run_parser,
     to_choice,
     to_date,
     to_dict,
@@ -210,11 +209,7 @@ def _arguments(
 
 def parse_list_events(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ListEventsArgs]:
     """Parse the arguments of a list_events call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

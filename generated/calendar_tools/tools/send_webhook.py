@@ -16,11 +16,10 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_absolute_uri,
     is_null_text,
     key_text,
-    request,
+    run_parser,
     to_choice,
     to_dict,
     to_float,
@@ -274,11 +273,7 @@ def parse_send_webhook(
     raw: RawArguments, tool_call_id: str = ""
 ) -> ToolCallRequest[SendWebhookArgs]:
     """Parse the arguments of a send_webhook call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

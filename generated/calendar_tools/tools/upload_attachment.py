@@ -17,9 +17,8 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_null_text,
-    request,
+    run_parser,
     to_choice,
     to_date,
     to_dict,
@@ -189,11 +188,7 @@ def parse_upload_attachment(
     raw: RawArguments, tool_call_id: str = ""
 ) -> ToolCallRequest[UploadAttachmentArgs]:
     """Parse the arguments of a upload_attachment call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

@@ -15,11 +15,10 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_absolute_uri,
     is_null_text,
     key_text,
-    request,
+    run_parser,
     to_bool,
     to_dict,
     to_float,
@@ -147,11 +146,7 @@ def _arguments(
 
 def parse_http_get(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[HttpGetArgs]:
     """Parse the arguments of a http.get call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

@@ -112,6 +112,24 @@ class Decoded:
     errors: list[str]
 
 
+def run_parser(
+    tool_name: str,
+    tool_call_id: str,
+    raw: RawArguments,
+    arguments: Callable[[object, str, list[str], list[str]], tuple[object, T | Invalid]],
+) -> ToolCallRequest[T]:
+    """Decode `raw` and fill the tool's arguments with `arguments`, the tool's generated parser."""
+    try:
+        doc = decode_arguments(raw)
+        if doc.root is None:
+            return request(tool_name, tool_call_id, doc, INVALID, INVALID)
+        values, typed = arguments(doc.root, "", doc.warnings, doc.errors)
+        return request(tool_name, tool_call_id, doc, values, typed)
+    except Exception as exc:  # noqa: BLE001 - a dict input may hold objects whose own methods raise
+        code = f"unreadable_arguments:{type(exc).__name__}"
+        return ToolCallRequest(tool_name, tool_call_id, _UNSHOWN, None, {}, (), (code,))
+
+
 def request(
     tool_name: str,
     tool_call_id: str,
@@ -244,7 +262,7 @@ def key_text(key: object) -> str:
         return key
     try:
         return str(key)
-    except ValueError:
+    except Exception:  # noqa: BLE001 - a huge int, or any object whose __str__ fails: still a key
         return f"<{type(key).__name__}>"
 
 
@@ -296,7 +314,8 @@ def _holds_big_float(value: object) -> bool:
 
 def _reason(exc: ValueError) -> str:
     if isinstance(exc, json.JSONDecodeError):
-        return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+        # Some of json's messages end in " at" already ("Invalid control character at").
+        return f"{exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}"
     return str(exc)
 
 
@@ -460,44 +479,42 @@ def to_choice(
     warnings: list[str],
     errors: list[str],
 ) -> T | Invalid:
-    """An allowed value of an enum: exact, a case variant (when allowed), or the text of a number."""
+    """An allowed value of an enum: exact, or reached by the same coercions as a plain parameter."""
     if (
         type(v) in (str, int, bool, float)
         and (hit := exact.get((type(v), v), INVALID)) is not INVALID
     ):
         return hit
+    candidates: list[tuple[type, object, str]] = []
     if isinstance(v, str):
         if (hit := folded.get(v.strip().casefold(), INVALID)) is not INVALID:
             warnings.append(f"enum_case_normalized:{path}")
             return hit
-        for kind, convert, code in _TEXT_CONVERSIONS:
-            try:
-                number = convert(v.strip())
-            except ValueError:
-                continue
-            if (hit := exact.get((kind, number), INVALID)) is not INVALID:
+        text = v.strip()
+        if len(text) <= 4300 and _INTEGER_TEXT.fullmatch(text):
+            candidates.append((int, int(text), "string_literal_converted_to_integer"))
+        if len(text) <= 4300 and _NUMBER_TEXT.fullmatch(text):
+            candidates.append((float, float(text), "string_literal_converted_to_number"))
+    elif type(v) is int and _has_text(v):
+        candidates.append((float, _as_float(v), ""))  # an integer is a JSON number: no warning
+    elif type(v) is float and isfinite(v) and v.is_integer():
+        candidates.append((int, int(v), "number_coerced_to_integer"))
+    if (type(v) is int and _has_text(v)) or (type(v) is float and isfinite(v)) or type(v) is bool:
+        candidates.append((str, json.dumps(v), "non_string_literal_retained"))
+    for target, converted, code in candidates:
+        if (hit := exact.get((target, converted), INVALID)) is not INVALID:
+            if code:
                 warnings.append(f"{code}:{path}")
-                return hit
-    elif (
-        type(v) is float
-        and v.is_integer()
-        and (hit := exact.get((int, int(v)), INVALID)) is not INVALID
-    ):
-        warnings.append(f"number_coerced_to_integer:{path}")
-        return hit
-    elif (type(v) is int and _has_text(v)) or (type(v) is float and isfinite(v)) or type(v) is bool:
-        text = json.dumps(v)
-        if (hit := exact.get((str, text), INVALID)) is not INVALID:
-            warnings.append(f"non_string_literal_retained:{path}")
             return hit
     errors.append(f"enum_out_of_range:{path}")
     return INVALID
 
 
-_TEXT_CONVERSIONS: Final[tuple[tuple[type, Callable[[str], object], str], ...]] = (
-    (int, int, "string_literal_converted_to_integer"),
-    (float, float, "string_literal_converted_to_number"),
-)
+def _as_float(number: int) -> float | None:
+    try:
+        return float(number)
+    except OverflowError:
+        return None
 
 
 def to_dict(
@@ -561,12 +578,14 @@ def parse_unknown_tool(
 ) -> ToolCallRequest[object]:
     doc = decode_arguments(raw)
     warnings = ["tool_definition_missing", *doc.warnings]
-    if doc.root is None:
-        return ToolCallRequest(
-            tool_name, tool_call_id, doc.raw_text, None, {}, tuple(warnings), tuple(doc.errors)
-        )
-    values = {key: _promote(item, key, warnings) for key, item in doc.root.items()}
-    return ToolCallRequest(tool_name, tool_call_id, doc.raw_text, None, values, tuple(warnings), ())
+    values = (
+        {}
+        if doc.root is None
+        else {key: _promote(item, key, warnings) for key, item in doc.root.items()}
+    )
+    return ToolCallRequest(
+        tool_name, tool_call_id, doc.raw_text, None, values, tuple(warnings), tuple(doc.errors)
+    )
 
 
 def _promote(v: object, path: str, warnings: list[str]) -> object:

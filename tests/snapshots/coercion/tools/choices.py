@@ -14,9 +14,8 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_null_text,
-    request,
+    run_parser,
     to_choice,
     to_dict,
     unknown_keys,
@@ -187,11 +186,7 @@ def _arguments(
 
 def parse_choices(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ChoicesArgs]:
     """Parse the arguments of a choices call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

@@ -14,10 +14,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_null_text,
     key_text,
-    request,
+    run_parser,
     to_choice,
     to_dict,
     to_int,
@@ -309,11 +308,7 @@ def parse_collections(
     raw: RawArguments, tool_call_id: str = ""
 ) -> ToolCallRequest[CollectionsArgs]:
     """Parse the arguments of a collections call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

@@ -16,9 +16,8 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_null_text,
-    request,
+    run_parser,
     to_bool,
     to_dict,
     to_float,
@@ -229,11 +228,7 @@ def _arguments(
 
 def parse_scalars(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ScalarsArgs]:
     """Parse the arguments of a scalars call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

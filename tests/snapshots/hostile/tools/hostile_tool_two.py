@@ -17,10 +17,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
     is_null_text,
     key_text,
-    request,
+    run_parser,
     to_bool,
     to_choice,
     to_dict,
@@ -599,11 +598,7 @@ def parse_hostile_tool_two(
     raw: RawArguments, tool_call_id: str = ""
 ) -> ToolCallRequest[HostileToolTwoArgs]:
     """Parse the arguments of a hostile-tool.two call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {

@@ -14,8 +14,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
-    decode_arguments,
-    request,
+    run_parser,
     to_dict,
     to_str,
     unknown_keys,
@@ -81,11 +80,7 @@ def _arguments(
 
 def parse_runtime(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[RuntimeArgs]:
     """Parse the arguments of a _runtime call. Never raises: problems become codes."""
-    doc = decode_arguments(raw)
-    if doc.root is None:
-        return request(NAME, tool_call_id, doc, INVALID, INVALID)
-    values, typed = _arguments(doc.root, "", doc.warnings, doc.errors)
-    return request(NAME, tool_call_id, doc, values, typed)
+    return run_parser(NAME, tool_call_id, raw, _arguments)
 
 
 SCHEMA: Final[dict[str, object]] = {
