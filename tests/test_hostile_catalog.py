@@ -101,7 +101,7 @@ MARKERS = ("__import__", MARK, "{{", "{%", "${", '"""', "'''", "system(")
 @pytest.fixture(scope="module")
 def data() -> dict[str, Any]:
     """The catalog as the generator reads it (YAML 1.2 scalars)."""
-    loaded: dict[str, Any] = load_catalog(HOSTILE, ROOT).data
+    loaded: dict[str, Any] = load_catalog(HOSTILE, Path.cwd()).data
     return loaded
 
 
