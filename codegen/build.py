@@ -109,8 +109,8 @@ def render_catalog(catalog: Catalog) -> dict[str, str]:
     package = catalog.name
     sources = {
         f"{package}/__init__.py": render_init(catalog),
-        f"{package}/_runtime.py": render_runtime(catalog),
-        f"{package}/_repair.py": render_repair(catalog),
+        f"{package}/_runtime.py": render_runtime(),
+        f"{package}/_repair.py": render_repair(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
     for tool in catalog.tools:

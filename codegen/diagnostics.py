@@ -15,7 +15,12 @@ def format_path(path: JsonPath) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += f".{part}" if out else part
+            # Keys are catalog text: a newline in one must not split the message.
+            text = "".join(
+                ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                for ch in part
+            )
+            out += f".{text}" if out else text
     return out or "(root)"
 
 

@@ -21,21 +21,40 @@ CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
 class _Yaml12Loader(yaml.SafeLoader):
     """SafeLoader with YAML 1.2 core scalars.
 
-    YAML 1.1 reads `yes`, `no`, `on`, `off` as booleans and `2024-01-01` as a date, which silently
-    corrupts enums, defaults and examples in a tool catalog; JSON Schema wants them as strings.
+    YAML 1.1 reads `yes`, `no`, `on`, `off` as booleans, `2024-01-01` as a date and `010` as 8,
+    which silently corrupts enums, defaults and examples in a tool catalog.
     """
 
 
+_REPLACED = {"bool", "int", "float", "timestamp"}
 _Yaml12Loader.yaml_implicit_resolvers = {
-    first: [
-        (tag, rx)
-        for tag, rx in resolvers
-        if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")
-    ]
+    first: [(tag, rx) for tag, rx in resolvers if tag.rsplit(":", 1)[-1] not in _REPLACED]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+# The YAML 1.2 core schema: no octal `010`, no sexagesimal `1:30`, no `1_000`; `1e3` is a number.
 _Yaml12Loader.add_implicit_resolver(
     "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+_Yaml12Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:int",
+    re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+    list("-+0123456789"),
+)
+
+
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    text = str(loader.construct_scalar(node))
+    base = {"0o": 8, "0x": 16}.get(text[:2], 10)
+    return int(text[2:] if base != 10 else text, base)
+
+
+_Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Yaml12Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+    list("-+.0123456789"),
 )
 
 

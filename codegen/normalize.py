@@ -244,10 +244,13 @@ class _ToolNormalizer:
         if shareable and ref in self.shared:
             return self.shared[ref]
         self.resolving.append(ref)
-        target_path = tuple(p for p in ref[2:].split("/"))
-        merged = {**target, **siblings} if isinstance(target, dict) else target
-        where = target_path if shareable else path
-        kind = self.kind(merged, where, (name,) if shareable else parts)
+        if shareable:
+            # One kind for every use: the definition as written (a use's own description
+            # describes the parameter, not the shared class).
+            kind = self.kind(target, tuple(ref[2:].split("/")), (name,))
+        else:
+            merged = {**target, **siblings} if isinstance(target, dict) else target
+            kind = self.kind(merged, path, parts)
         self.resolving.pop()
         if shareable:
             self.shared[ref] = kind

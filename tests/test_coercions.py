@@ -1944,3 +1944,25 @@ def test_field_annotations(pkg: ModuleType) -> None:
     assert hints["DefaultsArgs"]["since"] is datetime
     assert hints["RequiredParamsArgs"]["name"] is str
     assert hints["RequiredParamsArgs"]["maybe"] == str | None
+
+
+def test_enums_coerce_like_plain_parameters(catalog_from_yaml: Any) -> None:
+    pkg = catalog_from_yaml(
+        """
+        name: enums
+        tools:
+          - name: pick
+            description: Pick one.
+            parameters:
+              type: object
+              properties:
+                ratio: {type: number, enum: [1.0, 2.5], description: A number enum.}
+                level: {type: integer, enum: [1, 10], description: An integer enum.}
+    """
+    )
+    request = pkg.parse("pick", {"ratio": 1, "level": "10"})
+    assert request.values == {"ratio": 1.0, "level": 10}
+    assert request.warnings == ("string_literal_converted_to_integer:level",)
+    # Text an integer parameter would refuse is refused by an integer enum too.
+    request = pkg.parse("pick", {"level": "1_0"})
+    assert request.errors == ("enum_out_of_range:level",)

@@ -611,6 +611,9 @@ NOT_REPAIRED = {
     "stray-slash": '{"query": "x" / "limit": 3}',
     "backtick-string": '{"query": `x`}',
     "root-array-broken": "[1, 2,]",
+    "object-inside-a-broken-array": '[{"query": "x"},]',
+    "stray-closing-brace-after": '{"query": "x"}}',
+    "stray-closing-bracket-after": '{"query": "x"}]',
 }
 
 

@@ -830,3 +830,23 @@ def test_orjson_and_json_agree_on_edge_cases(memory: ModuleType, raw: str) -> No
         slow.warnings,
         slow.errors,
     )
+
+
+class _Treacherous(str):
+    """A str whose own methods raise: only a dict input can carry one."""
+
+    def strip(self, chars: str | None = None) -> str:
+        raise RuntimeError("no")
+
+
+def test_objects_whose_methods_raise_are_reported_not_raised(memory: ModuleType) -> None:
+    request = memory.parse("memory.search", {"query": "x", "limit": _Treacherous("3")})
+    assert request.errors == ("unreadable_arguments:RuntimeError",)
+    assert request.arguments is None and request.values == {}
+
+
+def test_a_cut_call_of_an_unknown_tool_keeps_its_error(memory: ModuleType) -> None:
+    request = memory.parse(UNKNOWN_TOOL, '{"a": 1, "b": "x')
+    assert request.errors == ("truncated_arguments",)
+    assert request.warnings == ("tool_definition_missing",)
+    assert request.values == {"a": 1} and not request.ok

@@ -54,7 +54,7 @@ _EVENT_TIME_TIME_ZONE_PATTERN: Final = re.compile("^[A-Za-z_]+(/[A-Za-z0-9_+-]+)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreateEventEventTime:
-    """When the event starts."""
+    """A point in time, with the time zone used to display it."""
 
     date_time: datetime
     time_zone: str = "UTC"

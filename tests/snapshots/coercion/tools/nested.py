@@ -51,7 +51,7 @@ _SETTINGS_KEYS: Final = frozenset({"timeout", "retry"})
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NestedPoint:
-    """Where to start."""
+    """A point on a plane."""
 
     x: float
     y: float

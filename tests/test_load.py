@@ -1,0 +1,49 @@
+"""Reading catalogs: YAML 1.2 scalars and line numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.build import check_catalogs
+from codegen.diagnostics import CatalogError
+from codegen.load import load_catalog
+
+
+def test_yaml_is_read_with_yaml_1_2_scalars(tmp_path: Path) -> None:
+    source = tmp_path / "c.yaml"
+    source.write_text(
+        "values: [010, 1:30, 1_000, 1e3, 0x1F, 0o17, yes, no, on, off, 2024-01-01, true, null]\n",
+        encoding="utf-8",
+    )
+    data = load_catalog(source, tmp_path).data
+    assert data["values"] == [
+        10,
+        "1:30",
+        "1_000",
+        1000.0,
+        31,
+        15,
+        "yes",
+        "no",
+        "on",
+        "off",
+        "2024-01-01",
+        True,
+        None,
+    ]
+
+
+def test_tab_indented_json_keeps_its_line_numbers(tmp_path: Path) -> None:
+    source = tmp_path / "c.json"
+    source.write_text(
+        '{\n\t"name": "tabs",\n\t"tools": [\n\t\t{\n\t\t\t"name": "t",\n\t\t\t"description": "d",\n'
+        '\t\t\t"parameters": {"type": "object", "properties": {"n": {"type": "int"}}}\n\t\t}\n\t]\n}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(CatalogError) as caught:
+        check_catalogs([source], tmp_path)
+    assert [str(d) for d in caught.value.diagnostics] == [
+        "c.json:7: tools[0].parameters.properties.n.type: 'int' is not a JSON Schema type"
+    ]
