@@ -2,8 +2,8 @@
 
     python bench/bench_repair.py            # from the repository root, after `codegen build`
 
-Times are medians of interleaved rounds in one process; what matters is how time per character
-changes as inputs grow tenfold (linear: it stays flat), not the absolute figures.
+Times are medians of repeated rounds in one process; what matters is how time per character
+changes as inputs grow tenfold (linear: it stays about flat), not the absolute figures.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def main() -> None:
             median_seconds(lambda t=t: parse_memory_search(t), 5 if len(t) < 500_000 else 3)
             for t in texts
         ]
-        # Time per 1,000 characters: flat across sizes means linear.
+        # Time per character: about flat across sizes means linear.
         cells = " | ".join(
             f"{s * 1e6:,.0f} µs ({s / len(t) * 1e9:.0f} ns/char)" for s, t in zip(times, texts)
         )

@@ -13,17 +13,18 @@ from dataclasses import dataclass
 from typing import Final
 
 # One token of JSON-like text (whitespace is JSON's four characters: others are not ours to drop).
-# Strings and block comments may be left open by a cut-off reply:
+# Possessive repeats keep no backtracking state, so a long string costs the same per character as
+# a short one. Strings and block comments may be left open by a cut-off reply:
 # their open forms only match at the very end, so each is tried once and consumes the rest.
 _TOKEN: Final = re.compile(
     r"""
       (?P<space>[ \t\n\r]+)
-    | (?P<string>"(?:[^"\\]|\\.)*")
-    | (?P<quoted>'(?:[^'\\]|\\.)*')
+    | (?P<string>"(?:[^"\\]|\\.)*+")
+    | (?P<quoted>'(?:[^'\\]|\\.)*+')
     | (?P<line_comment>//[^\n\r]*)
     | (?P<block_comment>/\*.*?\*/)
-    | (?P<open_string>"(?:[^"\\]|\\.)*\\?\Z)
-    | (?P<open_quoted>'(?:[^'\\]|\\.)*\\?\Z)
+    | (?P<open_string>"(?:[^"\\]|\\.)*+\\?\Z)
+    | (?P<open_quoted>'(?:[^'\\]|\\.)*+\\?\Z)
     | (?P<open_comment>/\*.*\Z|/\Z)
     | (?P<punct>[{}\[\]:,])
     | (?P<number>-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.]))
