@@ -168,7 +168,7 @@ class DateTimeKind(Kind):
 
     @property
     def plain_is_typed(self) -> bool:
-        return False  # The plain value is the text; the typed one a datetime.
+        return False  # A default is written as text, but the dataclass holds a datetime.
 
     def fast_check(self, var: str, tmp: str = "c") -> str | None:
         return None  # Text must be parsed whatever it looks like.
@@ -191,7 +191,7 @@ class EnumKind(Kind):
     table: str = ""
     folded_table: str = ""
 
-    macro: ClassVar[str] = "enum"
+    macro: ClassVar[str] = "scalar"  # a scalar whose runtime call carries its lookup tables
     runtime: ClassVar[str] = "to_choice"
 
     @property
@@ -207,8 +207,7 @@ class EnumKind(Kind):
     def base_annotation(self) -> str:  # type: ignore[override]
         if self.literal_ok:
             return self.alias
-        names = sorted({type(c).__name__ for c in self.choices})
-        return " | ".join(names)
+        return " | ".join(self.type_names)
 
     @property
     def type_names(self) -> list[str]:

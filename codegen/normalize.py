@@ -292,7 +292,7 @@ class _ToolNormalizer:
                 nullable=nullable,
                 helper=self.helper_name(parts),
             )
-        # object
+        # An object: with properties a dataclass of its own, without them a map or a free-form dict.
         if "properties" in schema:
             class_name = self.names.take(self.pascal + "".join(pascal(p) for p in parts))
             return self.object_kind(
