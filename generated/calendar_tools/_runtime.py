@@ -157,6 +157,17 @@ def request(
 def decode_arguments(raw: object) -> Decoded:
     """Turn what a provider handed over into the arguments object, applying the whole-input rules."""
     if type(raw) is str:
+        # Most calls are one JSON object that needs nothing else: try that before any other rule.
+        if _fast_loads is not None and len(raw) <= MAX_CHARS:
+            try:
+                value = _fast_loads(raw)
+            except ValueError:
+                pass
+            else:
+                if type(value) is dict and (
+                    _flat(value) or not (_holds_big_float(value) or _too_deep(value, raw))
+                ):
+                    return Decoded(raw, value, [], [])
         text = raw
     elif isinstance(raw, Mapping):
         return _decode_mapping(raw)
@@ -296,6 +307,18 @@ def _loads(text: str) -> object:
             if not _holds_big_float(value):
                 return value
     return json.loads(text, parse_constant=_reject_constant)
+
+
+def _flat(value: dict[str, object]) -> bool:
+    """An object of plain values only: too shallow to be too deep, and no float to doubt."""
+    for item in value.values():
+        if (
+            type(item) is dict
+            or type(item) is list
+            or (type(item) is float and not -_BIG < item < _BIG)
+        ):
+            return False
+    return True
 
 
 def _holds_big_float(value: object) -> bool:
