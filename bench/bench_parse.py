@@ -10,6 +10,7 @@ and the figure per parser is the median round. It reports calls per second, the 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import statistics
@@ -23,11 +24,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from corpus import Call, calls, catalog  # noqa: E402
-from interpret import Interpreter  # noqa: E402
-from peers import Peers  # noqa: E402
+from corpus import Call, calls, catalog
+from interpret import Interpreter
+from peers import Peers
 
-from codegen.build import build  # noqa: E402
+from codegen.build import build
 
 BASELINE = "pydantic model_validate_json"
 
@@ -67,7 +68,10 @@ def main() -> None:
     data = catalog(args.tools)
     schemas = {tool["name"]: tool["parameters"] for tool in data["tools"]}
     corpus = calls(data)
-    sets = {"clean": [c for c in corpus if not c.slipped], "with slips": [c for c in corpus if c.slipped]}
+    sets = {
+        "clean": [c for c in corpus if not c.slipped],
+        "with slips": [c for c in corpus if c.slipped],
+    }
 
     with tempfile.TemporaryDirectory() as tmp:
         fast = generated_package(data, Path(tmp) / "a", fast_decoder=True)
@@ -78,9 +82,11 @@ def main() -> None:
             "generated (orjson)": lambda tool, raw: fast.TOOLS[tool].parse(raw, ""),
             "generated (json only)": lambda tool, raw: slow.TOOLS[tool].parse(raw, ""),
             "schema interpreter": interpreter.parse,
-            **{name: (lambda table: lambda tool, raw: table[tool](raw))(table) for name, table in peers.items()},
+            **{name: _by_tool(table) for name, table in peers.items()},
         }
-        print(f"{len(data['tools'])} tools, {len(sets['clean'])} clean calls and {len(sets['with slips'])} with slips")
+        print(
+            f"{len(data['tools'])} tools, {len(sets['clean'])} clean calls and {len(sets['with slips'])} with slips"
+        )
         print(f"Python {sys.version.split()[0]}, {_versions()}\n")
         for label, chosen in sets.items():
             times: dict[str, list[float]] = {name: [] for name in parsers}
@@ -88,10 +94,8 @@ def main() -> None:
                 for name, parse in parsers.items():
                     start = time.perf_counter()
                     for call in chosen:
-                        try:
+                        with contextlib.suppress(Exception):  # a refusal costs what it costs
                             parse(call.tool, call.raw)
-                        except Exception:  # noqa: BLE001, S112 - refusals cost what they cost
-                            pass
                     times[name].append(time.perf_counter() - start)
             base = statistics.median(times[BASELINE])
             print(f"### {label} calls\n")
@@ -100,8 +104,14 @@ def main() -> None:
             for name, parse in parsers.items():
                 median = statistics.median(times[name])
                 accepted = sum(accepts(parse, call) for call in chosen)
-                print(f"| {name} | {len(chosen) / median:,.0f} | {base / median:.2f} | {accepted}/{len(chosen)} |")
+                print(
+                    f"| {name} | {len(chosen) / median:,.0f} | {base / median:.2f} | {accepted}/{len(chosen)} |"
+                )
             print()
+
+
+def _by_tool(table: dict[str, Callable[[str], Any]]) -> Callable[[str, str], Any]:
+    return lambda tool, raw: table[tool](raw)
 
 
 def _versions() -> str:

@@ -14,7 +14,18 @@ from dataclasses import dataclass
 from typing import Any
 
 VERBS = ["get", "list", "create", "update", "delete", "search", "send", "fetch", "sync", "archive"]
-NOUNS = ["issue", "event", "file", "message", "user", "order", "invoice", "ticket", "page", "report"]
+NOUNS = [
+    "issue",
+    "event",
+    "file",
+    "message",
+    "user",
+    "order",
+    "invoice",
+    "ticket",
+    "page",
+    "report",
+]
 WORDS = ["alpha", "beta", "gamma", "delta", "omega", "north", "south", "red", "blue", "green"]
 
 
@@ -31,7 +42,13 @@ def catalog(tools: int, seed: int = 7) -> dict[str, Any]:
     for index in range(tools):
         name = f"{rng.choice(VERBS)}_{rng.choice(NOUNS)}_{index}"
         shape = ("flat", "enums", "nested", "arrays")[index % 4]
-        entries.append({"name": name, "description": f"{name.replace('_', ' ')}.", "parameters": _parameters(rng, shape)})
+        entries.append(
+            {
+                "name": name,
+                "description": f"{name.replace('_', ' ')}.",
+                "parameters": _parameters(rng, shape),
+            }
+        )
     return {"name": "bench_tools", "tools": entries}
 
 
@@ -60,13 +77,29 @@ def _parameters(rng: random.Random, shape: str) -> dict[str, Any]:
     root = _object(rng, rng.randint(2, 6))
     if shape == "enums":
         values = rng.sample(WORDS, rng.randint(3, 5))
-        root["properties"]["mode"] = {"type": "string", "enum": values, "default": values[0], "description": "How."}
-        root["properties"]["order"] = {"type": "string", "enum": ["asc", "desc"], "description": "Order."}
+        root["properties"]["mode"] = {
+            "type": "string",
+            "enum": values,
+            "default": values[0],
+            "description": "How.",
+        }
+        root["properties"]["order"] = {
+            "type": "string",
+            "enum": ["asc", "desc"],
+            "description": "Order.",
+        }
     if shape == "nested":
-        root["properties"]["options"] = {**_object(rng, rng.randint(2, 4)), "description": "Options."}
+        root["properties"]["options"] = {
+            **_object(rng, rng.randint(2, 4)),
+            "description": "Options.",
+        }
         root["required"].append("options")
     if shape == "arrays":
-        root["properties"]["tags"] = {"type": "array", "items": {"type": "string"}, "description": "Tags."}
+        root["properties"]["tags"] = {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Tags.",
+        }
         root["properties"]["items"] = {
             "type": "array",
             "items": _object(rng, 3, optional_defaults=False),
@@ -89,7 +122,11 @@ def _value(schema: dict[str, Any], rng: random.Random) -> Any:
         return rng.random() < 0.5
     if kind == "array":
         return [_value(schema["items"], rng) for _ in range(rng.randint(1, 3))]
-    return {name: _value(sub, rng) for name, sub in schema["properties"].items() if name in schema["required"] or rng.random() < 0.6}
+    return {
+        name: _value(sub, rng)
+        for name, sub in schema["properties"].items()
+        if name in schema["required"] or rng.random() < 0.6
+    }
 
 
 def _slip(args: dict[str, Any], schema: dict[str, Any], rng: random.Random) -> str:

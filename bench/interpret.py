@@ -15,7 +15,12 @@ class Interpreter:
     def __init__(self, runtime: ModuleType, schemas: dict[str, dict[str, Any]]) -> None:
         self.rt = runtime
         self.schemas = schemas
-        self.coerce = {"string": runtime.to_str, "integer": runtime.to_int, "number": runtime.to_float, "boolean": runtime.to_bool}
+        self.coerce = {
+            "string": runtime.to_str,
+            "integer": runtime.to_int,
+            "number": runtime.to_float,
+            "boolean": runtime.to_bool,
+        }
 
     def parse(self, tool: str, raw: str) -> tuple[dict[str, Any], list[str], list[str]]:
         doc = self.rt.decode_arguments(raw)
@@ -24,7 +29,9 @@ class Interpreter:
         values = self.object(doc.root, self.schemas[tool], "", doc.warnings, doc.errors)
         return values, doc.warnings, doc.errors
 
-    def object(self, src: Any, schema: dict[str, Any], path: str, warnings: list[str], errors: list[str]) -> Any:
+    def object(
+        self, src: Any, schema: dict[str, Any], path: str, warnings: list[str], errors: list[str]
+    ) -> Any:
         if type(src) is not dict:
             src = self.rt.to_dict(src, path, warnings, errors)
             if src is self.rt.INVALID:
@@ -44,11 +51,15 @@ class Interpreter:
                 values[name] = value
         for name in src:
             if name not in schema["properties"]:
-                warnings.append(f"unknown_parameter:{path}.{name}" if path else f"unknown_parameter:{name}")
+                warnings.append(
+                    f"unknown_parameter:{path}.{name}" if path else f"unknown_parameter:{name}"
+                )
                 values[name] = src[name]
         return values
 
-    def value(self, v: Any, schema: dict[str, Any], path: str, warnings: list[str], errors: list[str]) -> Any:
+    def value(
+        self, v: Any, schema: dict[str, Any], path: str, warnings: list[str], errors: list[str]
+    ) -> Any:
         if "enum" in schema:
             exact = {(type(c), c): c for c in schema["enum"]}
             folded = {c.casefold(): c for c in schema["enum"] if isinstance(c, str)}
@@ -60,14 +71,21 @@ class Interpreter:
             items = v if type(v) is list else self.rt.to_list(v, path, warnings, errors)
             if items is self.rt.INVALID:
                 return items
-            return [self.value(item, schema["items"], f"{path}[{i}]", warnings, errors) for i, item in enumerate(items)]
+            return [
+                self.value(item, schema["items"], f"{path}[{i}]", warnings, errors)
+                for i, item in enumerate(items)
+            ]
         value = self.coerce[kind](v, path, warnings, errors)
         if value is not self.rt.INVALID and kind in ("integer", "number"):
             low, high = schema.get("minimum"), schema.get("maximum")
             if (low is not None and value < low) or (high is not None and value > high):
                 errors.append(f"out_of_range:{path}")
                 return self.rt.INVALID
-        if value is not self.rt.INVALID and kind == "string" and len(value) > schema.get("maxLength", len(value)):
+        if (
+            value is not self.rt.INVALID
+            and kind == "string"
+            and len(value) > schema.get("maxLength", len(value))
+        ):
             errors.append(f"length_out_of_range:{path}")
             return self.rt.INVALID
         return value

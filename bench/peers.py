@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 import fastjsonschema
 import jsonschema
@@ -31,7 +31,7 @@ def pydantic_model(schema: dict[str, Any], name: str) -> type[pydantic.BaseModel
         if prop in schema.get("required", ()):
             fields[prop] = (annotation, ...)
         else:
-            fields[prop] = (Optional[annotation], sub.get("default"))
+            fields[prop] = (annotation | None, sub.get("default"))
     return pydantic.create_model(name, **fields)
 
 
@@ -42,7 +42,7 @@ def msgspec_struct(schema: dict[str, Any], name: str) -> type[msgspec.Struct]:
         if prop in schema.get("required", ()):
             required.append((prop, annotation))
         else:
-            optional.append((prop, Optional[annotation], sub.get("default")))
+            optional.append((prop, annotation | None, sub.get("default")))
     return msgspec.defstruct(name, required + optional)
 
 
@@ -54,7 +54,9 @@ class Peers:
         structs = {tool: msgspec_struct(s, f"S{i}") for i, (tool, s) in enumerate(schemas.items())}
         self.parsers: dict[str, dict[str, Any]] = {
             "pydantic model_validate_json": {t: m.model_validate_json for t, m in models.items()},
-            "pydantic validate_json": {t: m.__pydantic_validator__.validate_json for t, m in models.items()},
+            "pydantic validate_json": {
+                t: m.__pydantic_validator__.validate_json for t, m in models.items()
+            },
             "msgspec (strict=False)": {
                 t: msgspec.json.Decoder(s, strict=False).decode for t, s in structs.items()
             },
@@ -62,7 +64,8 @@ class Peers:
                 t: _after_json(fastjsonschema.compile(s)) for t, s in schemas.items()
             },
             "jsonschema (validation only)": {
-                t: _after_json(jsonschema.Draft202012Validator(s).validate) for t, s in schemas.items()
+                t: _after_json(jsonschema.Draft202012Validator(s).validate)
+                for t, s in schemas.items()
             },
         }
 
