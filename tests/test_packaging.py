@@ -1,0 +1,36 @@
+"""`pip install .` ships what codegen needs at run time: its templates and the catalog meta-schema."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_wheel_carries_the_templates_and_the_meta_schema(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "--wheel-dir",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (wheel,) = tmp_path.glob("codegen-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    templates = {p.name for p in (ROOT / "templates").iterdir()}
+    assert {f"codegen/templates/{name}" for name in templates} <= names
+    assert "codegen/catalog.schema.json" in names
+    assert "codegen/cli.py" in names
