@@ -15,12 +15,22 @@ class Interpreter:
     def __init__(self, runtime: ModuleType, schemas: dict[str, dict[str, Any]]) -> None:
         self.rt = runtime
         self.schemas = schemas
+        self.enum_tables: dict[int, tuple[dict[Any, Any], dict[str, Any]]] = {}
         self.coerce = {
             "string": runtime.to_str,
             "integer": runtime.to_int,
             "number": runtime.to_float,
             "boolean": runtime.to_bool,
         }
+
+    def tables(self, schema: dict[str, Any]) -> tuple[dict[Any, Any], dict[str, Any]]:
+        """An enum's lookup tables, made once per schema: a fair interpreter caches what it can."""
+        key = id(schema)
+        if key not in self.enum_tables:
+            exact = {(type(c), c): c for c in schema["enum"]}
+            folded = {c.casefold(): c for c in schema["enum"] if isinstance(c, str)}
+            self.enum_tables[key] = (exact, folded)
+        return self.enum_tables[key]
 
     def parse(self, tool: str, raw: str) -> tuple[dict[str, Any], list[str], list[str]]:
         doc = self.rt.decode_arguments(raw)
@@ -61,8 +71,7 @@ class Interpreter:
         self, v: Any, schema: dict[str, Any], path: str, warnings: list[str], errors: list[str]
     ) -> Any:
         if "enum" in schema:
-            exact = {(type(c), c): c for c in schema["enum"]}
-            folded = {c.casefold(): c for c in schema["enum"] if isinstance(c, str)}
+            exact, folded = self.tables(schema)
             return self.rt.to_choice(v, exact, folded, path, warnings, errors)
         kind = schema.get("type")
         if kind == "object":

@@ -21,8 +21,8 @@ STDLIB = {
 # From the package's own _runtime module.
 RUNTIME = frozenset(
     {
-        "ABSENT", "INVALID", "Invalid", "RawArguments", "ToolCallRequest", "ToolSpec", "decode_arguments",
-        "is_absolute_uri", "is_null_text", "key_text", "request", "run_parser", "to_bool", "to_choice", "to_date",
+        "ABSENT", "INVALID", "Invalid", "RawArguments", "ToolCallRequest", "ToolSpec",
+        "is_absolute_uri", "is_null_text", "key_text", "run_parser", "to_bool", "to_choice", "to_date",
         "to_datetime", "to_dict", "to_float", "to_int", "to_list", "to_str", "to_uri", "unknown_keys",
     }
 )  # fmt: skip

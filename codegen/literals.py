@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 
 
@@ -24,11 +23,6 @@ def literal(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{literal(str(k))}: {literal(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"{type(value).__name__} is not JSON data")
-
-
-def json_text(value: object, indent: int | None = None) -> str:
-    """JSON for files the build writes; key order is the catalog's, so output follows the source."""
-    return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
 
 
 def docstring(text: str, limit: int = 200) -> str:
