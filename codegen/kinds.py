@@ -399,6 +399,7 @@ class ObjectKind(Kind):
     extra: Kind | None = None
     root: bool = False
     keys_name: str = ""  # the module-level frozenset of declared wire names
+    slots_name: str = ""  # the module-level setters of the dataclass's slots, in field order
 
     macro: ClassVar[str] = "object"
     runtime: ClassVar[str] = "to_dict"

@@ -480,6 +480,7 @@ class _ToolNormalizer:
         extra = None
         if isinstance(extra_schema, dict) and extra_schema:
             extra = self.kind(extra_schema, (*path, "additionalProperties"), (*parts, "extra"))
+        constant = helper.strip("_").upper() or "ARGUMENTS"
         return ObjectKind(
             class_name=class_name,
             description=schema.get("description", ""),
@@ -488,7 +489,8 @@ class _ToolNormalizer:
             root=root,
             nullable=nullable,
             helper=helper,
-            keys_name=self.names.take("_" + (helper.strip("_").upper() or "ARGUMENTS") + "_KEYS"),
+            keys_name=self.names.take(f"_{constant}_KEYS"),
+            slots_name=self.names.take(f"_{constant}_SLOTS"),
         )
 
     def field(

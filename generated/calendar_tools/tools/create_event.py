@@ -19,6 +19,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_choice,
     to_datetime,
@@ -61,6 +62,7 @@ class CreateEventEventTime:
 
 
 _EVENT_TIME_KEYS: Final = frozenset({"dateTime", "timeZone"})
+_EVENT_TIME_SLOTS: Final = slot_setters(CreateEventEventTime, "date_time", "time_zone")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,6 +74,7 @@ class CreateEventRemindersItem:
 
 
 _REMINDERS_ITEM_KEYS: Final = frozenset({"method", "minutesBefore"})
+_REMINDERS_ITEM_SLOTS: Final = slot_setters(CreateEventRemindersItem, "method", "minutes_before")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,6 +106,19 @@ _ARGUMENTS_KEYS: Final = frozenset(
         "reminders",
         "extendedProperties",
     }
+)
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    CreateEventArgs,
+    "calendar_id",
+    "title",
+    "start",
+    "end",
+    "all_day",
+    "location",
+    "priority",
+    "tags",
+    "reminders",
+    "extended_properties",
 )
 
 
@@ -159,10 +175,10 @@ def _event_time(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, CreateEventEventTime(
-        date_time=date_time_,
-        time_zone=time_zone_,
-    )
+    typed = object.__new__(CreateEventEventTime)
+    _EVENT_TIME_SLOTS[0](typed, date_time_)
+    _EVENT_TIME_SLOTS[1](typed, time_zone_)
+    return values, typed
 
 
 def _location(v: object, path: str, warnings: list[str], errors: list[str]) -> str | None | Invalid:
@@ -271,10 +287,10 @@ def _reminders_item(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, CreateEventRemindersItem(
-        method=method_,
-        minutes_before=minutes_before_,
-    )
+    typed = object.__new__(CreateEventRemindersItem)
+    _REMINDERS_ITEM_SLOTS[0](typed, method_)
+    _REMINDERS_ITEM_SLOTS[1](typed, minutes_before_)
+    return values, typed
 
 
 def _reminders(
@@ -432,18 +448,18 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, CreateEventArgs(
-        calendar_id=calendar_id_,
-        title=title_,
-        start=start_,
-        end=end_,
-        all_day=all_day_,
-        location=location_,
-        priority=priority_,
-        tags=tags_,
-        reminders=reminders_,
-        extended_properties=extended_properties_,
-    )
+    typed = object.__new__(CreateEventArgs)
+    _ARGUMENTS_SLOTS[0](typed, calendar_id_)
+    _ARGUMENTS_SLOTS[1](typed, title_)
+    _ARGUMENTS_SLOTS[2](typed, start_)
+    _ARGUMENTS_SLOTS[3](typed, end_)
+    _ARGUMENTS_SLOTS[4](typed, all_day_)
+    _ARGUMENTS_SLOTS[5](typed, location_)
+    _ARGUMENTS_SLOTS[6](typed, priority_)
+    _ARGUMENTS_SLOTS[7](typed, tags_)
+    _ARGUMENTS_SLOTS[8](typed, reminders_)
+    _ARGUMENTS_SLOTS[9](typed, extended_properties_)
+    return values, typed
 
 
 def parse_create_event(

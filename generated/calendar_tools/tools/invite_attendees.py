@@ -17,6 +17,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_dict,
     to_list,
@@ -53,6 +54,9 @@ class InviteAttendeesAttendeesItem:
 
 
 _ATTENDEES_ITEM_KEYS: Final = frozenset({"email", "displayName", "role"})
+_ATTENDEES_ITEM_SLOTS: Final = slot_setters(
+    InviteAttendeesAttendeesItem, "email", "display_name", "role"
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,6 +70,9 @@ class InviteAttendeesArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"eventId", "attendees", "message", "2fa_code"})
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    InviteAttendeesArgs, "event_id", "attendees", "message", "field_2fa_code"
+)
 
 
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -154,11 +161,11 @@ def _attendees_item(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, InviteAttendeesAttendeesItem(
-        email=email_,
-        display_name=display_name_,
-        role=role_,
-    )
+    typed = object.__new__(InviteAttendeesAttendeesItem)
+    _ATTENDEES_ITEM_SLOTS[0](typed, email_)
+    _ATTENDEES_ITEM_SLOTS[1](typed, display_name_)
+    _ATTENDEES_ITEM_SLOTS[2](typed, role_)
+    return values, typed
 
 
 def _attendees(
@@ -261,12 +268,12 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, InviteAttendeesArgs(
-        event_id=event_id_,
-        attendees=attendees_,
-        message=message_,
-        field_2fa_code=field_2fa_code_,
-    )
+    typed = object.__new__(InviteAttendeesArgs)
+    _ARGUMENTS_SLOTS[0](typed, event_id_)
+    _ARGUMENTS_SLOTS[1](typed, attendees_)
+    _ARGUMENTS_SLOTS[2](typed, message_)
+    _ARGUMENTS_SLOTS[3](typed, field_2fa_code_)
+    return values, typed
 
 
 def parse_invite_attendees(

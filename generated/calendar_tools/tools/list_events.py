@@ -18,6 +18,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_date,
     to_dict,
@@ -55,6 +56,16 @@ class ListEventsArgs:
 
 _ARGUMENTS_KEYS: Final = frozenset(
     {"calendarIds", "startDate", "endDate", "query", "orderBy", "maxResults", "pageToken"}
+)
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    ListEventsArgs,
+    "calendar_ids",
+    "start_date",
+    "end_date",
+    "query",
+    "order_by",
+    "max_results",
+    "page_token",
 )
 
 
@@ -196,15 +207,15 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, ListEventsArgs(
-        calendar_ids=calendar_ids_,
-        start_date=start_date_,
-        end_date=end_date_,
-        query=query_,
-        order_by=order_by_,
-        max_results=max_results_,
-        page_token=page_token_,
-    )
+    typed = object.__new__(ListEventsArgs)
+    _ARGUMENTS_SLOTS[0](typed, calendar_ids_)
+    _ARGUMENTS_SLOTS[1](typed, start_date_)
+    _ARGUMENTS_SLOTS[2](typed, end_date_)
+    _ARGUMENTS_SLOTS[3](typed, query_)
+    _ARGUMENTS_SLOTS[4](typed, order_by_)
+    _ARGUMENTS_SLOTS[5](typed, max_results_)
+    _ARGUMENTS_SLOTS[6](typed, page_token_)
+    return values, typed
 
 
 def parse_list_events(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ListEventsArgs]:

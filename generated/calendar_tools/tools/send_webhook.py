@@ -20,6 +20,7 @@ from .._runtime import (
     is_null_text,
     key_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_dict,
     to_float,
@@ -84,6 +85,17 @@ _ARGUMENTS_KEYS: Final = frozenset(
         "payload",
         "timeoutSeconds",
     }
+)
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    SendWebhookArgs,
+    "url",
+    "method",
+    "headers",
+    "content_type",
+    "x_request_id",
+    "schema_version",
+    "payload",
+    "timeout_seconds",
 )
 
 
@@ -257,16 +269,16 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, SendWebhookArgs(
-        url=url_,
-        method=method_,
-        headers=headers_,
-        content_type=content_type_,
-        x_request_id=x_request_id_,
-        schema_version=schema_version_,
-        payload=payload_,
-        timeout_seconds=timeout_seconds_,
-    )
+    typed = object.__new__(SendWebhookArgs)
+    _ARGUMENTS_SLOTS[0](typed, url_)
+    _ARGUMENTS_SLOTS[1](typed, method_)
+    _ARGUMENTS_SLOTS[2](typed, headers_)
+    _ARGUMENTS_SLOTS[3](typed, content_type_)
+    _ARGUMENTS_SLOTS[4](typed, x_request_id_)
+    _ARGUMENTS_SLOTS[5](typed, schema_version_)
+    _ARGUMENTS_SLOTS[6](typed, payload_)
+    _ARGUMENTS_SLOTS[7](typed, timeout_seconds_)
+    return values, typed
 
 
 def parse_send_webhook(

@@ -17,6 +17,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_dict,
     to_int,
@@ -66,6 +67,16 @@ class UpdateEventArgs:
 
 _ARGUMENTS_KEYS: Final = frozenset(
     {"eventId", "title", "description", "colorId", "status", "recurrence", "sendUpdates"}
+)
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    UpdateEventArgs,
+    "event_id",
+    "title",
+    "description",
+    "color_id",
+    "status",
+    "recurrence",
+    "send_updates",
 )
 
 
@@ -237,15 +248,15 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, UpdateEventArgs(
-        event_id=event_id_,
-        title=title_,
-        description=description_,
-        color_id=color_id_,
-        status=status_,
-        recurrence=recurrence_,
-        send_updates=send_updates_,
-    )
+    typed = object.__new__(UpdateEventArgs)
+    _ARGUMENTS_SLOTS[0](typed, event_id_)
+    _ARGUMENTS_SLOTS[1](typed, title_)
+    _ARGUMENTS_SLOTS[2](typed, description_)
+    _ARGUMENTS_SLOTS[3](typed, color_id_)
+    _ARGUMENTS_SLOTS[4](typed, status_)
+    _ARGUMENTS_SLOTS[5](typed, recurrence_)
+    _ARGUMENTS_SLOTS[6](typed, send_updates_)
+    return values, typed
 
 
 def parse_update_event(

@@ -19,6 +19,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_date,
     to_dict,
@@ -55,6 +56,9 @@ class UploadAttachmentArgs:
 
 _ARGUMENTS_KEYS: Final = frozenset(
     {"eventId", "file", "fileName", "class", "imageQuality", "expiresOn"}
+)
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    UploadAttachmentArgs, "event_id", "file", "file_name", "class_", "image_quality", "expires_on"
 )
 
 
@@ -174,14 +178,14 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, UploadAttachmentArgs(
-        event_id=event_id_,
-        file=file_,
-        file_name=file_name_,
-        class_=class__,
-        image_quality=image_quality_,
-        expires_on=expires_on_,
-    )
+    typed = object.__new__(UploadAttachmentArgs)
+    _ARGUMENTS_SLOTS[0](typed, event_id_)
+    _ARGUMENTS_SLOTS[1](typed, file_)
+    _ARGUMENTS_SLOTS[2](typed, file_name_)
+    _ARGUMENTS_SLOTS[3](typed, class__)
+    _ARGUMENTS_SLOTS[4](typed, image_quality_)
+    _ARGUMENTS_SLOTS[5](typed, expires_on_)
+    return values, typed
 
 
 def parse_upload_attachment(

@@ -19,6 +19,7 @@ from .._runtime import (
     is_null_text,
     key_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_dict,
     to_float,
@@ -41,6 +42,9 @@ class HttpGetArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"url", "headers", "timeoutSeconds", "followRedirects"})
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    HttpGetArgs, "url", "headers", "timeout_seconds", "follow_redirects"
+)
 
 
 def _headers(
@@ -136,12 +140,12 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, HttpGetArgs(
-        url=url_,
-        headers=headers_,
-        timeout_seconds=timeout_seconds_,
-        follow_redirects=follow_redirects_,
-    )
+    typed = object.__new__(HttpGetArgs)
+    _ARGUMENTS_SLOTS[0](typed, url_)
+    _ARGUMENTS_SLOTS[1](typed, headers_)
+    _ARGUMENTS_SLOTS[2](typed, timeout_seconds_)
+    _ARGUMENTS_SLOTS[3](typed, follow_redirects_)
+    return values, typed
 
 
 def parse_http_get(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[HttpGetArgs]:

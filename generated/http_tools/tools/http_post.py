@@ -17,6 +17,7 @@ from .._runtime import (
     is_absolute_uri,
     is_null_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_dict,
     to_str,
@@ -47,6 +48,7 @@ class HttpPostArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"url", "body", "Content-Type"})
+_ARGUMENTS_SLOTS: Final = slot_setters(HttpPostArgs, "url", "body", "content_type")
 
 
 def _body3(
@@ -121,11 +123,11 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, HttpPostArgs(
-        url=url_,
-        body=body_,
-        content_type=content_type_,
-    )
+    typed = object.__new__(HttpPostArgs)
+    _ARGUMENTS_SLOTS[0](typed, url_)
+    _ARGUMENTS_SLOTS[1](typed, body_)
+    _ARGUMENTS_SLOTS[2](typed, content_type_)
+    return values, typed
 
 
 def parse_http_post(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[HttpPostArgs]:

@@ -16,6 +16,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_dict,
     to_int,
     to_str,
@@ -34,6 +35,7 @@ class MemorySearchArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"query", "limit"})
+_ARGUMENTS_SLOTS: Final = slot_setters(MemorySearchArgs, "query", "limit")
 
 
 def _limit(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
@@ -79,10 +81,10 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, MemorySearchArgs(
-        query=query_,
-        limit=limit_,
-    )
+    typed = object.__new__(MemorySearchArgs)
+    _ARGUMENTS_SLOTS[0](typed, query_)
+    _ARGUMENTS_SLOTS[1](typed, limit_)
+    return values, typed
 
 
 def parse_memory_search(

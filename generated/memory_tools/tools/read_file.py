@@ -16,6 +16,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_dict,
     to_int,
@@ -48,6 +49,7 @@ class ReadFileArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"filePath", "startLine", "encoding"})
+_ARGUMENTS_SLOTS: Final = slot_setters(ReadFileArgs, "file_path", "start_line", "encoding")
 
 
 def _file_path(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -120,11 +122,11 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, ReadFileArgs(
-        file_path=file_path_,
-        start_line=start_line_,
-        encoding=encoding_,
-    )
+    typed = object.__new__(ReadFileArgs)
+    _ARGUMENTS_SLOTS[0](typed, file_path_)
+    _ARGUMENTS_SLOTS[1](typed, start_line_)
+    _ARGUMENTS_SLOTS[2](typed, encoding_)
+    return values, typed
 
 
 def parse_read_file(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ReadFileArgs]:

@@ -16,6 +16,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_dict,
     to_int,
@@ -36,6 +37,7 @@ class SearchFilesArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"pattern", "caseSensitive", "maxResults"})
+_ARGUMENTS_SLOTS: Final = slot_setters(SearchFilesArgs, "pattern", "case_sensitive", "max_results")
 
 
 def _max_results(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
@@ -93,11 +95,11 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, SearchFilesArgs(
-        pattern=pattern_,
-        case_sensitive=case_sensitive_,
-        max_results=max_results_,
-    )
+    typed = object.__new__(SearchFilesArgs)
+    _ARGUMENTS_SLOTS[0](typed, pattern_)
+    _ARGUMENTS_SLOTS[1](typed, case_sensitive_)
+    _ARGUMENTS_SLOTS[2](typed, max_results_)
+    return values, typed
 
 
 def parse_search_files(

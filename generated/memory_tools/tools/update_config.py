@@ -17,6 +17,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_choice,
     to_dict,
@@ -49,6 +50,9 @@ class UpdateConfigSettingsRetryPolicy:
 
 
 _SETTINGS_RETRY_POLICY_KEYS: Final = frozenset({"backoff", "maxDelay"})
+_SETTINGS_RETRY_POLICY_SLOTS: Final = slot_setters(
+    UpdateConfigSettingsRetryPolicy, "backoff", "max_delay"
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,6 +67,9 @@ class UpdateConfigSettings:
 
 
 _SETTINGS_KEYS: Final = frozenset({"timeout", "retries", "mode", "verbose", "retryPolicy"})
+_SETTINGS_SLOTS: Final = slot_setters(
+    UpdateConfigSettings, "timeout", "retries", "mode", "verbose", "retry_policy"
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +81,7 @@ class UpdateConfigArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"settings", "dryRun"})
+_ARGUMENTS_SLOTS: Final = slot_setters(UpdateConfigArgs, "settings", "dry_run")
 
 
 def _settings_timeout(
@@ -142,10 +150,10 @@ def _settings_retry_policy(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, UpdateConfigSettingsRetryPolicy(
-        backoff=backoff_,
-        max_delay=max_delay_,
-    )
+    typed = object.__new__(UpdateConfigSettingsRetryPolicy)
+    _SETTINGS_RETRY_POLICY_SLOTS[0](typed, backoff_)
+    _SETTINGS_RETRY_POLICY_SLOTS[1](typed, max_delay_)
+    return values, typed
 
 
 def _settings(
@@ -223,13 +231,13 @@ def _settings(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, UpdateConfigSettings(
-        timeout=timeout_,
-        retries=retries_,
-        mode=mode_,
-        verbose=verbose_,
-        retry_policy=retry_policy_,
-    )
+    typed = object.__new__(UpdateConfigSettings)
+    _SETTINGS_SLOTS[0](typed, timeout_)
+    _SETTINGS_SLOTS[1](typed, retries_)
+    _SETTINGS_SLOTS[2](typed, mode_)
+    _SETTINGS_SLOTS[3](typed, verbose_)
+    _SETTINGS_SLOTS[4](typed, retry_policy_)
+    return values, typed
 
 
 def _arguments(
@@ -269,10 +277,10 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, UpdateConfigArgs(
-        settings=settings_,
-        dry_run=dry_run_,
-    )
+    typed = object.__new__(UpdateConfigArgs)
+    _ARGUMENTS_SLOTS[0](typed, settings_)
+    _ARGUMENTS_SLOTS[1](typed, dry_run_)
+    return values, typed
 
 
 def parse_update_config(

@@ -16,6 +16,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_dict,
     unknown_keys,
@@ -77,6 +78,7 @@ class ChoicesArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"color", "mode", "level", "version", "kind"})
+_ARGUMENTS_SLOTS: Final = slot_setters(ChoicesArgs, "color", "mode", "level", "version", "kind")
 
 
 def _color(v: object, path: str, warnings: list[str], errors: list[str]) -> ChoicesColor | Invalid:
@@ -175,13 +177,13 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, ChoicesArgs(
-        color=color_,
-        mode=mode_,
-        level=level_,
-        version=version_,
-        kind=kind_,
-    )
+    typed = object.__new__(ChoicesArgs)
+    _ARGUMENTS_SLOTS[0](typed, color_)
+    _ARGUMENTS_SLOTS[1](typed, mode_)
+    _ARGUMENTS_SLOTS[2](typed, level_)
+    _ARGUMENTS_SLOTS[3](typed, version_)
+    _ARGUMENTS_SLOTS[4](typed, kind_)
+    return values, typed
 
 
 def parse_choices(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ChoicesArgs]:

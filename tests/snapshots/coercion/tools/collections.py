@@ -17,6 +17,7 @@ from .._runtime import (
     is_null_text,
     key_text,
     run_parser,
+    slot_setters,
     to_choice,
     to_dict,
     to_int,
@@ -48,6 +49,7 @@ class CollectionsPeopleItem:
 
 
 _PEOPLE_ITEM_KEYS: Final = frozenset({"name", "role", "age"})
+_PEOPLE_ITEM_SLOTS: Final = slot_setters(CollectionsPeopleItem, "name", "role", "age")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -62,6 +64,9 @@ class CollectionsArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"tags", "limited", "people", "counts", "extra"})
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    CollectionsArgs, "tags", "limited", "people", "counts", "extra"
+)
 
 
 def _tags(
@@ -166,11 +171,11 @@ def _people_item(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, CollectionsPeopleItem(
-        name=name_,
-        role=role_,
-        age=age_,
-    )
+    typed = object.__new__(CollectionsPeopleItem)
+    _PEOPLE_ITEM_SLOTS[0](typed, name_)
+    _PEOPLE_ITEM_SLOTS[1](typed, role_)
+    _PEOPLE_ITEM_SLOTS[2](typed, age_)
+    return values, typed
 
 
 def _people(
@@ -295,13 +300,13 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, CollectionsArgs(
-        tags=tags_,
-        limited=limited_,
-        people=people_,
-        counts=counts_,
-        extra=extra_,
-    )
+    typed = object.__new__(CollectionsArgs)
+    _ARGUMENTS_SLOTS[0](typed, tags_)
+    _ARGUMENTS_SLOTS[1](typed, limited_)
+    _ARGUMENTS_SLOTS[2](typed, people_)
+    _ARGUMENTS_SLOTS[3](typed, counts_)
+    _ARGUMENTS_SLOTS[4](typed, extra_)
+    return values, typed
 
 
 def parse_collections(

@@ -18,6 +18,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_datetime,
     to_dict,
@@ -39,6 +40,7 @@ class DefaultsOptions:
 
 
 _OPTIONS_KEYS: Final = frozenset({"verbose", "depth"})
+_OPTIONS_SLOTS: Final = slot_setters(DefaultsOptions, "verbose", "depth")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,6 +55,7 @@ class DefaultsArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"limit", "labels", "options", "since", "note"})
+_ARGUMENTS_SLOTS: Final = slot_setters(DefaultsArgs, "limit", "labels", "options", "since", "note")
 
 
 def _labels(
@@ -112,10 +115,10 @@ def _options(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, DefaultsOptions(
-        verbose=verbose_,
-        depth=depth_,
-    )
+    typed = object.__new__(DefaultsOptions)
+    _OPTIONS_SLOTS[0](typed, verbose_)
+    _OPTIONS_SLOTS[1](typed, depth_)
+    return values, typed
 
 
 def _arguments(
@@ -208,13 +211,13 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, DefaultsArgs(
-        limit=limit_,
-        labels=labels_,
-        options=options_,
-        since=since_,
-        note=note_,
-    )
+    typed = object.__new__(DefaultsArgs)
+    _ARGUMENTS_SLOTS[0](typed, limit_)
+    _ARGUMENTS_SLOTS[1](typed, labels_)
+    _ARGUMENTS_SLOTS[2](typed, options_)
+    _ARGUMENTS_SLOTS[3](typed, since_)
+    _ARGUMENTS_SLOTS[4](typed, note_)
+    return values, typed
 
 
 def parse_defaults(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[DefaultsArgs]:

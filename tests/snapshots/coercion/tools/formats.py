@@ -18,6 +18,7 @@ from .._runtime import (
     is_absolute_uri,
     is_null_text,
     run_parser,
+    slot_setters,
     to_date,
     to_datetime,
     to_dict,
@@ -38,6 +39,7 @@ class FormatsArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"when", "day", "link"})
+_ARGUMENTS_SLOTS: Final = slot_setters(FormatsArgs, "when", "day", "link")
 
 
 def _arguments(
@@ -86,11 +88,11 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, FormatsArgs(
-        when=when_,
-        day=day_,
-        link=link_,
-    )
+    typed = object.__new__(FormatsArgs)
+    _ARGUMENTS_SLOTS[0](typed, when_)
+    _ARGUMENTS_SLOTS[1](typed, day_)
+    _ARGUMENTS_SLOTS[2](typed, link_)
+    return values, typed
 
 
 def parse_formats(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[FormatsArgs]:

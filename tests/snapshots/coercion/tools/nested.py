@@ -17,6 +17,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_dict,
     to_float,
     to_int,
@@ -36,6 +37,7 @@ class NestedSettingsRetry:
 
 
 _SETTINGS_RETRY_KEYS: Final = frozenset({"attempts", "backoff"})
+_SETTINGS_RETRY_SLOTS: Final = slot_setters(NestedSettingsRetry, "attempts", "backoff")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,6 +49,7 @@ class NestedSettings:
 
 
 _SETTINGS_KEYS: Final = frozenset({"timeout", "retry"})
+_SETTINGS_SLOTS: Final = slot_setters(NestedSettings, "timeout", "retry")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,6 +61,7 @@ class NestedPoint:
 
 
 _POINT_KEYS: Final = frozenset({"x", "y"})
+_POINT_SLOTS: Final = slot_setters(NestedPoint, "x", "y")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,6 +74,7 @@ class NestedArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"settings", "origin", "route"})
+_ARGUMENTS_SLOTS: Final = slot_setters(NestedArgs, "settings", "origin", "route")
 
 
 def _settings_timeout(
@@ -129,10 +134,10 @@ def _settings_retry(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, NestedSettingsRetry(
-        attempts=attempts_,
-        backoff=backoff_,
-    )
+    typed = object.__new__(NestedSettingsRetry)
+    _SETTINGS_RETRY_SLOTS[0](typed, attempts_)
+    _SETTINGS_RETRY_SLOTS[1](typed, backoff_)
+    return values, typed
 
 
 def _settings(
@@ -172,10 +177,10 @@ def _settings(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, NestedSettings(
-        timeout=timeout_,
-        retry=retry_,
-    )
+    typed = object.__new__(NestedSettings)
+    _SETTINGS_SLOTS[0](typed, timeout_)
+    _SETTINGS_SLOTS[1](typed, retry_)
+    return values, typed
 
 
 def _point(
@@ -210,10 +215,10 @@ def _point(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, NestedPoint(
-        x=x_,
-        y=y_,
-    )
+    typed = object.__new__(NestedPoint)
+    _POINT_SLOTS[0](typed, x_)
+    _POINT_SLOTS[1](typed, y_)
+    return values, typed
 
 
 def _route(
@@ -289,11 +294,11 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, NestedArgs(
-        settings=settings_,
-        origin=origin_,
-        route=route_,
-    )
+    typed = object.__new__(NestedArgs)
+    _ARGUMENTS_SLOTS[0](typed, settings_)
+    _ARGUMENTS_SLOTS[1](typed, origin_)
+    _ARGUMENTS_SLOTS[2](typed, route_)
+    return values, typed
 
 
 def parse_nested(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[NestedArgs]:

@@ -17,6 +17,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_date,
     to_dict,
     to_int,
@@ -38,6 +39,9 @@ class NullablesArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"maybe_count", "maybe_text", "maybe_day", "id"})
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    NullablesArgs, "maybe_count", "maybe_text", "maybe_day", "id"
+)
 
 
 def _maybe_count(
@@ -132,12 +136,12 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, NullablesArgs(
-        maybe_count=maybe_count_,
-        maybe_text=maybe_text_,
-        maybe_day=maybe_day_,
-        id=id_,
-    )
+    typed = object.__new__(NullablesArgs)
+    _ARGUMENTS_SLOTS[0](typed, maybe_count_)
+    _ARGUMENTS_SLOTS[1](typed, maybe_text_)
+    _ARGUMENTS_SLOTS[2](typed, maybe_day_)
+    _ARGUMENTS_SLOTS[3](typed, id_)
+    return values, typed
 
 
 def parse_nullables(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[NullablesArgs]:

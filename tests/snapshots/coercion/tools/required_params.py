@@ -16,6 +16,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_dict,
     to_int,
@@ -37,6 +38,7 @@ class RequiredParamsArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"name", "count", "maybe", "flag"})
+_ARGUMENTS_SLOTS: Final = slot_setters(RequiredParamsArgs, "name", "count", "maybe", "flag")
 
 
 def _maybe(v: object, path: str, warnings: list[str], errors: list[str]) -> str | None | Invalid:
@@ -98,12 +100,12 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, RequiredParamsArgs(
-        name=name_,
-        count=count_,
-        maybe=maybe_,
-        flag=flag_,
-    )
+    typed = object.__new__(RequiredParamsArgs)
+    _ARGUMENTS_SLOTS[0](typed, name_)
+    _ARGUMENTS_SLOTS[1](typed, count_)
+    _ARGUMENTS_SLOTS[2](typed, maybe_)
+    _ARGUMENTS_SLOTS[3](typed, flag_)
+    return values, typed
 
 
 def parse_required_params(

@@ -18,6 +18,7 @@ from .._runtime import (
     ToolSpec,
     is_null_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_dict,
     to_float,
@@ -48,6 +49,9 @@ class ScalarsArgs:
 
 _ARGUMENTS_KEYS: Final = frozenset(
     {"flag", "count", "bounded", "exclusive", "ratio", "score", "text", "code", "slug"}
+)
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    ScalarsArgs, "flag", "count", "bounded", "exclusive", "ratio", "score", "text", "code", "slug"
 )
 
 
@@ -213,17 +217,17 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, ScalarsArgs(
-        flag=flag_,
-        count=count_,
-        bounded=bounded_,
-        exclusive=exclusive_,
-        ratio=ratio_,
-        score=score_,
-        text=text_,
-        code=code_,
-        slug=slug_,
-    )
+    typed = object.__new__(ScalarsArgs)
+    _ARGUMENTS_SLOTS[0](typed, flag_)
+    _ARGUMENTS_SLOTS[1](typed, count_)
+    _ARGUMENTS_SLOTS[2](typed, bounded_)
+    _ARGUMENTS_SLOTS[3](typed, exclusive_)
+    _ARGUMENTS_SLOTS[4](typed, ratio_)
+    _ARGUMENTS_SLOTS[5](typed, score_)
+    _ARGUMENTS_SLOTS[6](typed, text_)
+    _ARGUMENTS_SLOTS[7](typed, code_)
+    _ARGUMENTS_SLOTS[8](typed, slug_)
+    return values, typed
 
 
 def parse_scalars(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ScalarsArgs]:

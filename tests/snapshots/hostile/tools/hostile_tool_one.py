@@ -21,6 +21,7 @@ from .._runtime import (
     is_null_text,
     key_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_choice,
     to_date,
@@ -71,6 +72,7 @@ class HostileToolOneItem:
 
 
 _ITEM_KEYS: Final = frozenset({"key", "items"})
+_ITEM_SLOTS: Final = slot_setters(HostileToolOneItem, "key", "items")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,6 +83,7 @@ class HostileToolOneItemsItem:
 
 
 _ITEMS_ITEM_KEYS: Final = frozenset({"item"})
+_ITEMS_ITEM_SLOTS: Final = slot_setters(HostileToolOneItemsItem, "item")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -190,6 +193,58 @@ _ARGUMENTS_KEYS: Final = frozenset(
         "scores",
         "mode",
     }
+)
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    HostileToolOneArgs,
+    "str_",
+    "int_",
+    "float_",
+    "bool_",
+    "list_",
+    "dict_",
+    "object_",
+    "dataclasses_",
+    "dataclass",
+    "field",
+    "namae",
+    "datetime_",
+    "date_",
+    "re",
+    "class_",
+    "from_",
+    "lambda_",
+    "match",
+    "type",
+    "len",
+    "values",
+    "v",
+    "src",
+    "errors",
+    "warnings",
+    "path",
+    "c",
+    "key",
+    "item",
+    "items",
+    "failed",
+    "final",
+    "literal",
+    "invalid",
+    "absent",
+    "arguments",
+    "content_type",
+    "field_2fa",
+    "grosse",
+    "tags",
+    "when",
+    "day",
+    "name",
+    "count",
+    "ratio",
+    "flag",
+    "names",
+    "scores",
+    "mode",
 )
 
 
@@ -381,10 +436,10 @@ def _item(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, HostileToolOneItem(
-        key=key_,
-        items=items_,
-    )
+    typed = object.__new__(HostileToolOneItem)
+    _ITEM_SLOTS[0](typed, key_)
+    _ITEM_SLOTS[1](typed, items_)
+    return values, typed
 
 
 def _items_item(
@@ -413,9 +468,9 @@ def _items_item(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, HostileToolOneItemsItem(
-        item=item_,
-    )
+    typed = object.__new__(HostileToolOneItemsItem)
+    _ITEMS_ITEM_SLOTS[0](typed, item_)
+    return values, typed
 
 
 def _items(
@@ -1108,57 +1163,57 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, HostileToolOneArgs(
-        str_=str__,
-        int_=int__,
-        float_=float__,
-        bool_=bool__,
-        list_=list__,
-        dict_=dict__,
-        object_=object__,
-        dataclasses_=dataclasses__,
-        dataclass=dataclass_,
-        field=field_,
-        namae=namae_,
-        datetime_=datetime__,
-        date_=date__,
-        re=re_,
-        class_=class__,
-        from_=from__,
-        lambda_=lambda__,
-        match=match_,
-        type=type_,
-        len=len_,
-        values=values_,
-        v=v_,
-        src=src_,
-        errors=errors_,
-        warnings=warnings_,
-        path=path_,
-        c=c_,
-        key=key_,
-        item=item_,
-        items=items_,
-        failed=failed_,
-        final=final_,
-        literal=literal_,
-        invalid=invalid_,
-        absent=absent_,
-        arguments=arguments_,
-        content_type=content_type_,
-        field_2fa=field_2fa_,
-        grosse=grosse_,
-        tags=tags_,
-        when=when_,
-        day=day_,
-        name=name_,
-        count=count_,
-        ratio=ratio_,
-        flag=flag_,
-        names=names_,
-        scores=scores_,
-        mode=mode_,
-    )
+    typed = object.__new__(HostileToolOneArgs)
+    _ARGUMENTS_SLOTS[0](typed, str__)
+    _ARGUMENTS_SLOTS[1](typed, int__)
+    _ARGUMENTS_SLOTS[2](typed, float__)
+    _ARGUMENTS_SLOTS[3](typed, bool__)
+    _ARGUMENTS_SLOTS[4](typed, list__)
+    _ARGUMENTS_SLOTS[5](typed, dict__)
+    _ARGUMENTS_SLOTS[6](typed, object__)
+    _ARGUMENTS_SLOTS[7](typed, dataclasses__)
+    _ARGUMENTS_SLOTS[8](typed, dataclass_)
+    _ARGUMENTS_SLOTS[9](typed, field_)
+    _ARGUMENTS_SLOTS[10](typed, namae_)
+    _ARGUMENTS_SLOTS[11](typed, datetime__)
+    _ARGUMENTS_SLOTS[12](typed, date__)
+    _ARGUMENTS_SLOTS[13](typed, re_)
+    _ARGUMENTS_SLOTS[14](typed, class__)
+    _ARGUMENTS_SLOTS[15](typed, from__)
+    _ARGUMENTS_SLOTS[16](typed, lambda__)
+    _ARGUMENTS_SLOTS[17](typed, match_)
+    _ARGUMENTS_SLOTS[18](typed, type_)
+    _ARGUMENTS_SLOTS[19](typed, len_)
+    _ARGUMENTS_SLOTS[20](typed, values_)
+    _ARGUMENTS_SLOTS[21](typed, v_)
+    _ARGUMENTS_SLOTS[22](typed, src_)
+    _ARGUMENTS_SLOTS[23](typed, errors_)
+    _ARGUMENTS_SLOTS[24](typed, warnings_)
+    _ARGUMENTS_SLOTS[25](typed, path_)
+    _ARGUMENTS_SLOTS[26](typed, c_)
+    _ARGUMENTS_SLOTS[27](typed, key_)
+    _ARGUMENTS_SLOTS[28](typed, item_)
+    _ARGUMENTS_SLOTS[29](typed, items_)
+    _ARGUMENTS_SLOTS[30](typed, failed_)
+    _ARGUMENTS_SLOTS[31](typed, final_)
+    _ARGUMENTS_SLOTS[32](typed, literal_)
+    _ARGUMENTS_SLOTS[33](typed, invalid_)
+    _ARGUMENTS_SLOTS[34](typed, absent_)
+    _ARGUMENTS_SLOTS[35](typed, arguments_)
+    _ARGUMENTS_SLOTS[36](typed, content_type_)
+    _ARGUMENTS_SLOTS[37](typed, field_2fa_)
+    _ARGUMENTS_SLOTS[38](typed, grosse_)
+    _ARGUMENTS_SLOTS[39](typed, tags_)
+    _ARGUMENTS_SLOTS[40](typed, when_)
+    _ARGUMENTS_SLOTS[41](typed, day_)
+    _ARGUMENTS_SLOTS[42](typed, name_)
+    _ARGUMENTS_SLOTS[43](typed, count_)
+    _ARGUMENTS_SLOTS[44](typed, ratio_)
+    _ARGUMENTS_SLOTS[45](typed, flag_)
+    _ARGUMENTS_SLOTS[46](typed, names_)
+    _ARGUMENTS_SLOTS[47](typed, scores_)
+    _ARGUMENTS_SLOTS[48](typed, mode_)
+    return values, typed
 
 
 def parse_hostile_tool_one(

@@ -20,6 +20,7 @@ from .._runtime import (
     is_null_text,
     key_text,
     run_parser,
+    slot_setters,
     to_bool,
     to_choice,
     to_dict,
@@ -115,6 +116,7 @@ class HostileToolTwoWeIrdDef:
 
 
 _WE_IRD_DEF_KEYS: Final = frozenset({"\"\"\"; __import__('os').system('x') #"})
+_WE_IRD_DEF_SLOTS: Final = slot_setters(HostileToolTwoWeIrdDef, "import_os_system_x")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -157,6 +159,24 @@ _OUTER_KEYS: Final = frozenset(
         "shared",
     }
 )
+_OUTER_SLOTS: Final = slot_setters(
+    HostileToolTwoOuter,
+    "import_builtins_dict_setitem_hostile_pwned_name",
+    "it_s",
+    "back_slash",
+    "line_break",
+    "tab_here",
+    "brace_path",
+    "jinja_x",
+    "jinja_raw",
+    "x",
+    "comment",
+    "a_b_c_d",
+    "nul",
+    "line_separator",
+    "format_directives",
+    "shared",
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -176,6 +196,9 @@ class HostileToolTwoArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"outer", "choice", "mixed", "note", "pattern", "config"})
+_ARGUMENTS_SLOTS: Final = slot_setters(
+    HostileToolTwoArgs, "outer", "choice", "mixed", "note", "pattern", "config"
+)
 
 
 def _we_ird_def(
@@ -212,9 +235,9 @@ def _we_ird_def(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, HostileToolTwoWeIrdDef(
-        import_os_system_x=import_os_system_x_,
-    )
+    typed = object.__new__(HostileToolTwoWeIrdDef)
+    _WE_IRD_DEF_SLOTS[0](typed, import_os_system_x_)
+    return values, typed
 
 
 def _outer(
@@ -431,23 +454,23 @@ def _outer(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, HostileToolTwoOuter(
-        import_builtins_dict_setitem_hostile_pwned_name=import_builtins_dict_setitem_hostile_pwned_name_,
-        it_s=it_s_,
-        back_slash=back_slash_,
-        line_break=line_break_,
-        tab_here=tab_here_,
-        brace_path=brace_path_,
-        jinja_x=jinja_x_,
-        jinja_raw=jinja_raw_,
-        x=x_,
-        comment=comment_,
-        a_b_c_d=a_b_c_d_,
-        nul=nul_,
-        line_separator=line_separator_,
-        format_directives=format_directives_,
-        shared=shared_,
-    )
+    typed = object.__new__(HostileToolTwoOuter)
+    _OUTER_SLOTS[0](typed, import_builtins_dict_setitem_hostile_pwned_name_)
+    _OUTER_SLOTS[1](typed, it_s_)
+    _OUTER_SLOTS[2](typed, back_slash_)
+    _OUTER_SLOTS[3](typed, line_break_)
+    _OUTER_SLOTS[4](typed, tab_here_)
+    _OUTER_SLOTS[5](typed, brace_path_)
+    _OUTER_SLOTS[6](typed, jinja_x_)
+    _OUTER_SLOTS[7](typed, jinja_raw_)
+    _OUTER_SLOTS[8](typed, x_)
+    _OUTER_SLOTS[9](typed, comment_)
+    _OUTER_SLOTS[10](typed, a_b_c_d_)
+    _OUTER_SLOTS[11](typed, nul_)
+    _OUTER_SLOTS[12](typed, line_separator_)
+    _OUTER_SLOTS[13](typed, format_directives_)
+    _OUTER_SLOTS[14](typed, shared_)
+    return values, typed
 
 
 def _choice(
@@ -584,14 +607,14 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, HostileToolTwoArgs(
-        outer=outer_,
-        choice=choice_,
-        mixed=mixed_,
-        note=note_,
-        pattern=pattern_,
-        config=config_,
-    )
+    typed = object.__new__(HostileToolTwoArgs)
+    _ARGUMENTS_SLOTS[0](typed, outer_)
+    _ARGUMENTS_SLOTS[1](typed, choice_)
+    _ARGUMENTS_SLOTS[2](typed, mixed_)
+    _ARGUMENTS_SLOTS[3](typed, note_)
+    _ARGUMENTS_SLOTS[4](typed, pattern_)
+    _ARGUMENTS_SLOTS[5](typed, config_)
+    return values, typed
 
 
 def parse_hostile_tool_two(

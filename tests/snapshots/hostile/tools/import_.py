@@ -15,6 +15,7 @@ from .._runtime import (
     ToolCallRequest,
     ToolSpec,
     run_parser,
+    slot_setters,
     to_dict,
     to_str,
     unknown_keys,
@@ -31,6 +32,7 @@ class ImportArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"lambda"})
+_ARGUMENTS_SLOTS: Final = slot_setters(ImportArgs, "lambda_")
 
 
 def _arguments(
@@ -59,9 +61,9 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, ImportArgs(
-        lambda_=lambda__,
-    )
+    typed = object.__new__(ImportArgs)
+    _ARGUMENTS_SLOTS[0](typed, lambda__)
+    return values, typed
 
 
 def parse_import_(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ImportArgs]:

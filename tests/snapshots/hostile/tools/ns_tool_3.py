@@ -15,6 +15,7 @@ from .._runtime import (
     ToolCallRequest,
     ToolSpec,
     run_parser,
+    slot_setters,
     to_dict,
     to_str,
     unknown_keys,
@@ -31,6 +32,7 @@ class NsTool3Args:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"x"})
+_ARGUMENTS_SLOTS: Final = slot_setters(NsTool3Args, "x")
 
 
 def _arguments(
@@ -59,9 +61,9 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, NsTool3Args(
-        x=x_,
-    )
+    typed = object.__new__(NsTool3Args)
+    _ARGUMENTS_SLOTS[0](typed, x_)
+    return values, typed
 
 
 def parse_ns_tool_3(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[NsTool3Args]:

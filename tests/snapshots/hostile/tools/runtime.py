@@ -15,6 +15,7 @@ from .._runtime import (
     ToolCallRequest,
     ToolSpec,
     run_parser,
+    slot_setters,
     to_dict,
     to_str,
     unknown_keys,
@@ -32,6 +33,7 @@ class RuntimeArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"None", "True"})
+_ARGUMENTS_SLOTS: Final = slot_setters(RuntimeArgs, "none", "true")
 
 
 def _arguments(
@@ -72,10 +74,10 @@ def _arguments(
             values[name] = src[key]
     if len(errors) > failed:
         return values, INVALID
-    return values, RuntimeArgs(
-        none=none_,
-        true=true_,
-    )
+    typed = object.__new__(RuntimeArgs)
+    _ARGUMENTS_SLOTS[0](typed, none_)
+    _ARGUMENTS_SLOTS[1](typed, true_)
+    return values, typed
 
 
 def parse_runtime(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[RuntimeArgs]:
