@@ -45,7 +45,9 @@ def median_seconds(fn: Callable[[], object], rounds: int) -> float:
 
 
 def main() -> None:
-    print(f"Python {sys.version.split()[0]}, msgspec decoder {'on' if _runtime._fast_loads else 'off'}\n")
+    print(
+        f"Python {sys.version.split()[0]}, msgspec decoder {'on' if _runtime._fast_loads else 'off'}\n"
+    )
     print("| adversarial input | " + " | ".join(f"{n:,} chars" for n in SIZES) + " |")
     print("| --- | " + " | ".join("---" for _ in SIZES) + " |")
     for name, make in ADVERSARIAL.items():

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegen.cache import FormatCache, key
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.format import format_python
-from codegen.ir import Catalog
+from codegen.ir import Catalog, Tool
 from codegen.load import CATALOG_SUFFIXES, load_catalog
 from codegen.normalize import normalize
 from codegen.render import (
@@ -105,24 +109,83 @@ def check_catalogs(
     return catalogs, sorted(warnings)
 
 
-def render_catalog(catalog: Catalog) -> dict[str, str]:
+# Below this many modules to render, starting worker processes costs more than it saves.
+PARALLEL_FROM = 16
+
+
+def render_catalog(catalog: Catalog, cache: FormatCache | None = None) -> dict[str, str]:
+    """Every module of the catalog's package, formatted. With a cache, a tool whose definition is
+    unchanged is neither rendered nor formatted again, and the others are rendered in parallel."""
+    cache = cache or FormatCache(None)
     package = catalog.name
-    sources = {
+    files: dict[str, str] = {}
+    shared = {
         f"{package}/__init__.py": render_init(catalog),
         f"{package}/_runtime.py": render_runtime(),
         f"{package}/_repair.py": render_repair(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
+    for path, text in shared.items():
+        files[path] = _formatted(cache, path, text)
+    jobs: list[tuple[str, str, Tool]] = []
     for tool in catalog.tools:
-        sources[f"{package}/tools/{tool.module}.py"] = render_tool(catalog, tool)
-    return {path: format_python(path, text) for path, text in sources.items()}
+        path = f"{package}/tools/{tool.module}.py"
+        entry = key("tool", catalog.source, tool.sha256)
+        cached = cache.get(entry)
+        if cached is None:
+            jobs.append((entry, path, tool))
+        else:
+            files[path] = cached
+    for (entry, path, _), text in zip(jobs, _render_tools(catalog.source, jobs), strict=True):
+        cache.put(entry, text)
+        files[path] = text
+    return dict(sorted(files.items()))
 
 
-def build(paths: list[Path], root: Path | None = None) -> BuildResult:
+def _formatted(cache: FormatCache, path: str, text: str) -> str:
+    # The header's comments hold the catalog's digest, which black leaves as it is: only the body
+    # is formatted and cached, so a package's __init__ is formatted again only when it changes.
+    header, body = split_header(text)
+    entry = key("text", path, body)
+    formatted = cache.get(entry)
+    if formatted is None:
+        formatted = format_python(path, body)
+        cache.put(entry, formatted)
+    return header + formatted
+
+
+def split_header(text: str) -> tuple[str, str]:
+    """The leading comment lines of a module, and the rest."""
+    end = 0
+    while text.startswith("#", end):
+        end = text.index("\n", end) + 1
+    return text[:end], text[end:]
+
+
+def _render_tools(source: str, jobs: list[tuple[str, str, Tool]]) -> Iterator[str]:
+    work = [(source, path, tool) for _, path, tool in jobs]
+    workers = min(os.cpu_count() or 1, len(work) // PARALLEL_FROM)
+    if workers <= 1:
+        return map(_render_tool, work)
+    # Black takes most of a build, one module at a time: every core formats its share.
+    with ProcessPoolExecutor(workers) as pool:
+        return iter(
+            list(pool.map(_render_tool, work, chunksize=max(1, len(work) // (workers * 8))))
+        )
+
+
+def _render_tool(job: tuple[str, str, Tool]) -> str:
+    source, path, tool = job
+    return format_python(path, render_tool(source, tool))
+
+
+def build(
+    paths: list[Path], root: Path | None = None, cache: FormatCache | None = None
+) -> BuildResult:
     catalogs, warnings = check_catalogs(find_sources(paths), root)
     result = BuildResult(warnings=warnings, catalogs=catalogs)
     for catalog in catalogs:
-        for path, text in render_catalog(catalog).items():
+        for path, text in render_catalog(catalog, cache).items():
             result.files[path] = text
             result.owners[path] = catalog.source
     return result

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from codegen import __version__
 from codegen.build import UsageError, build, check_catalogs, find_sources
+from codegen.cache import DIRECTORY, FormatCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.emit import plan, write
@@ -70,6 +71,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write nothing; exit 1 listing stale, missing and orphaned files",
     )
+    build_cmd.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=f"render and format every module again, without reading or writing {DIRECTORY}/",
+    )
     build_cmd.set_defaults(run=_build)
 
     validate_cmd = commands.add_parser("validate", help="report catalog errors and build warnings")
@@ -95,7 +101,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     out: Path = args.out or config.out
-    result = build(sources, config.root)
+    cache = FormatCache(None if args.no_cache else config.root / DIRECTORY)
+    result = build(sources, config.root, cache)
     _report(result.warnings)
     if args.check:
         outcome = plan(result, out, config.root)

@@ -21,6 +21,9 @@ class Tool:
     classes: tuple[ObjectKind, ...]  # dataclasses, children before parents
     enums: tuple[EnumKind, ...]
     patterns: tuple[StringKind, ...]
+    sha256: (
+        str  # of the tool's definition: what its module depends on, for its header and the cache
+    )
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,31 @@ _Yaml12Loader.add_implicit_resolver(
 )
 
 
+def _fast_loader() -> type | None:
+    """libyaml's parser, ten times faster, with the same resolvers and constructors.
+
+    Only text it reads goes through it: a syntax error is reported by the Python parser, whose
+    messages say more, and which decides when the two disagree.
+    """
+    if not getattr(yaml, "__with_libyaml__", False):
+        return None
+    from yaml.cyaml import CParser
+
+    class FastYaml12Loader(CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc]
+        yaml_implicit_resolvers = _Yaml12Loader.yaml_implicit_resolvers
+        yaml_constructors = _Yaml12Loader.yaml_constructors
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+    return FastYaml12Loader
+
+
+_FastYaml12Loader = _fast_loader()
+
+
 @dataclass(frozen=True)
 class LoadedCatalog:
     """A catalog file's data, its digest, the line where each JSON path starts, and what was wrong
@@ -109,7 +134,7 @@ def load_catalog(path: Path, root: Path) -> LoadedCatalog:
         node = _compose_quietly(text.replace("\t", " "))
     else:
         node = _compose_yaml(name, text)
-        data = _construct_yaml(name, text)
+        data = _construct_yaml(name, node)
     lines = _lines(name, node, problems) if node is not None else {}
     unchecked = LoadedCatalog(name, data, digest, lines)
     _check_json_data(unchecked, data, (), problems)
@@ -128,23 +153,35 @@ def _load_json(name: str, text: str) -> Any:
 def _compose_quietly(text: str) -> yaml.Node | None:
     # JSON is YAML, so YAML's node tree gives the lines of a JSON file too (and its duplicate keys).
     try:
-        return yaml.compose(text, Loader=_Yaml12Loader)
+        return _compose(text)
     except yaml.YAMLError:
         return None
 
 
+def _compose(text: str) -> yaml.Node | None:
+    if _FastYaml12Loader is not None:
+        try:
+            return yaml.compose(text, Loader=_FastYaml12Loader)
+        except yaml.YAMLError:
+            pass  # the Python parser says why
+    return yaml.compose(text, Loader=_Yaml12Loader)
+
+
 def _compose_yaml(name: str, text: str) -> yaml.Node | None:
     try:
-        return yaml.compose(text, Loader=_Yaml12Loader)
+        return _compose(text)
     except yaml.MarkedYAMLError as exc:
         raise CatalogError([_syntax_error(name, exc)]) from None
     except yaml.YAMLError as exc:
         raise CatalogError([Diagnostic(name, 1, "(file)", f"YAML syntax error: {exc}")]) from None
 
 
-def _construct_yaml(name: str, text: str) -> Any:
+def _construct_yaml(name: str, node: yaml.Node | None) -> Any:
+    """The data of a composed document: the node tree already read is built, not the text again."""
+    if node is None:
+        return None
     try:
-        return yaml.load(text, Loader=_Yaml12Loader)
+        return _Yaml12Loader("").construct_document(node)
     except yaml.MarkedYAMLError as exc:
         raise CatalogError([_syntax_error(name, exc)]) from None
 

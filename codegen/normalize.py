@@ -6,6 +6,8 @@ Problems are collected, not raised, so that one run reports every one of them.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import keyword
 import re
 from collections.abc import Iterator
@@ -90,10 +92,13 @@ def normalize(
         problems.append(loaded.diagnostic(("name",), message))
     tools: list[Tool] = []
     owners: dict[str, tuple[int, str]] = {}
+    seen: set[str] = set()
     for index, spec in enumerate(data["tools"]):
         if index in skip:
             continue
-        if spec["name"] in (s["name"] for s in data["tools"][:index]):
+        duplicate = spec["name"] in seen
+        seen.add(spec["name"])
+        if duplicate:
             problems.append(
                 loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {spec['name']!r}")
             )
@@ -122,6 +127,12 @@ def normalize(
         name_line=loaded.line_of(("name",)),
     )
     return catalog, problems
+
+
+def definition_digest(spec: dict[str, Any]) -> str:
+    """The digest of a tool's definition as written (its `$defs` live inside its parameters)."""
+    text = json.dumps(spec, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class _ToolNormalizer:
@@ -178,6 +189,7 @@ class _ToolNormalizer:
             )[::-1],
             enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
             patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
+            sha256=definition_digest(self.spec),
         )
 
     # -- kinds -------------------------------------------------------------------------------

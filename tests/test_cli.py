@@ -777,3 +777,89 @@ def test_parse_refuses_a_directory(project: Path) -> None:
     result = run(project, "parse", "schemas", "memory.search", "{}")
     assert result.returncode == 2
     assert "takes one catalog file" in result.stderr
+
+
+# -- the format cache: a rebuild renders and formats only the tools that changed ----------------
+
+
+def _edit_memory_search(project: Path) -> None:
+    catalog = project / "schemas/memory_tools.yaml"
+    catalog.write_text(
+        catalog.read_text(encoding="utf-8").replace(
+            "Maximum number of passages to return.", "At most this many passages."
+        ),
+        encoding="utf-8",
+    )
+
+
+def test_editing_one_tool_changes_its_module_alone(built: Path) -> None:
+    before = tree(built / "generated")
+    _edit_memory_search(built)
+    result = run(built, "build")
+    assert result.returncode == 0, output(result)
+    after = tree(built / "generated")
+    changed = sorted(path for path in after if after[path] != before.get(path))
+    # The package's __init__ is headed with the catalog's digest; a tool's module with its own.
+    assert changed == [
+        "memory_tools/__init__.py",
+        "memory_tools/tools/__init__.py",
+        "memory_tools/tools/memory_search.py",
+    ]
+    header = after["memory_tools/tools/memory_search.py"].decode().splitlines()[1]
+    assert header.startswith("# source: schemas/memory_tools.yaml, tool memory.search (sha256 ")
+
+
+def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_path: Path) -> None:
+    cache = built / ".codegen_cache"
+    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
+    entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
+    assert len(entries) == 8  # four tools, both __init__ modules, _runtime and _repair
+    _edit_memory_search(built)
+    assert run(built, "build").returncode == 0
+    new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
+    # The edited tool alone: the __init__ modules changed only in their headers, never formatted.
+    assert len(new) == 1, sorted(p.name for p in new)
+    with_cache = tree(built / "generated")
+
+    fresh = tmp_path / "fresh"
+    shutil.copytree(built / "schemas", fresh / "schemas")
+    result = run(fresh, "build", "--no-cache")
+    assert result.returncode == 0, output(result)
+    assert not (fresh / ".codegen_cache").exists()
+    assert tree(fresh / "generated") == with_cache
+
+
+# -- lazy loading: importing one tool does not load the others ---------------------------------
+
+
+def test_importing_one_tool_loads_only_its_module(built: Path) -> None:
+    script = textwrap.dedent(
+        """
+        import sys
+        from generated.memory_tools import MemorySearchArgs, parse_memory_search, TOOLS
+        import generated.memory_tools as package
+
+        def loaded():
+            return sorted(m.rsplit(".", 1)[-1] for m in sys.modules if ".tools." in m)
+
+        print(loaded(), sorted(TOOLS), len(TOOLS), "read_file" in TOOLS)
+        print(parse_memory_search('{"query": "q"}').arguments == MemorySearchArgs(query="q"))
+        print(package.parse("read_file", "{}").errors, loaded())
+        print(package.ReadFileArgs.__name__, package.TOOLS["search_files"].name, loaded())
+        try:
+            package.NoSuchName
+        except AttributeError as exc:
+            print(exc)
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=built, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "['memory_search'] ['memory.search', 'read_file', 'search_files', 'update_config'] 4 True",
+        "True",
+        "('missing_required:filePath',) ['memory_search', 'read_file']",
+        "ReadFileArgs search_files ['memory_search', 'read_file', 'search_files']",
+        "module 'generated.memory_tools' has no attribute 'NoSuchName'",
+    ]

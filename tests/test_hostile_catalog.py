@@ -257,7 +257,16 @@ def test_top_level_statements_are_only_the_expected_kinds(result: BuildResult) -
         tree = ast.parse(text)
         for index, node in enumerate(tree.body):
             where = f"{path}:{node.lineno}"
-            if isinstance(node, ast.Expr):
+            if isinstance(node, ast.If):
+                # `if TYPE_CHECKING:` with the tools' imports, for type checkers only.
+                assert ast.unparse(node.test) == "TYPE_CHECKING" and not node.orelse, where
+                assert all(
+                    isinstance(item, ast.ImportFrom)
+                    and item.level == 1
+                    and (item.module or "").startswith("tools.")
+                    for item in node.body
+                ), where
+            elif isinstance(node, ast.Expr):
                 # Only the module docstring is an expression statement.
                 assert (
                     index == 0
@@ -341,7 +350,7 @@ def test_no_call_or_name_comes_from_catalog_text(result: BuildResult) -> None:
                     f"{path}:{node.lineno}: {ast.unparse(node)!r}"
                 )
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                assert node.id in defined or node.id in ALLOWED_BUILTINS, (
+                assert node.id in defined or node.id in ALLOWED_BUILTINS | {"__name__"}, (
                     f"{path}:{node.lineno}: name {node.id!r} is neither defined nor an allowed builtin"
                 )
 

@@ -5,36 +5,50 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import _runtime
-from ._runtime import RawArguments, ToolCallRequest, ToolSpec
-from .tools.create_event import TOOL as _CREATE_EVENT
-from .tools.create_event import CreateEventArgs, parse_create_event
-from .tools.invite_attendees import TOOL as _INVITE_ATTENDEES
-from .tools.invite_attendees import InviteAttendeesArgs, parse_invite_attendees
-from .tools.list_events import TOOL as _LIST_EVENTS
-from .tools.list_events import ListEventsArgs, parse_list_events
-from .tools.send_webhook import TOOL as _SEND_WEBHOOK
-from .tools.send_webhook import SendWebhookArgs, parse_send_webhook
-from .tools.update_event import TOOL as _UPDATE_EVENT
-from .tools.update_event import UpdateEventArgs, parse_update_event
-from .tools.upload_attachment import TOOL as _UPLOAD_ATTACHMENT
-from .tools.upload_attachment import UploadAttachmentArgs, parse_upload_attachment
+from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
+
+if TYPE_CHECKING:
+    from .tools.create_event import CreateEventArgs, parse_create_event
+    from .tools.invite_attendees import InviteAttendeesArgs, parse_invite_attendees
+    from .tools.list_events import ListEventsArgs, parse_list_events
+    from .tools.send_webhook import SendWebhookArgs, parse_send_webhook
+    from .tools.update_event import UpdateEventArgs, parse_update_event
+    from .tools.upload_attachment import UploadAttachmentArgs, parse_upload_attachment
 
 CATALOG: Final = "calendar_tools"
 VERSION: Final = "1.0"
 
-TOOLS: Final[Mapping[str, ToolSpec[object]]] = MappingProxyType(
+TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
+    __name__,
     {
-        "create_event": _CREATE_EVENT,
-        "list_events": _LIST_EVENTS,
-        "update_event": _UPDATE_EVENT,
-        "invite_attendees": _INVITE_ATTENDEES,
-        "send_webhook": _SEND_WEBHOOK,
-        "upload_attachment": _UPLOAD_ATTACHMENT,
-    }
+        "create_event": "create_event",
+        "list_events": "list_events",
+        "update_event": "update_event",
+        "invite_attendees": "invite_attendees",
+        "send_webhook": "send_webhook",
+        "upload_attachment": "upload_attachment",
+    },
+)
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "CreateEventArgs": "create_event",
+        "parse_create_event": "create_event",
+        "InviteAttendeesArgs": "invite_attendees",
+        "parse_invite_attendees": "invite_attendees",
+        "ListEventsArgs": "list_events",
+        "parse_list_events": "list_events",
+        "SendWebhookArgs": "send_webhook",
+        "parse_send_webhook": "send_webhook",
+        "UpdateEventArgs": "update_event",
+        "parse_update_event": "update_event",
+        "UploadAttachmentArgs": "upload_attachment",
+        "parse_upload_attachment": "upload_attachment",
+    },
 )
 
 

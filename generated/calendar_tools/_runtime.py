@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import Enum
@@ -110,6 +111,52 @@ def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ..
         getattr(cls, name).__set__ for name in names
     )
     return setters
+
+
+class LazyTools(Mapping[str, ToolSpec[object]]):
+    """A catalog's tools by wire name; each tool's module is imported the first time it is looked up,
+    so a service that uses one tool of a large catalog loads that one alone."""
+
+    __slots__ = ("_loaded", "_modules", "_package")
+
+    def __init__(self, package: str, modules: dict[str, str]) -> None:
+        self._package = package
+        self._modules = modules  # wire name → module under tools/
+        self._loaded: dict[str, ToolSpec[object]] = {}
+
+    def __getitem__(self, name: str) -> ToolSpec[object]:
+        spec = self._loaded.get(name)
+        if spec is None:
+            module = importlib.import_module(f"{self._package}.tools.{self._modules[name]}")
+            spec = self._loaded[name] = module.TOOL
+        return spec
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._modules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __repr__(self) -> str:
+        return f"LazyTools({self._package!r}, {len(self)} tools)"
+
+
+def lazy_exports(package: str, modules: dict[str, str]) -> Callable[[str], object]:
+    """The `__getattr__` of a catalog's package (PEP 562): each tool's `<Tool>Args` and
+    `parse_<tool>`, imported from the tool's module (`modules` maps the name to it) on first use."""
+
+    def exported(name: str) -> object:
+        module = modules.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.tools.{module}"), name)
+        setattr(sys.modules[package], name, value)  # found directly from now on
+        return value
+
+    return exported
 
 
 @dataclass(slots=True)

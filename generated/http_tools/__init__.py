@@ -5,24 +5,34 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import _runtime
-from ._runtime import RawArguments, ToolCallRequest, ToolSpec
-from .tools.http_get import TOOL as _HTTP_GET
-from .tools.http_get import HttpGetArgs, parse_http_get
-from .tools.http_post import TOOL as _HTTP_POST
-from .tools.http_post import HttpPostArgs, parse_http_post
+from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
+
+if TYPE_CHECKING:
+    from .tools.http_get import HttpGetArgs, parse_http_get
+    from .tools.http_post import HttpPostArgs, parse_http_post
 
 CATALOG: Final = "http_tools"
 VERSION: Final = "1.0"
 
-TOOLS: Final[Mapping[str, ToolSpec[object]]] = MappingProxyType(
+TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
+    __name__,
     {
-        "http.get": _HTTP_GET,
-        "http.post": _HTTP_POST,
-    }
+        "http.get": "http_get",
+        "http.post": "http_post",
+    },
+)
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "HttpGetArgs": "http_get",
+        "parse_http_get": "http_get",
+        "HttpPostArgs": "http_post",
+        "parse_http_post": "http_post",
+    },
 )
 
 

@@ -5,30 +5,42 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import _runtime
-from ._runtime import RawArguments, ToolCallRequest, ToolSpec
-from .tools.memory_search import TOOL as _MEMORY_SEARCH
-from .tools.memory_search import MemorySearchArgs, parse_memory_search
-from .tools.read_file import TOOL as _READ_FILE
-from .tools.read_file import ReadFileArgs, parse_read_file
-from .tools.search_files import TOOL as _SEARCH_FILES
-from .tools.search_files import SearchFilesArgs, parse_search_files
-from .tools.update_config import TOOL as _UPDATE_CONFIG
-from .tools.update_config import UpdateConfigArgs, parse_update_config
+from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
+
+if TYPE_CHECKING:
+    from .tools.memory_search import MemorySearchArgs, parse_memory_search
+    from .tools.read_file import ReadFileArgs, parse_read_file
+    from .tools.search_files import SearchFilesArgs, parse_search_files
+    from .tools.update_config import UpdateConfigArgs, parse_update_config
 
 CATALOG: Final = "memory_tools"
 VERSION: Final = "1.0"
 
-TOOLS: Final[Mapping[str, ToolSpec[object]]] = MappingProxyType(
+TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
+    __name__,
     {
-        "memory.search": _MEMORY_SEARCH,
-        "search_files": _SEARCH_FILES,
-        "read_file": _READ_FILE,
-        "update_config": _UPDATE_CONFIG,
-    }
+        "memory.search": "memory_search",
+        "search_files": "search_files",
+        "read_file": "read_file",
+        "update_config": "update_config",
+    },
+)
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "MemorySearchArgs": "memory_search",
+        "parse_memory_search": "memory_search",
+        "ReadFileArgs": "read_file",
+        "parse_read_file": "read_file",
+        "SearchFilesArgs": "search_files",
+        "parse_search_files": "search_files",
+        "UpdateConfigArgs": "update_config",
+        "parse_update_config": "update_config",
+    },
 )
 
 

@@ -5,42 +5,58 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import _runtime
-from ._runtime import RawArguments, ToolCallRequest, ToolSpec
-from .tools.choices import TOOL as _CHOICES
-from .tools.choices import ChoicesArgs, parse_choices
-from .tools.collections import TOOL as _COLLECTIONS
-from .tools.collections import CollectionsArgs, parse_collections
-from .tools.defaults import TOOL as _DEFAULTS
-from .tools.defaults import DefaultsArgs, parse_defaults
-from .tools.formats import TOOL as _FORMATS
-from .tools.formats import FormatsArgs, parse_formats
-from .tools.nested import TOOL as _NESTED
-from .tools.nested import NestedArgs, parse_nested
-from .tools.nullables import TOOL as _NULLABLES
-from .tools.nullables import NullablesArgs, parse_nullables
-from .tools.required_params import TOOL as _REQUIRED_PARAMS
-from .tools.required_params import RequiredParamsArgs, parse_required_params
-from .tools.scalars import TOOL as _SCALARS
-from .tools.scalars import ScalarsArgs, parse_scalars
+from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
+
+if TYPE_CHECKING:
+    from .tools.choices import ChoicesArgs, parse_choices
+    from .tools.collections import CollectionsArgs, parse_collections
+    from .tools.defaults import DefaultsArgs, parse_defaults
+    from .tools.formats import FormatsArgs, parse_formats
+    from .tools.nested import NestedArgs, parse_nested
+    from .tools.nullables import NullablesArgs, parse_nullables
+    from .tools.required_params import RequiredParamsArgs, parse_required_params
+    from .tools.scalars import ScalarsArgs, parse_scalars
 
 CATALOG: Final = "coercion"
 VERSION: Final = "1.0"
 
-TOOLS: Final[Mapping[str, ToolSpec[object]]] = MappingProxyType(
+TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
+    __name__,
     {
-        "scalars": _SCALARS,
-        "choices": _CHOICES,
-        "formats": _FORMATS,
-        "nullables": _NULLABLES,
-        "collections": _COLLECTIONS,
-        "nested": _NESTED,
-        "defaults": _DEFAULTS,
-        "required_params": _REQUIRED_PARAMS,
-    }
+        "scalars": "scalars",
+        "choices": "choices",
+        "formats": "formats",
+        "nullables": "nullables",
+        "collections": "collections",
+        "nested": "nested",
+        "defaults": "defaults",
+        "required_params": "required_params",
+    },
+)
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "ChoicesArgs": "choices",
+        "parse_choices": "choices",
+        "CollectionsArgs": "collections",
+        "parse_collections": "collections",
+        "DefaultsArgs": "defaults",
+        "parse_defaults": "defaults",
+        "FormatsArgs": "formats",
+        "parse_formats": "formats",
+        "NestedArgs": "nested",
+        "parse_nested": "nested",
+        "NullablesArgs": "nullables",
+        "parse_nullables": "nullables",
+        "RequiredParamsArgs": "required_params",
+        "parse_required_params": "required_params",
+        "ScalarsArgs": "scalars",
+        "parse_scalars": "scalars",
+    },
 )
 
 

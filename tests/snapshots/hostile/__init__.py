@@ -5,33 +5,46 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import _runtime
-from ._runtime import RawArguments, ToolCallRequest, ToolSpec
-from .tools.hostile_tool_one import TOOL as _HOSTILE_TOOL_ONE
-from .tools.hostile_tool_one import HostileToolOneArgs, parse_hostile_tool_one
-from .tools.hostile_tool_two import TOOL as _HOSTILE_TOOL_TWO
-from .tools.hostile_tool_two import HostileToolTwoArgs, parse_hostile_tool_two
-from .tools.import_ import TOOL as _IMPORT_
-from .tools.import_ import ImportArgs, parse_import_
-from .tools.ns_tool_3 import TOOL as _NS_TOOL_3
-from .tools.ns_tool_3 import NsTool3Args, parse_ns_tool_3
-from .tools.runtime import TOOL as _RUNTIME
-from .tools.runtime import RuntimeArgs, parse_runtime
+from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
+
+if TYPE_CHECKING:
+    from .tools.hostile_tool_one import HostileToolOneArgs, parse_hostile_tool_one
+    from .tools.hostile_tool_two import HostileToolTwoArgs, parse_hostile_tool_two
+    from .tools.import_ import ImportArgs, parse_import_
+    from .tools.ns_tool_3 import NsTool3Args, parse_ns_tool_3
+    from .tools.runtime import RuntimeArgs, parse_runtime
 
 CATALOG: Final = "hostile"
 VERSION: Final = "1.0\"\"\" '''\\"
 
-TOOLS: Final[Mapping[str, ToolSpec[object]]] = MappingProxyType(
+TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
+    __name__,
     {
-        "hostile.tool-one": _HOSTILE_TOOL_ONE,
-        "hostile-tool.two": _HOSTILE_TOOL_TWO,
-        "ns:tool_3": _NS_TOOL_3,
-        "import": _IMPORT_,
-        "_runtime": _RUNTIME,
-    }
+        "hostile.tool-one": "hostile_tool_one",
+        "hostile-tool.two": "hostile_tool_two",
+        "ns:tool_3": "ns_tool_3",
+        "import": "import_",
+        "_runtime": "runtime",
+    },
+)
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "HostileToolOneArgs": "hostile_tool_one",
+        "parse_hostile_tool_one": "hostile_tool_one",
+        "HostileToolTwoArgs": "hostile_tool_two",
+        "parse_hostile_tool_two": "hostile_tool_two",
+        "ImportArgs": "import_",
+        "parse_import_": "import_",
+        "NsTool3Args": "ns_tool_3",
+        "parse_ns_tool_3": "ns_tool_3",
+        "RuntimeArgs": "runtime",
+        "parse_runtime": "runtime",
+    },
 )
 
 

@@ -1,0 +1,82 @@
+"""A content-addressed cache of formatted modules, so that a rebuild renders and formats only what changed.
+
+An entry's key is the digest of everything its text depends on: the generator (codegen's own code,
+its templates, black's version) and either a tool's definition or the unformatted text. Entries are
+never updated, only added, so a stale entry cannot be read. The directory lives at the project root,
+ignores itself in git, and can be deleted at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import black
+
+from codegen import __version__
+from codegen.resources import templates_dir
+
+DIRECTORY = ".codegen_cache"
+
+
+@cache
+def generator_digest() -> str:
+    """The digest of what turns a catalog into text: codegen's code and templates, and black."""
+    digest = hashlib.sha256(f"codegen {__version__}, black {black.__version__}".encode())
+    package = Path(__file__).parent
+    for path in sorted([*package.glob("*.py"), *Path(templates_dir()).glob("*.jinja")]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def key(*parts: str) -> str:
+    digest = hashlib.sha256(generator_digest().encode())
+    for part in parts:
+        digest.update(b"\0" + part.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+class FormatCache:
+    """Formatted texts by key, in `directory`; with no directory, a cache that keeps nothing."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+
+    def get(self, entry: str) -> str | None:
+        if self.directory is None:
+            return None
+        try:
+            return (self.directory / entry[:2] / entry).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def put(self, entry: str, text: str) -> None:
+        """Store `text`; a cache that cannot be written only makes the next build slower."""
+        if self.directory is None:
+            return
+        try:
+            self._ignore_in_git()
+            folder = self.directory / entry[:2]
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(text.encode("utf-8"))
+            os.replace(
+                tmp, folder / entry
+            )  # whole or absent, even with builds running side by side
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+
+    def _ignore_in_git(self) -> None:
+        assert self.directory is not None
+        marker = self.directory / ".gitignore"
+        if not marker.exists():
+            self.directory.mkdir(parents=True, exist_ok=True)
+            marker.write_text("# Made by codegen build: a cache, never committed.\n*\n")
