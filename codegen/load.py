@@ -61,8 +61,8 @@ _Yaml12Loader.add_implicit_resolver(
 def _fast_loader() -> type | None:
     """libyaml's parser, ten times faster, with the same resolvers and constructors.
 
-    Only text it reads goes through it: a syntax error is reported by the Python parser, whose
-    messages say more, and which decides when the two disagree.
+    Text it refuses goes to the Python parser, which reports the syntax error with a more
+    detailed message (the tests pin those messages).
     """
     if not getattr(yaml, "__with_libyaml__", False):
         return None
