@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +15,7 @@ from codegen.cache import FormatCache, key
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.format import format_python
 from codegen.ir import Catalog, Tool
-from codegen.load import CATALOG_SUFFIXES, load_catalog
+from codegen.load import CATALOG_SUFFIXES, display_name, load_catalog
 from codegen.normalize import normalize
 from codegen.render import (
     render_init,
@@ -28,12 +31,13 @@ META_SCHEMA_NAME = "catalog.schema.json"
 
 @dataclass
 class BuildResult:
-    """The whole output as {relative path: text}, which source owns each file, and the build warnings."""
+    """The whole output as {relative path: text}, which source owns each file, the build warnings,
+    and the name of each catalog's package."""
 
     files: dict[str, str] = field(default_factory=dict)
     owners: dict[str, str] = field(default_factory=dict)
     warnings: list[Diagnostic] = field(default_factory=list)
-    catalogs: list[Catalog] = field(default_factory=list)
+    packages: list[str] = field(default_factory=list)
 
 
 class UsageError(Exception):
@@ -76,37 +80,49 @@ def check_catalogs(
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     for source in sources:
-        try:
-            loaded = load_catalog(source, root)
-        except CatalogError as exc:
-            errors.extend(exc.diagnostics)
-            continue
-        errors.extend(loaded.problems)
-        validation = validate_catalog(loaded)
-        errors.extend(validation.diagnostics)
-        if not validation.tools_readable:
-            continue
-        # Tools the meta-schema passed are checked further even when others failed: one run, every error.
-        catalog, found = normalize(loaded, skip=validation.broken_tools)
+        catalog, found = check_catalog(source, root)
         errors.extend(d for d in found if d.level == "error")
         warnings.extend(d for d in found if d.level == "warning")
-        if catalog is not None and not loaded.problems and not validation.diagnostics:
+        if catalog is not None:
             catalogs.append(catalog)
-    owners: dict[str, str] = {}
-    for catalog in catalogs:
-        if catalog.name in owners:
-            errors.append(
-                Diagnostic(
-                    catalog.source,
-                    catalog.name_line,
-                    "name",
-                    f"catalog name {catalog.name!r} is also used by {owners[catalog.name]}",
-                )
-            )
-        owners.setdefault(catalog.name, catalog.source)
+    errors += _shared_names([(c.name, c.source, c.name_line) for c in catalogs])
     if errors:
         raise CatalogError(errors + warnings)
     return catalogs, sorted(warnings)
+
+
+def check_catalog(source: Path, root: Path) -> tuple[Catalog | None, list[Diagnostic]]:
+    """One source's catalog (None when it has errors), and its errors and warnings."""
+    try:
+        loaded = load_catalog(source, root)
+    except CatalogError as exc:
+        return None, exc.diagnostics
+    found = list(loaded.problems)
+    validation = validate_catalog(loaded)
+    found += validation.diagnostics
+    if not validation.tools_readable:
+        return None, found
+    # Tools the meta-schema passed are checked further even when others failed: one run, every error.
+    catalog, more = normalize(loaded, skip=validation.broken_tools)
+    found += more
+    if any(d.level == "error" for d in found):
+        return None, found
+    return catalog, found
+
+
+def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
+    """An error for each catalog whose name (its package's) an earlier catalog already took."""
+    owners: dict[str, str] = {}
+    errors: list[Diagnostic] = []
+    for name, source, line in packages:
+        if name in owners:
+            errors.append(
+                Diagnostic(
+                    source, line, "name", f"catalog name {name!r} is also used by {owners[name]}"
+                )
+            )
+        owners.setdefault(name, source)
+    return errors
 
 
 # Below this many modules to render, starting worker processes costs more than it saves.
@@ -130,7 +146,7 @@ def render_catalog(catalog: Catalog, cache: FormatCache | None = None) -> dict[s
     jobs: list[tuple[str, str, Tool]] = []
     for tool in catalog.tools:
         path = f"{package}/tools/{tool.module}.py"
-        entry = key("tool", catalog.source, tool.sha256)
+        entry = tool_entry(catalog.source, tool)
         cached = cache.get(entry)
         if cached is None:
             jobs.append((entry, path, tool))
@@ -140,6 +156,11 @@ def render_catalog(catalog: Catalog, cache: FormatCache | None = None) -> dict[s
         cache.put(entry, text)
         files[path] = text
     return dict(sorted(files.items()))
+
+
+def tool_entry(source: str, tool: Tool) -> str:
+    """The cache key of a tool's module: the catalog's place and the tool's definition."""
+    return key("tool", source, tool.sha256)
 
 
 def _formatted(cache: FormatCache, path: str, text: str) -> str:
@@ -179,13 +200,112 @@ def _render_tool(job: tuple[str, str, Tool]) -> str:
     return format_python(path, render_tool(source, tool))
 
 
+@dataclass(frozen=True)
+class Package:
+    """What one catalog builds into: its package's files, its warnings, and where its name is."""
+
+    name: str
+    source: str
+    name_line: int
+    files: dict[str, str]
+    warnings: tuple[Diagnostic, ...]
+
+
 def build(
     paths: list[Path], root: Path | None = None, cache: FormatCache | None = None
 ) -> BuildResult:
-    catalogs, warnings = check_catalogs(find_sources(paths), root)
-    result = BuildResult(warnings=warnings, catalogs=catalogs)
-    for catalog in catalogs:
-        for path, text in render_catalog(catalog, cache).items():
+    """Every catalog's package. With a cache, a catalog whose file is unchanged since a build is
+    neither read nor checked again: its package, warnings included, comes from the cache."""
+    root = root or Path.cwd()
+    cache = cache or FormatCache(None)
+    found: list[Package | tuple[str | None, Catalog, list[Diagnostic]]] = []
+    errors: list[Diagnostic] = []
+    for source in find_sources(paths):
+        entry = _package_entry(source, root)
+        package = _cached_package(cache, entry)
+        if package is not None:
+            found.append(package)
+            continue
+        catalog, diagnostics = check_catalog(source, root)
+        errors += [d for d in diagnostics if d.level == "error"]
+        if catalog is not None:
+            found.append((entry, catalog, [d for d in diagnostics if d.level == "warning"]))
+    names = [
+        (item.name, item.source, item.name_line)
+        if isinstance(item, Package)
+        else (item[1].name, item[1].source, item[1].name_line)
+        for item in found
+    ]
+    errors += _shared_names(names)
+    if errors:
+        raise CatalogError(errors + [w for item in found for w in _warnings(item)])
+    result = BuildResult()
+    for item in found:
+        if not isinstance(item, Package):
+            entry, catalog, warnings = item
+            item = Package(
+                catalog.name,
+                catalog.source,
+                catalog.name_line,
+                render_catalog(catalog, cache),
+                tuple(warnings),
+            )
+            if entry is not None:
+                _store_package(cache, entry, item, catalog)
+        result.packages.append(item.name)
+        result.warnings += item.warnings
+        for path, text in item.files.items():
             result.files[path] = text
-            result.owners[path] = catalog.source
+            result.owners[path] = item.source
+    result.warnings.sort()
     return result
+
+
+def _warnings(item: Package | tuple[str | None, Catalog, list[Diagnostic]]) -> Sequence[Diagnostic]:
+    return item.warnings if isinstance(item, Package) else item[2]
+
+
+def _package_entry(source: Path, root: Path) -> str | None:
+    """The cache key of what a catalog file builds into: its place and its bytes (None if unreadable)."""
+    try:
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    except OSError:
+        return None
+    return key("package", display_name(source, root), digest)
+
+
+def _store_package(cache: FormatCache, entry: str, package: Package, catalog: Catalog) -> None:
+    # Tool modules are in the cache already, under their tools' entries: the package refers to them.
+    tools = {
+        f"{catalog.name}/tools/{tool.module}.py": tool_entry(catalog.source, tool)
+        for tool in catalog.tools
+    }
+    record = {
+        "name": package.name,
+        "source": package.source,
+        "name_line": package.name_line,
+        "warnings": [dataclasses.astuple(w) for w in package.warnings],
+        "files": {
+            path: {"entry": tools[path]} if path in tools else {"text": text}
+            for path, text in package.files.items()
+        },
+    }
+    cache.put(entry, json.dumps(record, ensure_ascii=False))
+
+
+def _cached_package(cache: FormatCache, entry: str | None) -> Package | None:
+    record_text = cache.get(entry) if entry is not None else None
+    if record_text is None:
+        return None
+    try:
+        record = json.loads(record_text)
+        files: dict[str, str] = {}
+        for path, where in record["files"].items():
+            text = where["text"] if "text" in where else cache.get(where["entry"])
+            if text is None:
+                return None  # a tool's entry was deleted: build the catalog again
+            files[path] = text
+        warnings = tuple(Diagnostic(*fields) for fields in record["warnings"])
+        return Package(record["name"], record["source"], record["name_line"], files, warnings)
+    except (ValueError, KeyError, TypeError):
+        return None

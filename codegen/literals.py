@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 
 def literal(value: object) -> str:
@@ -11,18 +12,38 @@ def literal(value: object) -> str:
     `repr` of a str escapes quotes, backslashes and every non-printable character (newlines,
     U+2028, NUL), so the text is one line that cannot end the literal early.
     """
-    if value is None or isinstance(value, (bool, int, str)):
+    if isinstance(value, str):
+        return _string(value)
+    if value is None or isinstance(value, (bool, int)):
         return repr(value)
     if isinstance(value, float):
         # Catalogs cannot hold non-finite numbers (the loader reports them), but the IR is built
         # before that report stops the build, so this must still be valid Python.
-        return repr(value) if math.isfinite(value) else f'float("{value!r}")'
+        if not math.isfinite(value):
+            return f'float("{value!r}")'
+        return repr(value).replace("e+", "e")  # as black writes it: 1e16, not 1e+16
 
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(literal(item) for item in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{literal(str(k))}: {literal(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+def _string(text: str) -> str:
+    """`repr(text)` in the quotes black prefers: double, unless they need more escapes than single."""
+    quoted = repr(text)
+    if quoted.startswith('"') or text.count('"') > text.count("'"):
+        return quoted
+    return '"' + _REQUOTE.sub(_requote, quoted[1:-1]) + '"'
+
+
+# An escape sequence (kept whole, so `\\'` is read right) or a double quote.
+_REQUOTE = re.compile(r'\\.|"')
+
+
+def _requote(match: re.Match[str]) -> str:
+    return {"\\'": "'", '"': '\\"'}.get(match[0], match[0])
 
 
 def docstring(text: str, limit: int = 200) -> str:

@@ -137,7 +137,8 @@ def load_catalog(path: Path, root: Path) -> LoadedCatalog:
         data = _construct_yaml(name, node)
     lines = _lines(name, node, problems) if node is not None else {}
     unchecked = LoadedCatalog(name, data, digest, lines)
-    _check_json_data(unchecked, data, (), problems)
+    if not _is_json_data(data):
+        _check_json_data(unchecked, data, (), problems)
     return LoadedCatalog(name, data, digest, lines, tuple(problems))
 
 
@@ -224,6 +225,17 @@ def _lines(name: str, node: yaml.Node, problems: list[Diagnostic]) -> dict[JsonP
 
     walk(node, (), node.start_mark.line + 1)
     return lines
+
+
+def _is_json_data(value: Any) -> bool:
+    """Whether `value` is JSON data throughout: the quick check, with no paths to build."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _is_json_data(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_is_json_data(item) for item in value)
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, (str, int, bool, type(None)))
 
 
 def _check_json_data(

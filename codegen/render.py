@@ -7,7 +7,7 @@ from functools import cache
 
 import jinja2
 
-from codegen import __version__
+from codegen import __version__, layout
 from codegen.imports import RUNTIME, STDLIB
 from codegen.ir import Catalog, Tool
 from codegen.literals import docstring, literal, one_line
@@ -25,6 +25,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["literal"] = literal
     env.filters["docstring"] = docstring
+    env.globals["layout"] = layout
     return env
 
 
@@ -110,7 +111,7 @@ def _imports(body: str) -> str:
         for module, items in sorted(modules.items())
     ]
     runtime = sorted(name for name in RUNTIME if name in used)
-    local = [f"from .._runtime import {', '.join(runtime)}"] if runtime else []
+    local = [layout.imports(".._runtime", runtime)] if runtime else []
     return "\n\n".join(block for block in ("\n".join(stdlib), "\n".join(local)) if block)
 
 

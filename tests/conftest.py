@@ -29,10 +29,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def build_package(source: Path, out: Path) -> ModuleType:
     """Build one catalog file into `out` and import its package under a unique name."""
     result = build([source])
-    (catalog,) = result.catalogs
-    alias = f"{catalog.name}_{next(_counter)}"
+    (package,) = result.packages
+    alias = f"{package}_{next(_counter)}"
     for path, text in result.files.items():
-        target = out / alias / Path(path).relative_to(catalog.name)
+        target = out / alias / Path(path).relative_to(package)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     sys.path.insert(0, str(out))

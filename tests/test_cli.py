@@ -17,6 +17,10 @@ from typing import Any
 
 import pytest
 
+import codegen.build
+from codegen.build import build
+from codegen.cache import DIRECTORY, FormatCache
+
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = ROOT / "schemas"
 
@@ -813,12 +817,14 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    assert len(entries) == 8  # four tools, both __init__ modules, _runtime and _repair
+    # Four tools, both __init__ modules, _runtime and _repair, and the catalog's package.
+    assert len(entries) == 9
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
-    # The edited tool alone: the __init__ modules changed only in their headers, never formatted.
-    assert len(new) == 1, sorted(p.name for p in new)
+    # The edited tool and the package that refers to it: the __init__ modules changed only in
+    # their headers, never formatted again.
+    assert len(new) == 2, sorted(p.name for p in new)
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"
@@ -827,6 +833,27 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     assert result.returncode == 0, output(result)
     assert not (fresh / ".codegen_cache").exists()
     assert tree(fresh / "generated") == with_cache
+
+
+def test_an_unchanged_catalog_is_not_read_again_and_keeps_its_warnings(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
+    cache = FormatCache(project / DIRECTORY)
+    first = build([project / "schemas"], project, cache)
+    assert len(first.warnings) == 2
+
+    def unread(path: Path, root: Path) -> None:
+        raise AssertionError(f"{path} was read again")
+
+    monkeypatch.setattr(codegen.build, "load_catalog", unread)
+    again = build([project / "schemas"], project, cache)
+    assert again == first
+    # A changed byte is a changed catalog.
+    source = project / "schemas" / "contacts.yaml"
+    source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="contacts.yaml was read again"):
+        build([project / "schemas"], project, cache)
 
 
 # -- lazy loading: importing one tool does not load the others ---------------------------------

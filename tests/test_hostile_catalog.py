@@ -166,7 +166,7 @@ def catalog_dependent(path: str) -> bool:
 def test_the_fixture_is_a_valid_catalog_with_the_expected_tools(
     result: BuildResult, data: dict[str, Any]
 ) -> None:
-    assert [c.name for c in result.catalogs] == ["hostile"]
+    assert result.packages == ["hostile"]
     assert [t["name"] for t in data["tools"]] == [
         TOOL_ONE,
         TOOL_TWO,

@@ -34,7 +34,7 @@ def test_snapshot(
             assert text == (ROOT / "generated" / "memory_tools" / Path(path).name).read_text(
                 encoding="utf-8"
             )
-    tree = SNAPSHOTS / result.catalogs[0].name  # the files' paths start with the package name
+    tree = SNAPSHOTS / result.packages[0]  # the files' paths start with the package name
     if request.config.getoption("--update-snapshots"):
         shutil.rmtree(tree, ignore_errors=True)
         for path, text in files.items():

@@ -114,8 +114,8 @@ def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ..
 
 
 class LazyTools(Mapping[str, ToolSpec[object]]):
-    """A catalog's tools by wire name; each tool's module is imported the first time it is looked up,
-    so a service that uses one tool of a large catalog loads that one alone."""
+    """A catalog's tools by wire name; each tool's module is imported the first time it is looked
+    up, so a service that uses one tool of a large catalog loads that one alone."""
 
     __slots__ = ("_loaded", "_modules", "_package")
 

@@ -1,0 +1,97 @@
+"""Line breaking as black does it, done while rendering, so that black itself seldom has to run.
+
+Black re-flows a statement only when a line is longer than the limit. The statements whose length
+depends on the catalog (signatures, calls with one argument per field, imports, the schema and the
+other data literals) are laid out here exactly as black would lay them out; `format.py` then gives
+black only the statements that still have a line too long. Tests prove `black(output) == output`
+on every catalog they build, and that `data` agrees with black on arbitrary JSON data.
+"""
+
+from __future__ import annotations
+
+from black.strings import str_width
+
+from codegen.literals import literal
+
+LINE_LENGTH = 100
+INDENT = "    "
+
+
+def fits(line: str) -> bool:
+    """Whether black would leave `line` (indentation included) on one line."""
+    return str_width(line) <= LINE_LENGTH
+
+
+def call(head: str, arguments: list[str], tail: str = "", brackets: str = "()") -> str:
+    """`head(arguments)tail`, a call or subscript black splits at its brackets (the last pair on the
+    line): one line; or the arguments on a line of their own; or one argument a line."""
+    return _bracketed(head, arguments, tail, brackets)
+
+
+def signature(name: str, parameters: list[str], returns: str) -> str:
+    """A top-level `def` line. Black splits a def at its first bracket, and ends a lone parameter
+    it moves to a line of its own with a comma."""
+    return _bracketed(f"def {name}", parameters, f" -> {returns}:", "()", lone_comma=True)
+
+
+def frozen_set(head: str, items: list[str]) -> str:
+    """`head` + `frozenset({items})`: the set goes on a line of its own, and opens when it must."""
+    inner = "{" + ", ".join(items) + "}"
+    one = f"{head}frozenset({inner})"
+    if fits(one):
+        return one
+    if fits(INDENT + inner):
+        return f"{head}frozenset(\n{INDENT}{inner}\n)"
+    comma = "," if len(items) > 1 else ""
+    body = "\n".join(f"{INDENT * 2}{item}{comma}" for item in items)
+    return f"{head}frozenset(\n{INDENT}{{\n{body}\n{INDENT}}}\n)"
+
+
+def imports(module: str, names: list[str], indent: str = "") -> str:
+    """`from module import names`; black always puts the names one a line when they do not fit."""
+    one = f"{indent}from {module} import {', '.join(names)}"
+    if fits(one):
+        return one
+    body = "\n".join(f"{indent}{INDENT}{name}," for name in names)
+    return f"{indent}from {module} import (\n{body}\n{indent})"
+
+
+def _bracketed(
+    head: str, arguments: list[str], tail: str, brackets: str, lone_comma: bool = False
+) -> str:
+    opener, closer = brackets[0], brackets[1]
+    one = f"{head}{opener}{', '.join(arguments)}{closer}{tail}"
+    if fits(one) or not arguments:
+        return one
+    if len(arguments) == 1:
+        body = INDENT + arguments[0] + ("," if lone_comma else "")
+    else:
+        body = INDENT + ", ".join(arguments)
+        if not fits(body):
+            body = "\n".join(f"{INDENT}{argument}," for argument in arguments)
+    return f"{head}{opener}\n{body}\n{closer}{tail}"
+
+
+def data(value: object, head: str = "", tail: str = "", indent: str = "") -> str:
+    """`head` + the literal of JSON `value` + `tail`: on one line if it fits, else each list or
+    dict that does not fit is opened, its items one a line (with a trailing comma when there are
+    several), each laid out the same way."""
+    return "\n".join(_data_lines(value, head, tail, indent))
+
+
+def _data_lines(value: object, head: str, tail: str, indent: str) -> list[str]:
+    one = f"{indent}{head}{literal(value)}{tail}"
+    if fits(one) or not value or not isinstance(value, (list, dict)):
+        return [one]
+    if isinstance(value, dict):
+        items = [(f"{literal(str(key))}: ", item) for key, item in value.items()]
+        opener, closer = "{", "}"
+    else:
+        items = [("", item) for item in value]
+        opener, closer = "[", "]"
+    comma = "," if len(items) > 1 else ""
+    lines = [f"{indent}{head}{opener}"]
+    for prefix, item in items:
+        lines += _data_lines(item, prefix, comma, indent + INDENT)
+    lines.append(f"{indent}{closer}{tail}")
+    return lines

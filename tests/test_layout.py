@@ -1,0 +1,215 @@
+"""Generated code is laid out as black lays it out, and black runs only where the layout cannot be.
+
+`layout.py` and the templates write black's line breaks themselves; `format.py` gives black only the
+top-level statements that still have a line over the limit. These tests prove the output is what
+black would make of it, on every catalog the tests know and on one made of long text, that the
+layout functions agree with black on arbitrary input, and that black is skipped where it should be.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+import sys
+from pathlib import Path
+
+import black
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import codegen.format
+from codegen import layout
+from codegen.build import build
+from codegen.format import MODE, format_python
+from codegen.literals import literal
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from corpus import catalog as bench_catalog
+
+LONG = "a_parameter_name_long_enough_to_push_every_line_it_is_on_past_the_limit"[:64]
+WIDE_TEXT = "全角の説明文は一文字が二桁の幅を取るので行の長さの計算を試します" * 2
+
+
+def wide_catalog() -> dict[str, object]:
+    """A catalog whose names, enum values, defaults, patterns and descriptions are as long as the
+    format allows, so that many statements overflow a line and black must run on them."""
+    many = {f"field_number_{i}_{LONG[:20]}": {"type": "integer"} for i in range(12)}
+    return {
+        "name": "wide_tools",
+        "description": WIDE_TEXT,
+        "tools": [
+            {
+                "name": LONG,
+                "description": f"{WIDE_TEXT} {'and a very long description, ' * 6}",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        LONG: {
+                            "type": "string",
+                            "description": "x" * 300,
+                            "enum": [f"{LONG}_{i}" for i in range(4)] + [WIDE_TEXT],
+                        },
+                        f"{LONG[:50]}_pattern": {
+                            "type": "string",
+                            "pattern": (
+                                "^(?:(?:[a-z0-9]+(?:-[a-z0-9]+)*\\.)+[a-z]{2,63}"
+                                "|[a-z]{1,10}\\.local|[0-9]{1,3}(?:\\.[0-9]{1,3}){3})$"
+                            ),
+                            "default": "example.org",
+                        },
+                        f"{LONG[:50]}_default": {
+                            "type": "string",
+                            "default": "a default value that is long " * 5,
+                        },
+                        f"{LONG[:50]}_list": {
+                            "type": "array",
+                            "items": {"type": "string", "minLength": 1, "maxLength": 1_000_000},
+                            "default": [f"item {i} of a long default list" for i in range(6)],
+                            "minItems": 1,
+                            "maxItems": 1_000_000,
+                        },
+                        f"{LONG[:50]}_range": {
+                            "type": "number",
+                            "minimum": -123456789.125,
+                            "exclusiveMaximum": 987654321.5,
+                        },
+                        f"{LONG[:50]}_nested": {
+                            "type": "object",
+                            "properties": many,
+                            "required": list(many)[:6],
+                        },
+                        f"{LONG[:50]}_rows": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {LONG: {"type": ["string", "null"]}},
+                            },
+                        },
+                        f"{LONG[:50]}_union": {
+                            "anyOf": [
+                                {"type": "integer"},
+                                {"type": "string", "format": "date-time"},
+                            ],
+                        },
+                        f"{LONG[:50]}_map": {
+                            "type": "object",
+                            "additionalProperties": {"type": "number"},
+                        },
+                    },
+                    "required": [LONG],
+                },
+            },
+            {"name": "short", "description": "Short.", "parameters": {"type": "object"}},
+        ],
+    }
+
+
+def catalogs(tmp: Path) -> list[Path]:
+    wide = tmp / "wide_tools.json"
+    wide.write_text(json.dumps(wide_catalog(), ensure_ascii=False), encoding="utf-8")
+    bench = tmp / "bench_tools.json"
+    bench.write_text(json.dumps(bench_catalog(40)), encoding="utf-8")
+    return [
+        *sorted((ROOT / "schemas").glob("*_tools.*")),
+        *sorted((ROOT / "tests" / "fixtures").glob("*.yaml")),
+        wide,
+        bench,
+    ]
+
+
+def test_every_module_is_what_black_makes_of_it(tmp_path: Path) -> None:
+    files = build(catalogs(tmp_path), root=tmp_path).files
+    assert len(files) > 90
+    changed = [path for path, text in files.items() if black.format_str(text, mode=MODE) != text]
+    assert changed == []
+
+
+def test_black_runs_only_on_statements_with_lines_too_long(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    formatted: list[str] = []
+    real = black.format_str
+
+    def spy(text: str, *, mode: black.Mode) -> str:
+        formatted.append(text)
+        return real(text, mode=mode)
+
+    monkeypatch.setattr(codegen.format.black, "format_str", spy)
+    bench, wide = tmp_path / "bench.json", tmp_path / "wide.json"
+    bench.write_text(json.dumps(bench_catalog(40)), encoding="utf-8")
+    build([bench], root=tmp_path)
+    assert formatted == []
+    wide.write_text(json.dumps(wide_catalog(), ensure_ascii=False), encoding="utf-8")
+    build([wide], root=tmp_path)
+    # Names of 64 characters overflow signatures, class lines and the code that names them. Long
+    # strings alone on their lines do not: black cannot split them, so the schema (300-character
+    # description), the tool's spec and the docstrings are left alone.
+    assert 10 < len(formatted) < 30
+    assert all(any(not layout.fits(line) for line in text.splitlines()) for text in formatted)
+    assert not [text for text in formatted if text.startswith(("SCHEMA", "TOOL", "NAME"))]
+
+
+def test_a_statement_with_a_long_line_is_formatted_alone() -> None:
+    source = f"X = 1\n\n\ndef f() -> None:\n    y = [{', '.join(['1000000'] * 20)}]\n\n\nY = 2\n"
+    assert format_python("m.py", source) == black.format_str(source, mode=MODE)
+    assert format_python("m.py", source).startswith("X = 1\n\n\ndef f() -> None:\n    y = [\n")
+
+
+def test_blank_lines_between_statements_are_blacks() -> None:
+    source = "import re\nX = 1\n\n\n\nY = 2\ndef f() -> None:\n    pass\nZ = 3\n"
+    assert format_python("m.py", source) == black.format_str(source, mode=MODE)
+
+
+# Text with the characters that matter to layout: quotes, backslashes, wide characters, spaces.
+_TEXT = st.text(
+    alphabet=st.sampled_from(list(string.ascii_letters[:6] + " '\"\\é中") + ["\n"]), max_size=40
+)
+_KEYS = st.text(alphabet="abcdefgh_", min_size=1, max_size=30)
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | _TEXT,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(_KEYS, inner, max_size=6),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON, name=_KEYS)
+def test_data_is_laid_out_as_black_lays_it_out(value: object, name: str) -> None:
+    head = f"{name.upper()}: Final[dict[str, object]] = "
+    assert layout.data(value, head) + "\n" == black.format_str(head + literal(value), mode=MODE)
+
+
+_NAMES = st.text(alphabet="abcxyz_", min_size=1, max_size=45)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=_NAMES,
+    arguments=st.lists(_NAMES.map(literal) | _NAMES, min_size=1, max_size=8),
+    returns=_NAMES,
+)
+def test_calls_signatures_sets_and_imports_are_laid_out_as_black_lays_them_out(
+    name: str, arguments: list[str], returns: str
+) -> None:
+    def black_of(text: str) -> str:
+        return black.format_str(text, mode=MODE)
+
+    call = layout.call(f"{name.upper()}: Final = {name}", arguments)
+    assert call + "\n" == black_of(call)
+    subscript = layout.call(f"{name} = Literal", arguments, brackets="[]")
+    assert subscript + "\n" == black_of(subscript)
+    parameters = [f"{argument.strip(chr(34))}: int" for argument in arguments]
+    signature = layout.signature(name, parameters, f"tuple[object, {returns}]")
+    assert signature + "\n    pass\n" == black_of(signature + "\n    pass\n")
+    keys = layout.frozen_set(f"{name.upper()}: Final = ", [literal(a) for a in arguments])
+    assert keys + "\n" == black_of(keys)
+    names = sorted({a.strip('"') for a in arguments})
+    imports = layout.imports(f".tools.{name}", names)
+    assert imports + "\n" == black_of(imports)
