@@ -54,6 +54,11 @@ class Peers:
         structs = {tool: msgspec_struct(s, f"S{i}") for i, (tool, s) in enumerate(schemas.items())}
         self.parsers: dict[str, dict[str, Any]] = {
             "pydantic model_validate_json": {t: m.model_validate_json for t, m in models.items()},
+            # The result a generated parser gives (typed arguments and their plain values), the
+            # pydantic way: context for the ratios, not a target.
+            "pydantic model_validate_json + model_dump": {
+                t: _with_dump(m.model_validate_json) for t, m in models.items()
+            },
             "pydantic validate_json": {
                 t: m.__pydantic_validator__.validate_json for t, m in models.items()
             },
@@ -68,6 +73,14 @@ class Peers:
                 for t, s in schemas.items()
             },
         }
+
+
+def _with_dump(validate: Any) -> Any:
+    def parse(raw: str) -> tuple[Any, dict[str, Any]]:
+        model = validate(raw)
+        return model, model.model_dump()
+
+    return parse
 
 
 def _after_json(validate: Any) -> Any:

@@ -6,7 +6,7 @@ import dataclasses
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,6 +211,27 @@ class Package:
     warnings: tuple[Diagnostic, ...]
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """A catalog read and checked by this build, to be rendered; `entry` is its package's cache key."""
+
+    entry: str | None
+    catalog: Catalog
+    warnings: tuple[Diagnostic, ...]
+
+    @property
+    def name(self) -> str:
+        return self.catalog.name
+
+    @property
+    def source(self) -> str:
+        return self.catalog.source
+
+    @property
+    def name_line(self) -> int:
+        return self.catalog.name_line
+
+
 def build(
     paths: list[Path], root: Path | None = None, cache: FormatCache | None = None
 ) -> BuildResult:
@@ -218,7 +239,7 @@ def build(
     neither read nor checked again: its package, warnings included, comes from the cache."""
     root = root or Path.cwd()
     cache = cache or FormatCache(None)
-    found: list[Package | tuple[str | None, Catalog, list[Diagnostic]]] = []
+    found: list[Package | _Checked] = []
     errors: list[Diagnostic] = []
     for source in find_sources(paths):
         entry = _package_entry(source, root)
@@ -229,29 +250,15 @@ def build(
         catalog, diagnostics = check_catalog(source, root)
         errors += [d for d in diagnostics if d.level == "error"]
         if catalog is not None:
-            found.append((entry, catalog, [d for d in diagnostics if d.level == "warning"]))
-    names = [
-        (item.name, item.source, item.name_line)
-        if isinstance(item, Package)
-        else (item[1].name, item[1].source, item[1].name_line)
-        for item in found
-    ]
-    errors += _shared_names(names)
+            warnings = tuple(d for d in diagnostics if d.level == "warning")
+            found.append(_Checked(entry, catalog, warnings))
+    errors += _shared_names([(item.name, item.source, item.name_line) for item in found])
     if errors:
-        raise CatalogError(errors + [w for item in found for w in _warnings(item)])
+        raise CatalogError(errors + [w for item in found for w in item.warnings])
     result = BuildResult()
     for item in found:
-        if not isinstance(item, Package):
-            entry, catalog, warnings = item
-            item = Package(
-                catalog.name,
-                catalog.source,
-                catalog.name_line,
-                render_catalog(catalog, cache),
-                tuple(warnings),
-            )
-            if entry is not None:
-                _store_package(cache, entry, item, catalog)
+        if isinstance(item, _Checked):
+            item = _render_package(item, cache)
         result.packages.append(item.name)
         result.warnings += item.warnings
         for path, text in item.files.items():
@@ -261,8 +268,13 @@ def build(
     return result
 
 
-def _warnings(item: Package | tuple[str | None, Catalog, list[Diagnostic]]) -> Sequence[Diagnostic]:
-    return item.warnings if isinstance(item, Package) else item[2]
+def _render_package(checked: _Checked, cache: FormatCache) -> Package:
+    catalog = checked.catalog
+    files = render_catalog(catalog, cache)
+    package = Package(catalog.name, catalog.source, catalog.name_line, files, checked.warnings)
+    if checked.entry is not None:
+        _store_package(cache, checked.entry, package, catalog)
+    return package
 
 
 def _package_entry(source: Path, root: Path) -> str | None:
@@ -290,7 +302,7 @@ def _store_package(cache: FormatCache, entry: str, package: Package, catalog: Ca
             for path, text in package.files.items()
         },
     }
-    cache.put(entry, json.dumps(record, ensure_ascii=False))
+    cache.put(entry, json.dumps(record))
 
 
 def _cached_package(cache: FormatCache, entry: str | None) -> Package | None:

@@ -1,8 +1,9 @@
-"""A content-addressed cache of formatted modules, so that a rebuild renders and formats only what changed.
+"""A content-addressed cache of what a build made, so that a rebuild makes only what changed.
 
 An entry's key is the digest of everything its text depends on: the generator (codegen's own code,
-its templates, black's version) and either a tool's definition or the unformatted text. Entries are
-never updated, only added, so a stale entry cannot be read. The directory lives at the project root,
+its templates, black's version, Python's) and either a tool's definition, a module's unformatted
+text, or a catalog file's place and bytes (for the record of its whole package). Entries are never
+updated, only added, so a stale entry cannot be read. The directory lives at the project root,
 ignores itself in git, and can be deleted at any time.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -24,8 +26,10 @@ DIRECTORY = ".codegen_cache"
 
 @cache
 def generator_digest() -> str:
-    """The digest of what turns a catalog into text: codegen's code and templates, and black."""
-    digest = hashlib.sha256(f"codegen {__version__}, black {black.__version__}".encode())
+    """The digest of what turns a catalog into text: codegen's code and templates, black, and
+    Python's minor version (escaping follows its Unicode tables)."""
+    python = "{}.{}".format(*sys.version_info)
+    digest = hashlib.sha256(f"codegen {__version__}, black {black.__version__}, {python}".encode())
     package = Path(__file__).parent
     for path in sorted([*package.glob("*.py"), *Path(templates_dir()).glob("*.jinja")]):
         digest.update(path.name.encode())
