@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import json
 import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.cache import FormatCache, key
+from codegen.cache import BuildCache, key
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.format import format_python
 from codegen.ir import Catalog, Tool
@@ -75,20 +77,8 @@ def check_catalogs(
 
     Paths in messages and output are relative to the project `root` (default: the working directory).
     """
-    root = root or Path.cwd()
-    catalogs: list[Catalog] = []
-    errors: list[Diagnostic] = []
-    warnings: list[Diagnostic] = []
-    for source in sources:
-        catalog, found = check_catalog(source, root)
-        errors.extend(d for d in found if d.level == "error")
-        warnings.extend(d for d in found if d.level == "warning")
-        if catalog is not None:
-            catalogs.append(catalog)
-    errors += _shared_names([(c.name, c.source, c.name_line) for c in catalogs])
-    if errors:
-        raise CatalogError(errors + warnings)
-    return catalogs, sorted(warnings)
+    found, warnings = _check(sources, root or Path.cwd(), BuildCache(None))
+    return [item.catalog for item in found if isinstance(item, _Checked)], warnings
 
 
 def check_catalog(source: Path, root: Path) -> tuple[Catalog | None, list[Diagnostic]]:
@@ -129,10 +119,10 @@ def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
 PARALLEL_FROM = 16
 
 
-def render_catalog(catalog: Catalog, cache: FormatCache | None = None) -> dict[str, str]:
+def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[str, str]:
     """Every module of the catalog's package, formatted. With a cache, a tool whose definition is
     unchanged is neither rendered nor formatted again, and the others are rendered in parallel."""
-    cache = cache or FormatCache(None)
+    cache = cache or BuildCache(None)
     package = catalog.name
     files: dict[str, str] = {}
     shared = {
@@ -163,7 +153,7 @@ def tool_entry(source: str, tool: Tool) -> str:
     return key("tool", source, tool.sha256)
 
 
-def _formatted(cache: FormatCache, path: str, text: str) -> str:
+def _formatted(cache: BuildCache, path: str, text: str) -> str:
     # The header's comments hold the catalog's digest, which black leaves as it is: only the body
     # is formatted and cached, so a package's __init__ is formatted again only when it changes.
     header, body = split_header(text)
@@ -213,9 +203,8 @@ class Package:
 
 @dataclass(frozen=True)
 class _Checked:
-    """A catalog read and checked by this build, to be rendered; `entry` is its package's cache key."""
+    """A catalog read and checked by this build, to be rendered."""
 
-    entry: str | None
     catalog: Catalog
     warnings: tuple[Diagnostic, ...]
 
@@ -233,91 +222,112 @@ class _Checked:
 
 
 def build(
-    paths: list[Path], root: Path | None = None, cache: FormatCache | None = None
+    paths: list[Path], root: Path | None = None, cache: BuildCache | None = None
 ) -> BuildResult:
     """Every catalog's package. With a cache, a catalog whose file is unchanged since a build is
     neither read nor checked again: its package, warnings included, comes from the cache."""
-    root = root or Path.cwd()
-    cache = cache or FormatCache(None)
-    found: list[Package | _Checked] = []
-    errors: list[Diagnostic] = []
-    for source in find_sources(paths):
-        entry = _package_entry(source, root)
-        package = _cached_package(cache, entry)
-        if package is not None:
-            found.append(package)
-            continue
-        catalog, diagnostics = check_catalog(source, root)
-        errors += [d for d in diagnostics if d.level == "error"]
-        if catalog is not None:
-            warnings = tuple(d for d in diagnostics if d.level == "warning")
-            found.append(_Checked(entry, catalog, warnings))
-    errors += _shared_names([(item.name, item.source, item.name_line) for item in found])
-    if errors:
-        raise CatalogError(errors + [w for item in found for w in item.warnings])
-    result = BuildResult()
+    cache = cache or BuildCache(None)
+    found, warnings = _check(find_sources(paths), root or Path.cwd(), cache)
+    result = BuildResult(warnings=warnings)
     for item in found:
-        if isinstance(item, _Checked):
-            item = _render_package(item, cache)
-        result.packages.append(item.name)
-        result.warnings += item.warnings
-        for path, text in item.files.items():
+        package = (
+            _render_package(item.catalog, item.warnings, cache)
+            if isinstance(item, _Checked)
+            else item
+        )
+        result.packages.append(package.name)
+        for path, text in package.files.items():
             result.files[path] = text
-            result.owners[path] = item.source
-    result.warnings.sort()
+            result.owners[path] = package.source
     return result
 
 
-def _render_package(checked: _Checked, cache: FormatCache) -> Package:
-    catalog = checked.catalog
-    files = render_catalog(catalog, cache)
-    package = Package(catalog.name, catalog.source, catalog.name_line, files, checked.warnings)
-    if checked.entry is not None:
-        _store_package(cache, checked.entry, package, catalog)
-    return package
+def _check(
+    sources: list[Path], root: Path, cache: BuildCache
+) -> tuple[list[Package | _Checked], list[Diagnostic]]:
+    """Each source's package from the cache, or its catalog checked now; raise CatalogError with
+    every error and every warning of every file when there is an error."""
+    found: list[Package | _Checked] = []
+    errors: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
+    for source in sources:
+        package = _cached_package(cache, source, root)
+        if package is not None:
+            found.append(package)
+            warnings += package.warnings
+            continue
+        with _collector_paused():
+            catalog, diagnostics = check_catalog(source, root)
+        errors += [d for d in diagnostics if d.level == "error"]
+        mine = tuple(d for d in diagnostics if d.level == "warning")
+        warnings += mine
+        if catalog is not None:
+            found.append(_Checked(catalog, mine))
+    errors += _shared_names([(item.name, item.source, item.name_line) for item in found])
+    if errors:
+        raise CatalogError(errors + warnings)
+    return found, sorted(warnings)
 
 
-def _package_entry(source: Path, root: Path) -> str | None:
-    """The cache key of what a catalog file builds into: its place and its bytes (None if unreadable)."""
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    # Reading a large catalog makes millions of objects that live to the end of the build and
+    # form no cycles; each pass of the cyclic collector walked them all, which took half of a
+    # rebuild of a 2,000-tool catalog. Rendering (black's trees do have cycles) runs with it on.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()
-    except OSError:
-        return None
-    return key("package", display_name(source, root), digest)
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
-def _store_package(cache: FormatCache, entry: str, package: Package, catalog: Catalog) -> None:
-    # Tool modules are in the cache already, under their tools' entries: the package refers to them.
+def _render_package(
+    catalog: Catalog, warnings: tuple[Diagnostic, ...], cache: BuildCache
+) -> Package:
+    files = render_catalog(catalog, cache)
+    package = Package(catalog.name, catalog.source, catalog.name_line, files, warnings)
+    # Tool modules are in the cache already, under their tools' entries, and the others are
+    # stored by their text: the record refers to both, so it stays small.
     tools = {
         f"{catalog.name}/tools/{tool.module}.py": tool_entry(catalog.source, tool)
         for tool in catalog.tools
     }
+    refs: dict[str, str] = {}
+    for path, text in files.items():
+        refs[path] = tools.get(path) or key("file", text)
+        if path not in tools and refs[path] not in cache:
+            cache.put(refs[path], text)
     record = {
         "name": package.name,
         "source": package.source,
         "name_line": package.name_line,
-        "warnings": [dataclasses.astuple(w) for w in package.warnings],
-        "files": {
-            path: {"entry": tools[path]} if path in tools else {"text": text}
-            for path, text in package.files.items()
-        },
+        "warnings": [dataclasses.astuple(w) for w in warnings],
+        "files": refs,
     }
-    cache.put(entry, json.dumps(record))
+    # Keyed by the bytes this build read, never by a second read that an editor could race.
+    cache.put(key("package", catalog.source, catalog.sha256), json.dumps(record))
+    return package
 
 
-def _cached_package(cache: FormatCache, entry: str | None) -> Package | None:
-    record_text = cache.get(entry) if entry is not None else None
+def _cached_package(cache: BuildCache, source: Path, root: Path) -> Package | None:
+    try:
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    except OSError:
+        return None  # reading it again reports why
+    record_text = cache.get(key("package", display_name(source, root), digest))
     if record_text is None:
         return None
     try:
         record = json.loads(record_text)
         files: dict[str, str] = {}
-        for path, where in record["files"].items():
-            text = where["text"] if "text" in where else cache.get(where["entry"])
+        for path, entry in record["files"].items():
+            text = cache.get(entry)
             if text is None:
-                return None  # a tool's entry was deleted: build the catalog again
+                return None  # an entry was deleted: build the catalog again
             files[path] = text
         warnings = tuple(Diagnostic(*fields) for fields in record["warnings"])
         return Package(record["name"], record["source"], record["name_line"], files, warnings)
-    except (ValueError, KeyError, TypeError):
-        return None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # not a record this codegen wrote: build the catalog again

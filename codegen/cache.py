@@ -14,24 +14,29 @@ import os
 import sys
 import tempfile
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 
-import black
-
 from codegen import __version__
-from codegen.resources import templates_dir
+from codegen.resources import meta_schema_path, templates_dir
 
 DIRECTORY = ".codegen_cache"
 
 
 @cache
 def generator_digest() -> str:
-    """The digest of what turns a catalog into text: codegen's code and templates, black, and
-    Python's minor version (escaping follows its Unicode tables)."""
-    python = "{}.{}".format(*sys.version_info)
-    digest = hashlib.sha256(f"codegen {__version__}, black {black.__version__}, {python}".encode())
+    """The digest of what turns a catalog into packages and warnings: codegen's code, templates and
+    meta-schema, the versions of black, jsonschema and PyYAML, and Python's minor version
+    (escaping follows its Unicode tables)."""
+    versions = ", ".join(
+        [f"codegen {__version__}", "python {}.{}".format(*sys.version_info)]
+        + [f"{name} {metadata.version(name)}" for name in ("black", "jsonschema", "PyYAML")]
+    )
+    digest = hashlib.sha256(versions.encode())
     package = Path(__file__).parent
-    for path in sorted([*package.glob("*.py"), *Path(templates_dir()).glob("*.jinja")]):
+    for path in sorted(
+        [*package.glob("*.py"), *Path(templates_dir()).glob("*.jinja"), meta_schema_path()]
+    ):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -44,11 +49,14 @@ def key(*parts: str) -> str:
     return digest.hexdigest()
 
 
-class FormatCache:
-    """Formatted texts by key, in `directory`; with no directory, a cache that keeps nothing."""
+class BuildCache:
+    """Texts by key, in `directory`; with no directory, a cache that keeps nothing."""
 
     def __init__(self, directory: Path | None) -> None:
         self.directory = directory
+
+    def __contains__(self, entry: str) -> bool:
+        return self.directory is not None and (self.directory / entry[:2] / entry).is_file()
 
     def get(self, entry: str) -> str | None:
         if self.directory is None:

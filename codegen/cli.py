@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -12,7 +11,7 @@ from pathlib import Path
 
 from codegen import __version__
 from codegen.build import UsageError, build, check_catalogs, find_sources
-from codegen.cache import DIRECTORY, FormatCache
+from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.emit import plan, write
@@ -25,18 +24,6 @@ OK, FAILED, USAGE = 0, 1, 2
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    # A command makes a few million objects that live until it ends and hold no garbage cycles
-    # worth finding: the collector's passes over them took half of a rebuild of a large catalog.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _run(args)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _run(args: argparse.Namespace) -> int:
     try:
         config = load_config(Path.cwd())
         sources = (
@@ -114,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     out: Path = args.out or config.out
-    cache = FormatCache(None if args.no_cache else config.root / DIRECTORY)
+    cache = BuildCache(None if args.no_cache else config.root / DIRECTORY)
     result = build(sources, config.root, cache)
     _report(result.warnings)
     if args.check:

@@ -20,10 +20,13 @@ def templates_dir() -> Path:
     return _locate(_PACKAGE / "templates", _PACKAGE.parent / "templates")
 
 
-@cache
-def catalog_meta_schema() -> dict[str, Any]:
-    path = _locate(
+def meta_schema_path() -> Path:
+    return _locate(
         _PACKAGE / "catalog.schema.json", _PACKAGE.parent / "schemas" / "catalog.schema.json"
     )
-    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def catalog_meta_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(meta_schema_path().read_text(encoding="utf-8"))
     return schema

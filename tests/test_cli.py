@@ -19,7 +19,8 @@ import pytest
 
 import codegen.build
 from codegen.build import build
-from codegen.cache import DIRECTORY, FormatCache
+from codegen.cache import DIRECTORY, BuildCache
+from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = ROOT / "schemas"
@@ -817,14 +818,15 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # Four tools, both __init__ modules, _runtime and _repair, and the catalog's package.
-    assert len(entries) == 9
+    # Four tools; the formatted bodies of both __init__ modules, _runtime and _repair, and the
+    # same four files whole, as the catalog's package refers to them; and that package.
+    assert len(entries) == 13
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
-    # The edited tool and the package that refers to it: the __init__ modules changed only in
-    # their headers, never formatted again.
-    assert len(new) == 2, sorted(p.name for p in new)
+    # The edited tool, the package, and both __init__ modules whole: they changed only in their
+    # headers, so their bodies were not formatted again.
+    assert len(new) == 4, sorted(p.name for p in new)
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"
@@ -839,7 +841,7 @@ def test_an_unchanged_catalog_is_not_read_again_and_keeps_its_warnings(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
-    cache = FormatCache(project / DIRECTORY)
+    cache = BuildCache(project / DIRECTORY)
     first = build([project / "schemas"], project, cache)
     assert len(first.warnings) == 2
 
@@ -854,6 +856,61 @@ def test_an_unchanged_catalog_is_not_read_again_and_keeps_its_warnings(
     source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     with pytest.raises(AssertionError, match="contacts.yaml was read again"):
         build([project / "schemas"], project, cache)
+
+
+def test_a_catalog_saved_while_it_is_read_is_cached_under_what_was_read(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = project / "schemas" / "memory_tools.yaml"
+    before = source.read_text(encoding="utf-8")
+    after = before.replace("Maximum number of passages to return.", "At most this many.")
+    cache = BuildCache(project / DIRECTORY)
+    real = codegen.build.load_catalog
+
+    def saved_meanwhile(path: Path, root: Path) -> object:
+        # An editor saves between the cache lookup and the read that builds.
+        path.write_text(after, encoding="utf-8")
+        return real(path, root)
+
+    monkeypatch.setattr(codegen.build, "load_catalog", saved_meanwhile)
+    edited = build([source], project, cache)
+    monkeypatch.setattr(codegen.build, "load_catalog", real)
+    source.write_text(before, encoding="utf-8")
+    assert build([source], project, cache) == build([source], project, BuildCache(None))
+    assert build([source], project, cache) != edited
+    source.write_text(after, encoding="utf-8")
+    assert build([source], project, cache) == edited
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["{not json", '{"files": []}', '{"name": "x"}', '{"files": {"a": 1}, "warnings": []}', None],
+)
+def test_a_damaged_cache_is_built_again(project: Path, damage: str | None) -> None:
+    (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
+    cache = BuildCache(project / DIRECTORY)
+    first = build([project / "schemas"], project, cache)
+    entries = [
+        p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"
+    ]
+    records = [p for p in entries if p.read_text(encoding="utf-8").startswith('{"name": ')]
+    assert len(records) == 2  # one package a catalog
+    for record in records:
+        if damage is None:  # the entries a record refers to are gone
+            for entry in json.loads(record.read_text(encoding="utf-8"))["files"].values():
+                (project / DIRECTORY / entry[:2] / entry).unlink(missing_ok=True)
+        else:
+            record.write_text(damage, encoding="utf-8")
+    assert build([project / "schemas"], project, cache) == first
+
+
+def test_a_failed_build_reports_the_warnings_of_the_catalog_that_failed(project: Path) -> None:
+    broken = WARNINGS_CATALOG.replace("required: [email]", "required: [email, phone]")
+    (project / "schemas" / "contacts.yaml").write_text(broken, encoding="utf-8")
+    with pytest.raises(CatalogError) as failure:
+        build([project / "schemas"], project)
+    levels = [d.level for d in failure.value.diagnostics if d.file == "schemas/contacts.yaml"]
+    assert sorted(levels) == ["error", "warning", "warning"], failure.value
 
 
 # -- lazy loading: importing one tool does not load the others ---------------------------------

@@ -8,6 +8,7 @@ layout functions agree with black on arbitrary input, and that black is skipped 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import string
 import sys
@@ -25,9 +26,17 @@ from codegen.format import MODE, format_python
 from codegen.literals import literal
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
 
-from corpus import catalog as bench_catalog
+
+def bench_catalog(tools: int) -> dict[str, object]:
+    """The benchmark's corpus catalog (bench/corpus.py), which is not a package."""
+    spec = importlib.util.spec_from_file_location("_bench_corpus", ROOT / "bench" / "corpus.py")
+    assert spec is not None and spec.loader is not None
+    corpus = sys.modules.setdefault(spec.name, importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(corpus)
+    catalog: dict[str, object] = corpus.catalog(tools)
+    return catalog
+
 
 LONG = "a_parameter_name_long_enough_to_push_every_line_it_is_on_past_the_limit"[:64]
 WIDE_TEXT = "全角の説明文は一文字が二桁の幅を取るので行の長さの計算を試します" * 2
@@ -125,6 +134,27 @@ def test_every_module_is_what_black_makes_of_it(tmp_path: Path) -> None:
     assert len(files) > 90
     changed = [path for path, text in files.items() if black.format_str(text, mode=MODE) != text]
     assert changed == []
+
+
+def test_the_layout_is_what_black_makes_of_one_line_layouts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Black keeps a list it finds open with a trailing comma open, so "black leaves the output
+    # alone" alone would miss a list opened that black would have kept on one line. With every
+    # layout on one line, black formats each statement the layout would have broken.
+    sources = catalogs(tmp_path)
+    laid_out = build(sources, root=tmp_path).files
+    formatted: list[str] = []
+    real = black.format_str
+
+    def spy(text: str, *, mode: black.Mode) -> str:
+        formatted.append(text)
+        return real(text, mode=mode)
+
+    monkeypatch.setattr(codegen.format.black, "format_str", spy)
+    monkeypatch.setattr(layout, "fits", lambda line: True)
+    assert build(sources, root=tmp_path).files == laid_out
+    assert sum(text.startswith("SCHEMA: ") for text in formatted) > 20
 
 
 def test_black_runs_only_on_statements_with_lines_too_long(
