@@ -133,17 +133,16 @@ def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[st
     }
     for path, text in shared.items():
         files[path] = _formatted(cache, path, text)
-    jobs: list[tuple[str, str, Tool]] = []
+    missing: list[tuple[str, Tool]] = []
     for tool in catalog.tools:
         path = f"{package}/tools/{tool.module}.py"
-        entry = tool_entry(catalog.source, tool)
-        cached = cache.get(entry)
+        cached = cache.get(tool_entry(catalog.source, tool))
         if cached is None:
-            jobs.append((entry, path, tool))
+            missing.append((path, tool))
         else:
             files[path] = cached
-    for (entry, path, _), text in zip(jobs, _render_tools(catalog.source, jobs), strict=True):
-        cache.put(entry, text)
+    for (path, tool), text in zip(missing, _render_tools(catalog.source, missing), strict=True):
+        cache.put(tool_entry(catalog.source, tool), text)
         files[path] = text
     return dict(sorted(files.items()))
 
@@ -173,12 +172,12 @@ def split_header(text: str) -> tuple[str, str]:
     return text[:end], text[end:]
 
 
-def _render_tools(source: str, jobs: list[tuple[str, str, Tool]]) -> Iterator[str]:
-    work = [(source, path, tool) for _, path, tool in jobs]
+def _render_tools(source: str, missing: list[tuple[str, Tool]]) -> Iterator[str]:
+    work = [(source, path, tool) for path, tool in missing]
     workers = min(os.cpu_count() or 1, len(work) // PARALLEL_FROM)
     if workers <= 1:
         return map(_render_tool, work)
-    # Black takes most of a build, one module at a time: every core formats its share.
+    # Rendering and the syntax check are pure Python, a module at a time: every core does its share.
     with ProcessPoolExecutor(workers) as pool:
         return iter(
             list(pool.map(_render_tool, work, chunksize=max(1, len(work) // (workers * 8))))

@@ -22,16 +22,29 @@ def fits(line: str) -> bool:
     return str_width(line) <= LINE_LENGTH
 
 
-def call(head: str, arguments: list[str], tail: str = "", brackets: str = "()") -> str:
+def call(
+    head: str, arguments: list[str], tail: str = "", brackets: str = "()", lone_comma: bool = False
+) -> str:
     """`head(arguments)tail`, a call or subscript black splits at its brackets (the last pair on the
-    line): one line; or the arguments on a line of their own; or one argument a line."""
-    return _bracketed(head, arguments, tail, brackets)
+    line): one line; or the arguments on a line of their own; or one argument a line, each with a
+    comma (a lone argument gets one only when `lone_comma`, as black gives a def's)."""
+    opener, closer = brackets[0], brackets[1]
+    one = f"{head}{opener}{', '.join(arguments)}{closer}{tail}"
+    if fits(one) or not arguments:
+        return one
+    if len(arguments) == 1:
+        body = INDENT + arguments[0] + ("," if lone_comma else "")
+    else:
+        body = INDENT + ", ".join(arguments)
+        if not fits(body):
+            body = "\n".join(f"{INDENT}{argument}," for argument in arguments)
+    return f"{head}{opener}\n{body}\n{closer}{tail}"
 
 
 def signature(name: str, parameters: list[str], returns: str) -> str:
     """A top-level `def` line. Black splits a def at its first bracket, and ends a lone parameter
     it moves to a line of its own with a comma."""
-    return _bracketed(f"def {name}", parameters, f" -> {returns}:", "()", lone_comma=True)
+    return call(f"def {name}", parameters, f" -> {returns}:", lone_comma=True)
 
 
 def frozen_set(head: str, items: list[str]) -> str:
@@ -54,22 +67,6 @@ def imports(module: str, names: list[str], indent: str = "") -> str:
         return one
     body = "\n".join(f"{indent}{INDENT}{name}," for name in names)
     return f"{indent}from {module} import (\n{body}\n{indent})"
-
-
-def _bracketed(
-    head: str, arguments: list[str], tail: str, brackets: str, lone_comma: bool = False
-) -> str:
-    opener, closer = brackets[0], brackets[1]
-    one = f"{head}{opener}{', '.join(arguments)}{closer}{tail}"
-    if fits(one) or not arguments:
-        return one
-    if len(arguments) == 1:
-        body = INDENT + arguments[0] + ("," if lone_comma else "")
-    else:
-        body = INDENT + ", ".join(arguments)
-        if not fits(body):
-            body = "\n".join(f"{INDENT}{argument}," for argument in arguments)
-    return f"{head}{opener}\n{body}\n{closer}{tail}"
 
 
 def data(value: object, head: str = "", tail: str = "", indent: str = "") -> str:
