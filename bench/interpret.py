@@ -57,16 +57,20 @@ class Interpreter:
             name, fields, frozen=True, slots=True, kw_only=True
         )
 
-    def parse(self, tool: str, raw: str) -> Any:
+    def parser(self, tool: str) -> Any:
+        """The parse function of one tool, as the generated package has one per tool."""
         schema = self.schemas[tool]
+        run_parser = self.rt.run_parser
+        invalid = self.rt.INVALID
 
-        def arguments(root: Any, path: str, warnings: list[str], errors: list[str]) -> Any:
-            values = self.object(root, schema, path, warnings, errors)
-            if errors or values is self.rt.INVALID:
-                return values, self.rt.INVALID
-            return values, self.typed(values, schema)
+        def arguments(root: Any, warnings: list[str], errors: list[str]) -> Any:
+            self.object(root, schema, "", warnings, errors)
+            return invalid if errors else self.typed(root, schema)
 
-        return self.rt.run_parser(tool, "", raw, arguments)
+        def parse(raw: str, tool_call_id: str = "") -> Any:
+            return run_parser(tool, tool_call_id, raw, arguments)
+
+        return parse
 
     def typed(self, value: Any, schema: dict[str, Any]) -> Any:
         if schema.get("type") == "array":
@@ -85,30 +89,32 @@ class Interpreter:
     def object(
         self, src: Any, schema: dict[str, Any], path: str, warnings: list[str], errors: list[str]
     ) -> Any:
+        """The object corrected in place, as the generated code does."""
         if type(src) is not dict:
             src = self.rt.to_dict(src, path, warnings, errors)
             if src is self.rt.INVALID:
                 return src
-        values: dict[str, Any] = {}
         required = schema.get("required", ())
         for name, sub in schema["properties"].items():
             where = f"{path}.{name}" if path else name
             if name not in src or src[name] is None:
                 if name in required:
                     errors.append(f"missing_required:{where}")
+                    src.pop(name, None)
                 elif "default" in sub:
-                    values[name] = sub["default"]
+                    src[name] = sub["default"]
                 continue
             value = self.value(src[name], sub, where, warnings, errors)
-            if value is not self.rt.INVALID:
-                values[name] = value
+            if value is self.rt.INVALID:
+                del src[name]
+            else:
+                src[name] = value
         for name in src:
             if name not in schema["properties"]:
                 warnings.append(
                     f"unknown_parameter:{path}.{name}" if path else f"unknown_parameter:{name}"
                 )
-                values[name] = src[name]
-        return values
+        return src
 
     def value(
         self, v: Any, schema: dict[str, Any], path: str, warnings: list[str], errors: list[str]
@@ -123,10 +129,9 @@ class Interpreter:
             items = v if type(v) is list else self.rt.to_list(v, path, warnings, errors)
             if items is self.rt.INVALID:
                 return items
-            return [
-                self.value(item, schema["items"], f"{path}[{i}]", warnings, errors)
-                for i, item in enumerate(items)
-            ]
+            for i, item in enumerate(items):
+                items[i] = self.value(item, schema["items"], f"{path}[{i}]", warnings, errors)
+            return items
         value = self.coerce[kind](v, path, warnings, errors)
         if value is not self.rt.INVALID and kind in ("integer", "number"):
             low, high = schema.get("minimum"), schema.get("maximum")

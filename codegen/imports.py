@@ -14,6 +14,7 @@ STDLIB = {
     "datetime": ("datetime", "datetime"),
     "isfinite": ("math", "isfinite"),
     "re": ("re", None),
+    "Any": ("typing", "Any"),
     "Final": ("typing", "Final"),
     "Literal": ("typing", "Literal"),
 }
@@ -22,7 +23,7 @@ STDLIB = {
 RUNTIME = frozenset(
     {
         "ABSENT", "INVALID", "Invalid", "RawArguments", "ToolCallRequest", "ToolSpec",
-        "is_absolute_uri", "is_null_text", "key_text", "run_parser", "slot_setters", "to_bool", "to_choice", "to_date",
+        "copy_containers", "is_absolute_uri", "is_null_text", "run_parser", "slot_setters", "to_bool", "to_choice", "to_date",
         "to_datetime", "to_dict", "to_float", "to_int", "to_list", "to_str", "to_uri", "unknown_keys",
     }
 )  # fmt: skip

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import Enum
 from math import isfinite
-from typing import Any, Final, Generic, TypeAlias, TypeVar
+from typing import Any, Final, Generic, NamedTuple, TypeAlias, TypeVar
 
 from ._repair import repair_json
 
@@ -61,12 +61,12 @@ INVALID: Final = Invalid.INVALID
 ABSENT: Final = object()
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCallRequest(Generic[ArgsT_co]):
+class ToolCallRequest(NamedTuple, Generic[ArgsT_co]):
     """One tool call as the model sent it, and what the parser made of it.
 
     `arguments` is the typed dataclass, or None when there is any error: a call with errors must
     not run. `values` holds the corrected plain values by wire name, partial when there are errors.
+    A named tuple: the cheapest immutable record CPython builds.
     """
 
     tool_name: str
@@ -88,6 +88,10 @@ class ToolCallRequest(Generic[ArgsT_co]):
     @property
     def parse_error(self) -> str | None:
         return "; ".join(self.errors) or None
+
+
+# Builds a request from a tuple of its fields, without the named tuple's own __new__ in Python.
+_new_request: Final = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,80 +177,56 @@ def run_parser(
     tool_name: str,
     tool_call_id: str,
     raw: RawArguments,
-    arguments: Callable[[object, str, list[str], list[str]], tuple[object, T | Invalid]],
+    arguments: Callable[[dict[str, object], list[str], list[str]], T | Invalid],
 ) -> ToolCallRequest[T]:
-    """Decode `raw` and fill the tool's arguments with `arguments`, the tool's generated parser."""
+    """Decode `raw` and check it with `arguments`, the tool's generated parser, which corrects the
+    decoded object in place: that object becomes the request's `values`."""
     try:
-        # Most calls are the text of one JSON object, too short to be too deep: no other
-        # whole-input rule can apply, so they skip the rest of decode_arguments.
-        if (
-            type(raw) is str
-            and len(raw) <= MAX_CHARS
-            and raw.count("{") + raw.count("[") <= MAX_DEPTH
-        ):
+        # Most calls are the text of one JSON object: strict decoding takes it, and no other
+        # whole-input rule can apply, so it skips the rest of decode_arguments.
+        if type(raw) is str and len(raw) <= MAX_CHARS:
             try:
-                root = _loads(raw)
-            except ValueError:
+                root = _decode(raw)
+            except (ValueError, RecursionError):
                 root = None
-            if type(root) is dict:
+            # Valid JSON nests at most half its length deep, so short texts need no count.
+            if type(root) is dict and (len(raw) < _SHALLOW_TEXT or not _too_deep(root, raw)):
                 warnings: list[str] = []
                 errors: list[str] = []
-                values, typed = arguments(root, "", warnings, errors)
-                return request(tool_name, tool_call_id, raw, values, typed, warnings, errors)
+                typed = arguments(root, warnings, errors)
+                return _new_request(
+                    ToolCallRequest,
+                    (
+                        tool_name,
+                        tool_call_id,
+                        raw,
+                        None if errors or typed is INVALID else typed,
+                        root,
+                        tuple(warnings),
+                        tuple(errors),
+                    ),
+                )
         doc = decode_arguments(raw)
         if doc.root is None:
-            return request(
-                tool_name, tool_call_id, doc.raw_text, INVALID, INVALID, doc.warnings, doc.errors
+            return ToolCallRequest(
+                tool_name, tool_call_id, doc.raw_text, None, {}, (*doc.warnings,), (*doc.errors,)
             )
-        values, typed = arguments(doc.root, "", doc.warnings, doc.errors)
-        return request(
-            tool_name, tool_call_id, doc.raw_text, values, typed, doc.warnings, doc.errors
+        typed = arguments(doc.root, doc.warnings, doc.errors)
+        return ToolCallRequest(
+            tool_name,
+            tool_call_id,
+            doc.raw_text,
+            None if doc.errors or typed is INVALID else typed,
+            doc.root,
+            tuple(doc.warnings),
+            tuple(doc.errors),
         )
     except Exception as exc:  # noqa: BLE001 - a dict input may hold objects whose own methods raise
         code = f"unreadable_arguments:{type(exc).__name__}"
         return ToolCallRequest(tool_name, tool_call_id, _UNSHOWN, None, {}, (), (code,))
 
 
-_REQUEST_SLOTS: Final = slot_setters(
-    ToolCallRequest,
-    "tool_name",
-    "tool_call_id",
-    "raw_arguments",
-    "arguments",
-    "values",
-    "warnings",
-    "errors",
-)
-
-
-def request(
-    tool_name: str,
-    tool_call_id: str,
-    raw_text: str,
-    values: object,
-    typed: T | Invalid,
-    warnings: list[str],
-    errors: list[str],
-) -> ToolCallRequest[T]:
-    """Assemble the result of a parse: typed arguments only when nothing went wrong."""
-    result: ToolCallRequest[T] = object.__new__(ToolCallRequest)
-    (
-        set_tool_name,
-        set_tool_call_id,
-        set_raw,
-        set_arguments,
-        set_values,
-        set_warnings,
-        set_errors,
-    ) = _REQUEST_SLOTS
-    set_tool_name(result, tool_name)
-    set_tool_call_id(result, tool_call_id)
-    set_raw(result, raw_text)
-    set_arguments(result, None if errors or typed is INVALID else typed)
-    set_values(result, values if type(values) is dict else {})
-    set_warnings(result, tuple(warnings) if warnings else ())
-    set_errors(result, tuple(errors) if errors else ())
-    return result
+_SHALLOW_TEXT: Final = 2 * (MAX_DEPTH + 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,10 +307,19 @@ def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
     # Values a dict shares between places are one object in memory but many in JSON text.
     if _expanded_size(raw, {}) > MAX_NODES:
         return Decoded(_UNSHOWN, None, [], ["arguments_too_large"])
-    root: dict[str, object] = {
-        key if type(key) is str else key_text(key): value for key, value in raw.items()
-    }
+    # The parser corrects what it checks in place, so it works on its own copy of the caller's.
+    root: dict[str, object] = {key_text(key): copy_containers(value) for key, value in raw.items()}
     return Decoded(_as_json_text(raw), root, [], [])
+
+
+def copy_containers(value: object) -> object:
+    """A copy of the objects and arrays in a value (keys as text), which a parser may then edit in
+    place: a caller's dict is never changed, and each member of a union tries its own copy."""
+    if isinstance(value, Mapping):
+        return {key_text(key): copy_containers(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [copy_containers(item) for item in value]
+    return value
 
 
 _UNSHOWN: Final = "<arguments too large or too deep to show>"
@@ -386,6 +375,8 @@ def _reject_constant(name: str) -> object:
 
 
 _json_decode: Final = json.JSONDecoder(parse_constant=_reject_constant).decode
+# The strict first attempt at a text; where msgspec refuses one, _loads lets json decide.
+_decode: Final = _fast_loads or _json_decode
 
 
 def _loads(text: str) -> object:
@@ -647,9 +638,9 @@ def _embedded_json(text: str) -> object:
     return INVALID if _too_deep(value, stripped) else value
 
 
-def unknown_keys(src: Mapping[Any, object], known: frozenset[str]) -> list[tuple[str, Any]]:
-    """The keys of an object its schema does not declare, in the order sent, each with its text."""
-    return [(key_text(key), key) for key in src if key not in known]
+def unknown_keys(src: dict[str, object], known: frozenset[str]) -> list[str]:
+    """The keys of an object its schema does not declare, in the order sent."""
+    return [key for key in src if key not in known]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -146,39 +146,42 @@ def _event_time(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     date_time_: datetime
     v = src.get("dateTime", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, path + ".dateTime", warnings):
         errors.append(f"missing_required:{path}" + ".dateTime")
+        src.pop("dateTime", None)
     elif (date_time_c := to_datetime(v, path + ".dateTime", warnings, errors)) is not INVALID:
-        values["dateTime"] = date_time_ = date_time_c
+        src["dateTime"] = date_time_ = date_time_c
+    else:
+        del src["dateTime"]
 
     time_zone_: str
     v = src.get("timeZone", ABSENT)
     if type(v) is str and _EVENT_TIME_TIME_ZONE_PATTERN.search(v):
-        values["timeZone"] = time_zone_ = v
+        time_zone_ = v
     elif v is ABSENT:
-        values["timeZone"] = time_zone_ = "UTC"
+        src["timeZone"] = time_zone_ = "UTC"
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".timeZone")
-        values["timeZone"] = time_zone_ = "UTC"
+        src["timeZone"] = time_zone_ = "UTC"
     elif (
         time_zone_c := _event_time_time_zone(v, path + ".timeZone", warnings, errors)
     ) is not INVALID:
-        values["timeZone"] = time_zone_ = time_zone_c
+        src["timeZone"] = time_zone_ = time_zone_c
+    else:
+        del src["timeZone"]
 
     if not _EVENT_TIME_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _EVENT_TIME_KEYS):
+        for name in unknown_keys(src, _EVENT_TIME_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(CreateEventEventTime)
     _EVENT_TIME_SLOTS[0](typed, date_time_)
     _EVENT_TIME_SLOTS[1](typed, time_zone_)
-    return values, typed
+    return src, typed
 
 
 def _location(v: object, path: str, warnings: list[str], errors: list[str]) -> str | None | Invalid:
@@ -208,23 +211,19 @@ def _tags_item(v: object, path: str, warnings: list[str], errors: list[str]) -> 
 def _tags(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[str] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[str] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is str and 1 <= len(item) <= 32:
-            typed.append(item)
-        elif (c := _tags_item(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is str and 1 <= len(item) <= 32):
+            items[i] = _tags_item(item, f"{path}[{i}]", warnings, errors)
     if not (len(items) <= 10):
         errors.append(f"length_out_of_range:{path}")
         return INVALID, INVALID
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _reminders_item_method(
@@ -251,7 +250,6 @@ def _reminders_item(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     method_: CreateEventRemindersItemMethod
     v = src.get("method", ABSENT)
@@ -259,100 +257,105 @@ def _reminders_item(
         type(v) is str
         and (method_c := _REMINDERS_ITEM_METHOD.get((type(v), v), INVALID)) is not INVALID
     ):
-        values["method"] = method_ = method_c
+        method_ = method_c
     elif v is ABSENT:
-        values["method"] = method_ = "popup"
+        src["method"] = method_ = "popup"
     elif v is None or is_null_text(v, path + ".method", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".method")
-        values["method"] = method_ = "popup"
+        src["method"] = method_ = "popup"
     elif (method_c := _reminders_item_method(v, path + ".method", warnings, errors)) is not INVALID:
-        values["method"] = method_ = method_c
+        src["method"] = method_ = method_c
+    else:
+        del src["method"]
 
     minutes_before_: int
     v = src.get("minutesBefore", ABSENT)
     if type(v) is int and 0 <= v <= 40320:
-        values["minutesBefore"] = minutes_before_ = v
+        minutes_before_ = v
     elif v is ABSENT or v is None or is_null_text(v, path + ".minutesBefore", warnings):
         errors.append(f"missing_required:{path}" + ".minutesBefore")
+        src.pop("minutesBefore", None)
     elif (
         minutes_before_c := _reminders_item_minutes_before(
             v, path + ".minutesBefore", warnings, errors
         )
     ) is not INVALID:
-        values["minutesBefore"] = minutes_before_ = minutes_before_c
+        src["minutesBefore"] = minutes_before_ = minutes_before_c
+    else:
+        del src["minutesBefore"]
 
     if not _REMINDERS_ITEM_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _REMINDERS_ITEM_KEYS):
+        for name in unknown_keys(src, _REMINDERS_ITEM_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(CreateEventRemindersItem)
     _REMINDERS_ITEM_SLOTS[0](typed, method_)
     _REMINDERS_ITEM_SLOTS[1](typed, minutes_before_)
-    return values, typed
+    return src, typed
 
 
 def _reminders(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[CreateEventRemindersItem] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
     typed: list[CreateEventRemindersItem] = []
-    plain: list[object] = []
     for i, item in enumerate(items):
         p, t = _reminders_item(item, f"{path}[{i}]", warnings, errors)
-        if p is not INVALID:
-            plain.append(p)
+        items[i] = p
         if t is not INVALID:
             typed.append(t)
     if not (len(items) <= 5):
         errors.append(f"length_out_of_range:{path}")
         return INVALID, INVALID
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, typed
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, CreateEventArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> CreateEventArgs | Invalid:
     calendar_id_: str
     v = src.get("calendarId", ABSENT)
     if type(v) is str:
-        values["calendarId"] = calendar_id_ = v
+        calendar_id_ = v
     elif v is ABSENT:
-        values["calendarId"] = calendar_id_ = "primary"
+        src["calendarId"] = calendar_id_ = "primary"
     elif v is None:
         warnings.append("null_treated_as_absent:calendarId")
-        values["calendarId"] = calendar_id_ = "primary"
+        src["calendarId"] = calendar_id_ = "primary"
     elif (calendar_id_c := to_str(v, "calendarId", warnings, errors)) is not INVALID:
-        values["calendarId"] = calendar_id_ = calendar_id_c
+        src["calendarId"] = calendar_id_ = calendar_id_c
+    else:
+        del src["calendarId"]
 
     title_: str
     v = src.get("title", ABSENT)
     if type(v) is str and 1 <= len(v) <= 200:
-        values["title"] = title_ = v
+        title_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:title")
+        src.pop("title", None)
     elif (title_c := _title(v, "title", warnings, errors)) is not INVALID:
-        values["title"] = title_ = title_c
+        src["title"] = title_ = title_c
+    else:
+        del src["title"]
 
     start_: CreateEventEventTime
     v = src.get("start", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, "start", warnings):
         errors.append("missing_required:start")
+        src.pop("start", None)
     else:
         start_plain, start_typed = _event_time(v, "start", warnings, errors)
         if start_plain is not INVALID:
-            values["start"] = start_plain
+            src["start"] = start_plain
+        else:
+            del src["start"]
         if start_typed is not INVALID:
             start_ = start_typed
 
@@ -360,57 +363,68 @@ def _arguments(
     v = src.get("end", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, "end", warnings):
         errors.append("missing_required:end")
+        src.pop("end", None)
     else:
         end_plain, end_typed = _event_time(v, "end", warnings, errors)
         if end_plain is not INVALID:
-            values["end"] = end_plain
+            src["end"] = end_plain
+        else:
+            del src["end"]
         if end_typed is not INVALID:
             end_ = end_typed
 
     all_day_: bool
     v = src.get("allDay", ABSENT)
     if type(v) is bool:
-        values["allDay"] = all_day_ = v
+        all_day_ = v
     elif v is ABSENT:
-        values["allDay"] = all_day_ = False
+        src["allDay"] = all_day_ = False
     elif v is None or is_null_text(v, "allDay", warnings):
         warnings.append("null_treated_as_absent:allDay")
-        values["allDay"] = all_day_ = False
+        src["allDay"] = all_day_ = False
     elif (all_day_c := to_bool(v, "allDay", warnings, errors)) is not INVALID:
-        values["allDay"] = all_day_ = all_day_c
+        src["allDay"] = all_day_ = all_day_c
+    else:
+        del src["allDay"]
 
     location_: str | None
     v = src.get("location", ABSENT)
     if type(v) is str and len(v) <= 500:
-        values["location"] = location_ = v
+        location_ = v
     elif v is ABSENT:
-        values["location"] = location_ = None
+        src["location"] = location_ = None
     elif (location_c := _location(v, "location", warnings, errors)) is not INVALID:
-        values["location"] = location_ = location_c
+        src["location"] = location_ = location_c
+    else:
+        del src["location"]
 
     priority_: CreateEventPriority
     v = src.get("priority", ABSENT)
     if type(v) is int and (priority_c := _PRIORITY.get((type(v), v), INVALID)) is not INVALID:
-        values["priority"] = priority_ = priority_c
+        priority_ = priority_c
     elif v is ABSENT:
-        values["priority"] = priority_ = 5
+        src["priority"] = priority_ = 5
     elif v is None or is_null_text(v, "priority", warnings):
         warnings.append("null_treated_as_absent:priority")
-        values["priority"] = priority_ = 5
+        src["priority"] = priority_ = 5
     elif (priority_c := _priority(v, "priority", warnings, errors)) is not INVALID:
-        values["priority"] = priority_ = priority_c
+        src["priority"] = priority_ = priority_c
+    else:
+        del src["priority"]
 
     tags_: list[str]
     v = src.get("tags", ABSENT)
     if v is ABSENT:
-        values["tags"] = tags_ = []
+        src["tags"] = tags_ = []
     elif v is None or is_null_text(v, "tags", warnings):
         warnings.append("null_treated_as_absent:tags")
-        values["tags"] = tags_ = []
+        src["tags"] = tags_ = []
     else:
         tags_plain, tags_typed = _tags(v, "tags", warnings, errors)
         if tags_plain is not INVALID:
-            values["tags"] = tags_plain
+            src["tags"] = tags_plain
+        else:
+            del src["tags"]
         if tags_typed is not INVALID:
             tags_ = tags_typed
 
@@ -421,33 +435,38 @@ def _arguments(
     elif v is None or is_null_text(v, "reminders", warnings):
         warnings.append("null_treated_as_absent:reminders")
         reminders_ = None
+        del src["reminders"]
     else:
         reminders_plain, reminders_typed = _reminders(v, "reminders", warnings, errors)
         if reminders_plain is not INVALID:
-            values["reminders"] = reminders_plain
+            src["reminders"] = reminders_plain
+        else:
+            del src["reminders"]
         if reminders_typed is not INVALID:
             reminders_ = reminders_typed
 
     extended_properties_: dict[str, object] | None
     v = src.get("extendedProperties", ABSENT)
     if type(v) is dict:
-        values["extendedProperties"] = extended_properties_ = v
+        extended_properties_ = v
     elif v is ABSENT:
         extended_properties_ = None
     elif v is None or is_null_text(v, "extendedProperties", warnings):
         warnings.append("null_treated_as_absent:extendedProperties")
         extended_properties_ = None
+        del src["extendedProperties"]
     elif (
         extended_properties_c := to_dict(v, "extendedProperties", warnings, errors)
     ) is not INVALID:
-        values["extendedProperties"] = extended_properties_ = extended_properties_c
+        src["extendedProperties"] = extended_properties_ = extended_properties_c
+    else:
+        del src["extendedProperties"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(CreateEventArgs)
     _ARGUMENTS_SLOTS[0](typed, calendar_id_)
     _ARGUMENTS_SLOTS[1](typed, title_)
@@ -459,7 +478,7 @@ def _arguments(
     _ARGUMENTS_SLOTS[7](typed, tags_)
     _ARGUMENTS_SLOTS[8](typed, reminders_)
     _ARGUMENTS_SLOTS[9](typed, extended_properties_)
-    return values, typed
+    return typed
 
 
 def parse_create_event(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -115,30 +115,35 @@ def _attendees_item(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     email_: str
     v = src.get("email", ABSENT)
     if type(v) is str and _ATTENDEES_ITEM_EMAIL_PATTERN.search(v):
-        values["email"] = email_ = v
+        email_ = v
     elif v is ABSENT or v is None:
         errors.append(f"missing_required:{path}" + ".email")
+        src.pop("email", None)
     elif (email_c := _attendees_item_email(v, path + ".email", warnings, errors)) is not INVALID:
-        values["email"] = email_ = email_c
+        src["email"] = email_ = email_c
+    else:
+        del src["email"]
 
     display_name_: str | None
     v = src.get("displayName", ABSENT)
     if type(v) is str and len(v) <= 100:
-        values["displayName"] = display_name_ = v
+        display_name_ = v
     elif v is ABSENT:
         display_name_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".displayName")
         display_name_ = None
+        del src["displayName"]
     elif (
         display_name_c := _attendees_item_display_name(v, path + ".displayName", warnings, errors)
     ) is not INVALID:
-        values["displayName"] = display_name_ = display_name_c
+        src["displayName"] = display_name_ = display_name_c
+    else:
+        del src["displayName"]
 
     role_: InviteAttendeesAttendeesItemRole
     v = src.get("role", ABSENT)
@@ -146,49 +151,48 @@ def _attendees_item(
         type(v) is str
         and (role_c := _ATTENDEES_ITEM_ROLE.get((type(v), v), INVALID)) is not INVALID
     ):
-        values["role"] = role_ = role_c
+        role_ = role_c
     elif v is ABSENT:
-        values["role"] = role_ = "required"
+        src["role"] = role_ = "required"
     elif v is None or is_null_text(v, path + ".role", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".role")
-        values["role"] = role_ = "required"
+        src["role"] = role_ = "required"
     elif (role_c := _attendees_item_role(v, path + ".role", warnings, errors)) is not INVALID:
-        values["role"] = role_ = role_c
+        src["role"] = role_ = role_c
+    else:
+        del src["role"]
 
     if not _ATTENDEES_ITEM_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ATTENDEES_ITEM_KEYS):
+        for name in unknown_keys(src, _ATTENDEES_ITEM_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(InviteAttendeesAttendeesItem)
     _ATTENDEES_ITEM_SLOTS[0](typed, email_)
     _ATTENDEES_ITEM_SLOTS[1](typed, display_name_)
     _ATTENDEES_ITEM_SLOTS[2](typed, role_)
-    return values, typed
+    return src, typed
 
 
 def _attendees(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[InviteAttendeesAttendeesItem] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
     typed: list[InviteAttendeesAttendeesItem] = []
-    plain: list[object] = []
     for i, item in enumerate(items):
         p, t = _attendees_item(item, f"{path}[{i}]", warnings, errors)
-        if p is not INVALID:
-            plain.append(p)
+        items[i] = p
         if t is not INVALID:
             typed.append(t)
     if not (1 <= len(items) <= 100):
         errors.append(f"length_out_of_range:{path}")
         return INVALID, INVALID
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, typed
 
 
 def _message(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -211,69 +215,75 @@ def _field_2fa_code(v: object, path: str, warnings: list[str], errors: list[str]
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, InviteAttendeesArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> InviteAttendeesArgs | Invalid:
     event_id_: str
     v = src.get("eventId", ABSENT)
     if type(v) is str and _EVENT_ID_PATTERN.search(v):
-        values["eventId"] = event_id_ = v
+        event_id_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:eventId")
+        src.pop("eventId", None)
     elif (event_id_c := _event_id(v, "eventId", warnings, errors)) is not INVALID:
-        values["eventId"] = event_id_ = event_id_c
+        src["eventId"] = event_id_ = event_id_c
+    else:
+        del src["eventId"]
 
     attendees_: list[InviteAttendeesAttendeesItem]
     v = src.get("attendees", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, "attendees", warnings):
         errors.append("missing_required:attendees")
+        src.pop("attendees", None)
     else:
         attendees_plain, attendees_typed = _attendees(v, "attendees", warnings, errors)
         if attendees_plain is not INVALID:
-            values["attendees"] = attendees_plain
+            src["attendees"] = attendees_plain
+        else:
+            del src["attendees"]
         if attendees_typed is not INVALID:
             attendees_ = attendees_typed
 
     message_: str | None
     v = src.get("message", ABSENT)
     if type(v) is str and len(v) <= 1000:
-        values["message"] = message_ = v
+        message_ = v
     elif v is ABSENT:
         message_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:message")
         message_ = None
+        del src["message"]
     elif (message_c := _message(v, "message", warnings, errors)) is not INVALID:
-        values["message"] = message_ = message_c
+        src["message"] = message_ = message_c
+    else:
+        del src["message"]
 
     field_2fa_code_: str | None
     v = src.get("2fa_code", ABSENT)
     if type(v) is str and 6 <= len(v) <= 6 and _FIELD_2FA_CODE_PATTERN.search(v):
-        values["2fa_code"] = field_2fa_code_ = v
+        field_2fa_code_ = v
     elif v is ABSENT:
         field_2fa_code_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:2fa_code")
         field_2fa_code_ = None
+        del src["2fa_code"]
     elif (field_2fa_code_c := _field_2fa_code(v, "2fa_code", warnings, errors)) is not INVALID:
-        values["2fa_code"] = field_2fa_code_ = field_2fa_code_c
+        src["2fa_code"] = field_2fa_code_ = field_2fa_code_c
+    else:
+        del src["2fa_code"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(InviteAttendeesArgs)
     _ARGUMENTS_SLOTS[0](typed, event_id_)
     _ARGUMENTS_SLOTS[1](typed, attendees_)
     _ARGUMENTS_SLOTS[2](typed, message_)
     _ARGUMENTS_SLOTS[3](typed, field_2fa_code_)
-    return values, typed
+    return typed
 
 
 def parse_invite_attendees(

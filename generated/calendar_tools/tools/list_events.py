@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import date
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -21,7 +21,6 @@ from .._runtime import (
     slot_setters,
     to_choice,
     to_date,
-    to_dict,
     to_int,
     to_list,
     to_str,
@@ -72,23 +71,19 @@ _ARGUMENTS_SLOTS: Final = slot_setters(
 def _calendar_ids(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[str] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[str] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is str:
-            typed.append(item)
-        elif (c := to_str(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is str):
+            items[i] = to_str(item, f"{path}[{i}]", warnings, errors)
     if not (1 <= len(items) <= 20):
         errors.append(f"length_out_of_range:{path}")
         return INVALID, INVALID
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _query(v: object, path: str, warnings: list[str], errors: list[str]) -> str | None | Invalid:
@@ -124,24 +119,21 @@ def _page_token(
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, ListEventsArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> ListEventsArgs | Invalid:
     calendar_ids_: list[str]
     v = src.get("calendarIds", ABSENT)
     if v is ABSENT:
-        values["calendarIds"] = calendar_ids_ = ["primary"]
+        src["calendarIds"] = calendar_ids_ = ["primary"]
     elif v is None or is_null_text(v, "calendarIds", warnings):
         warnings.append("null_treated_as_absent:calendarIds")
-        values["calendarIds"] = calendar_ids_ = ["primary"]
+        src["calendarIds"] = calendar_ids_ = ["primary"]
     else:
         calendar_ids_plain, calendar_ids_typed = _calendar_ids(v, "calendarIds", warnings, errors)
         if calendar_ids_plain is not INVALID:
-            values["calendarIds"] = calendar_ids_plain
+            src["calendarIds"] = calendar_ids_plain
+        else:
+            del src["calendarIds"]
         if calendar_ids_typed is not INVALID:
             calendar_ids_ = calendar_ids_typed
 
@@ -149,64 +141,77 @@ def _arguments(
     v = src.get("startDate", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, "startDate", warnings):
         errors.append("missing_required:startDate")
+        src.pop("startDate", None)
     elif (start_date_c := to_date(v, "startDate", warnings, errors)) is not INVALID:
-        values["startDate"] = start_date_ = start_date_c
+        src["startDate"] = start_date_ = start_date_c
+    else:
+        del src["startDate"]
 
     end_date_: date
     v = src.get("endDate", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, "endDate", warnings):
         errors.append("missing_required:endDate")
+        src.pop("endDate", None)
     elif (end_date_c := to_date(v, "endDate", warnings, errors)) is not INVALID:
-        values["endDate"] = end_date_ = end_date_c
+        src["endDate"] = end_date_ = end_date_c
+    else:
+        del src["endDate"]
 
     query_: str | None
     v = src.get("query", ABSENT)
     if type(v) is str and len(v) <= 256:
-        values["query"] = query_ = v
+        query_ = v
     elif v is ABSENT:
         query_ = None
     elif (query_c := _query(v, "query", warnings, errors)) is not INVALID:
-        values["query"] = query_ = query_c
+        src["query"] = query_ = query_c
+    else:
+        del src["query"]
 
     order_by_: ListEventsOrderBy
     v = src.get("orderBy", ABSENT)
     if type(v) is str and (order_by_c := _ORDER_BY.get((type(v), v), INVALID)) is not INVALID:
-        values["orderBy"] = order_by_ = order_by_c
+        order_by_ = order_by_c
     elif v is ABSENT:
-        values["orderBy"] = order_by_ = "startTime"
+        src["orderBy"] = order_by_ = "startTime"
     elif v is None or is_null_text(v, "orderBy", warnings):
         warnings.append("null_treated_as_absent:orderBy")
-        values["orderBy"] = order_by_ = "startTime"
+        src["orderBy"] = order_by_ = "startTime"
     elif (order_by_c := _order_by(v, "orderBy", warnings, errors)) is not INVALID:
-        values["orderBy"] = order_by_ = order_by_c
+        src["orderBy"] = order_by_ = order_by_c
+    else:
+        del src["orderBy"]
 
     max_results_: int
     v = src.get("maxResults", ABSENT)
     if type(v) is int and 1 <= v <= 250:
-        values["maxResults"] = max_results_ = v
+        max_results_ = v
     elif v is ABSENT:
-        values["maxResults"] = max_results_ = 25
+        src["maxResults"] = max_results_ = 25
     elif v is None or is_null_text(v, "maxResults", warnings):
         warnings.append("null_treated_as_absent:maxResults")
-        values["maxResults"] = max_results_ = 25
+        src["maxResults"] = max_results_ = 25
     elif (max_results_c := _max_results(v, "maxResults", warnings, errors)) is not INVALID:
-        values["maxResults"] = max_results_ = max_results_c
+        src["maxResults"] = max_results_ = max_results_c
+    else:
+        del src["maxResults"]
 
     page_token_: str | None
     v = src.get("pageToken", ABSENT)
     if type(v) is str:
-        values["pageToken"] = page_token_ = v
+        page_token_ = v
     elif v is ABSENT:
-        values["pageToken"] = page_token_ = None
+        src["pageToken"] = page_token_ = None
     elif (page_token_c := _page_token(v, "pageToken", warnings, errors)) is not INVALID:
-        values["pageToken"] = page_token_ = page_token_c
+        src["pageToken"] = page_token_ = page_token_c
+    else:
+        del src["pageToken"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(ListEventsArgs)
     _ARGUMENTS_SLOTS[0](typed, calendar_ids_)
     _ARGUMENTS_SLOTS[1](typed, start_date_)
@@ -215,7 +220,7 @@ def _arguments(
     _ARGUMENTS_SLOTS[4](typed, order_by_)
     _ARGUMENTS_SLOTS[5](typed, max_results_)
     _ARGUMENTS_SLOTS[6](typed, page_token_)
-    return values, typed
+    return typed
 
 
 def parse_list_events(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ListEventsArgs]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from math import isfinite
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -18,7 +18,6 @@ from .._runtime import (
     ToolSpec,
     is_absolute_uri,
     is_null_text,
-    key_text,
     run_parser,
     slot_setters,
     to_choice,
@@ -108,21 +107,16 @@ def _method(
 def _headers(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, dict[str, str] | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src: dict[str, Any] | Invalid = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: dict[str, str] = {}
-    plain = typed
     for key, item in src.items():
-        name = key_text(key)
-        if type(item) is str:
-            typed[name] = item
-        elif (c := to_str(item, f"{path}.{name}", warnings, errors)) is not INVALID:
-            typed[name] = c
+        if not (type(item) is str):
+            src[key] = to_str(item, f"{path}.{key}", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return {key: p for key, p in src.items() if p is not INVALID}, INVALID
+    return src, src
 
 
 def _content_type(
@@ -156,33 +150,33 @@ def _timeout_seconds(
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, SendWebhookArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> SendWebhookArgs | Invalid:
     url_: str
     v = src.get("url", ABSENT)
     if type(v) is str and is_absolute_uri(v):
-        values["url"] = url_ = v
+        url_ = v
     elif v is ABSENT or v is None or is_null_text(v, "url", warnings):
         errors.append("missing_required:url")
+        src.pop("url", None)
     elif (url_c := to_uri(v, "url", warnings, errors)) is not INVALID:
-        values["url"] = url_ = url_c
+        src["url"] = url_ = url_c
+    else:
+        del src["url"]
 
     method_: SendWebhookMethod
     v = src.get("method", ABSENT)
     if type(v) is str and (method_c := _METHOD.get((type(v), v), INVALID)) is not INVALID:
-        values["method"] = method_ = method_c
+        method_ = method_c
     elif v is ABSENT:
-        values["method"] = method_ = "POST"
+        src["method"] = method_ = "POST"
     elif v is None or is_null_text(v, "method", warnings):
         warnings.append("null_treated_as_absent:method")
-        values["method"] = method_ = "POST"
+        src["method"] = method_ = "POST"
     elif (method_c := _method(v, "method", warnings, errors)) is not INVALID:
-        values["method"] = method_ = method_c
+        src["method"] = method_ = method_c
+    else:
+        del src["method"]
 
     headers_: dict[str, str] | None
     v = src.get("headers", ABSENT)
@@ -191,10 +185,13 @@ def _arguments(
     elif v is None or is_null_text(v, "headers", warnings):
         warnings.append("null_treated_as_absent:headers")
         headers_ = None
+        del src["headers"]
     else:
         headers_plain, headers_typed = _headers(v, "headers", warnings, errors)
         if headers_plain is not INVALID:
-            values["headers"] = headers_plain
+            src["headers"] = headers_plain
+        else:
+            del src["headers"]
         if headers_typed is not INVALID:
             headers_ = headers_typed
 
@@ -204,26 +201,31 @@ def _arguments(
         type(v) is str
         and (content_type_c := _CONTENT_TYPE.get((type(v), v), INVALID)) is not INVALID
     ):
-        values["Content-Type"] = content_type_ = content_type_c
+        content_type_ = content_type_c
     elif v is ABSENT:
-        values["Content-Type"] = content_type_ = "application/json"
+        src["Content-Type"] = content_type_ = "application/json"
     elif v is None or is_null_text(v, "Content-Type", warnings):
         warnings.append("null_treated_as_absent:Content-Type")
-        values["Content-Type"] = content_type_ = "application/json"
+        src["Content-Type"] = content_type_ = "application/json"
     elif (content_type_c := _content_type(v, "Content-Type", warnings, errors)) is not INVALID:
-        values["Content-Type"] = content_type_ = content_type_c
+        src["Content-Type"] = content_type_ = content_type_c
+    else:
+        del src["Content-Type"]
 
     x_request_id_: str | None
     v = src.get("X-Request-ID", ABSENT)
     if type(v) is str and _X_REQUEST_ID_PATTERN.search(v):
-        values["X-Request-ID"] = x_request_id_ = v
+        x_request_id_ = v
     elif v is ABSENT:
         x_request_id_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:X-Request-ID")
         x_request_id_ = None
+        del src["X-Request-ID"]
     elif (x_request_id_c := _x_request_id(v, "X-Request-ID", warnings, errors)) is not INVALID:
-        values["X-Request-ID"] = x_request_id_ = x_request_id_c
+        src["X-Request-ID"] = x_request_id_ = x_request_id_c
+    else:
+        del src["X-Request-ID"]
 
     schema_version_: SendWebhookSchemaVersion | None
     v = src.get("schemaVersion", ABSENT)
@@ -231,44 +233,51 @@ def _arguments(
         type(v) is int
         and (schema_version_c := _SCHEMA_VERSION.get((type(v), v), INVALID)) is not INVALID
     ):
-        values["schemaVersion"] = schema_version_ = schema_version_c
+        schema_version_ = schema_version_c
     elif v is ABSENT:
         schema_version_ = None
     elif v is None or is_null_text(v, "schemaVersion", warnings):
         warnings.append("null_treated_as_absent:schemaVersion")
         schema_version_ = None
+        del src["schemaVersion"]
     elif (schema_version_c := _schema_version(v, "schemaVersion", warnings, errors)) is not INVALID:
-        values["schemaVersion"] = schema_version_ = schema_version_c
+        src["schemaVersion"] = schema_version_ = schema_version_c
+    else:
+        del src["schemaVersion"]
 
     payload_: dict[str, object]
     v = src.get("payload", ABSENT)
     if type(v) is dict:
-        values["payload"] = payload_ = v
+        payload_ = v
     elif v is ABSENT or v is None or is_null_text(v, "payload", warnings):
         errors.append("missing_required:payload")
+        src.pop("payload", None)
     elif (payload_c := to_dict(v, "payload", warnings, errors)) is not INVALID:
-        values["payload"] = payload_ = payload_c
+        src["payload"] = payload_ = payload_c
+    else:
+        del src["payload"]
 
     timeout_seconds_: float
     v = src.get("timeoutSeconds", ABSENT)
     if type(v) is float and isfinite(v) and 0 < v < 300:
-        values["timeoutSeconds"] = timeout_seconds_ = v
+        timeout_seconds_ = v
     elif v is ABSENT:
-        values["timeoutSeconds"] = timeout_seconds_ = 10.0
+        src["timeoutSeconds"] = timeout_seconds_ = 10.0
     elif v is None or is_null_text(v, "timeoutSeconds", warnings):
         warnings.append("null_treated_as_absent:timeoutSeconds")
-        values["timeoutSeconds"] = timeout_seconds_ = 10.0
+        src["timeoutSeconds"] = timeout_seconds_ = 10.0
     elif (
         timeout_seconds_c := _timeout_seconds(v, "timeoutSeconds", warnings, errors)
     ) is not INVALID:
-        values["timeoutSeconds"] = timeout_seconds_ = timeout_seconds_c
+        src["timeoutSeconds"] = timeout_seconds_ = timeout_seconds_c
+    else:
+        del src["timeoutSeconds"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(SendWebhookArgs)
     _ARGUMENTS_SLOTS[0](typed, url_)
     _ARGUMENTS_SLOTS[1](typed, method_)
@@ -278,7 +287,7 @@ def _arguments(
     _ARGUMENTS_SLOTS[5](typed, schema_version_)
     _ARGUMENTS_SLOTS[6](typed, payload_)
     _ARGUMENTS_SLOTS[7](typed, timeout_seconds_)
-    return values, typed
+    return typed
 
 
 def parse_send_webhook(

@@ -19,7 +19,6 @@ from .._runtime import (
     run_parser,
     slot_setters,
     to_choice,
-    to_dict,
     to_int,
     to_list,
     to_str,
@@ -156,42 +155,45 @@ def _send_updates(
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, UpdateEventArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> UpdateEventArgs | Invalid:
     event_id_: str
     v = src.get("eventId", ABSENT)
     if type(v) is str and _EVENT_ID_PATTERN.search(v):
-        values["eventId"] = event_id_ = v
+        event_id_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:eventId")
+        src.pop("eventId", None)
     elif (event_id_c := _event_id(v, "eventId", warnings, errors)) is not INVALID:
-        values["eventId"] = event_id_ = event_id_c
+        src["eventId"] = event_id_ = event_id_c
+    else:
+        del src["eventId"]
 
     title_: str | None
     v = src.get("title", ABSENT)
     if type(v) is str and 1 <= len(v) <= 200:
-        values["title"] = title_ = v
+        title_ = v
     elif v is ABSENT:
         title_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:title")
         title_ = None
+        del src["title"]
     elif (title_c := _title(v, "title", warnings, errors)) is not INVALID:
-        values["title"] = title_ = title_c
+        src["title"] = title_ = title_c
+    else:
+        del src["title"]
 
     description_: str | None
     v = src.get("description", ABSENT)
     if type(v) is str and len(v) <= 8000:
-        values["description"] = description_ = v
+        description_ = v
     elif v is ABSENT:
         description_ = None
     elif (description_c := _description(v, "description", warnings, errors)) is not INVALID:
-        values["description"] = description_ = description_c
+        src["description"] = description_ = description_c
+    else:
+        del src["description"]
 
     color_id_: int | str | None
     v = src.get("colorId", ABSENT)
@@ -200,32 +202,41 @@ def _arguments(
     elif v is None:
         warnings.append("null_treated_as_absent:colorId")
         color_id_ = None
+        del src["colorId"]
     elif (color_id_c := _color_id3(v, "colorId", warnings, errors)) is not INVALID:
-        values["colorId"] = color_id_ = color_id_c
+        src["colorId"] = color_id_ = color_id_c
+    else:
+        del src["colorId"]
 
     status_: UpdateEventStatus | None
     v = src.get("status", ABSENT)
     if type(v) is str and (status_c := _STATUS.get((type(v), v), INVALID)) is not INVALID:
-        values["status"] = status_ = status_c
+        status_ = status_c
     elif v is ABSENT:
         status_ = None
     elif v is None or is_null_text(v, "status", warnings):
         warnings.append("null_treated_as_absent:status")
         status_ = None
+        del src["status"]
     elif (status_c := _status(v, "status", warnings, errors)) is not INVALID:
-        values["status"] = status_ = status_c
+        src["status"] = status_ = status_c
+    else:
+        del src["status"]
 
     recurrence_: list[object] | None
     v = src.get("recurrence", ABSENT)
     if type(v) is list:
-        values["recurrence"] = recurrence_ = v
+        recurrence_ = v
     elif v is ABSENT:
         recurrence_ = None
     elif v is None or is_null_text(v, "recurrence", warnings):
         warnings.append("null_treated_as_absent:recurrence")
         recurrence_ = None
+        del src["recurrence"]
     elif (recurrence_c := to_list(v, "recurrence", warnings, errors)) is not INVALID:
-        values["recurrence"] = recurrence_ = recurrence_c
+        src["recurrence"] = recurrence_ = recurrence_c
+    else:
+        del src["recurrence"]
 
     send_updates_: UpdateEventSendUpdates
     v = src.get("sendUpdates", ABSENT)
@@ -233,21 +244,22 @@ def _arguments(
         type(v) is str
         and (send_updates_c := _SEND_UPDATES.get((type(v), v), INVALID)) is not INVALID
     ):
-        values["sendUpdates"] = send_updates_ = send_updates_c
+        send_updates_ = send_updates_c
     elif v is ABSENT:
-        values["sendUpdates"] = send_updates_ = "all"
+        src["sendUpdates"] = send_updates_ = "all"
     elif v is None or is_null_text(v, "sendUpdates", warnings):
         warnings.append("null_treated_as_absent:sendUpdates")
-        values["sendUpdates"] = send_updates_ = "all"
+        src["sendUpdates"] = send_updates_ = "all"
     elif (send_updates_c := _send_updates(v, "sendUpdates", warnings, errors)) is not INVALID:
-        values["sendUpdates"] = send_updates_ = send_updates_c
+        src["sendUpdates"] = send_updates_ = send_updates_c
+    else:
+        del src["sendUpdates"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(UpdateEventArgs)
     _ARGUMENTS_SLOTS[0](typed, event_id_)
     _ARGUMENTS_SLOTS[1](typed, title_)
@@ -256,7 +268,7 @@ def _arguments(
     _ARGUMENTS_SLOTS[4](typed, status_)
     _ARGUMENTS_SLOTS[5](typed, recurrence_)
     _ARGUMENTS_SLOTS[6](typed, send_updates_)
-    return values, typed
+    return typed
 
 
 def parse_update_event(

@@ -22,7 +22,6 @@ from .._runtime import (
     slot_setters,
     to_choice,
     to_date,
-    to_dict,
     to_float,
     to_str,
     unknown_keys,
@@ -104,80 +103,89 @@ def _expires_on(
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, UploadAttachmentArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> UploadAttachmentArgs | Invalid:
     event_id_: str
     v = src.get("eventId", ABSENT)
     if type(v) is str and _EVENT_ID_PATTERN.search(v):
-        values["eventId"] = event_id_ = v
+        event_id_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:eventId")
+        src.pop("eventId", None)
     elif (event_id_c := _event_id(v, "eventId", warnings, errors)) is not INVALID:
-        values["eventId"] = event_id_ = event_id_c
+        src["eventId"] = event_id_ = event_id_c
+    else:
+        del src["eventId"]
 
     file_: str
     v = src.get("file", ABSENT)
     if type(v) is str:
-        values["file"] = file_ = v
+        file_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:file")
+        src.pop("file", None)
     elif (file_c := to_str(v, "file", warnings, errors)) is not INVALID:
-        values["file"] = file_ = file_c
+        src["file"] = file_ = file_c
+    else:
+        del src["file"]
 
     file_name_: str | None
     v = src.get("fileName", ABSENT)
     if type(v) is str and 1 <= len(v) <= 255 and _FILE_NAME_PATTERN.search(v):
-        values["fileName"] = file_name_ = v
+        file_name_ = v
     elif v is ABSENT:
         file_name_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:fileName")
         file_name_ = None
+        del src["fileName"]
     elif (file_name_c := _file_name(v, "fileName", warnings, errors)) is not INVALID:
-        values["fileName"] = file_name_ = file_name_c
+        src["fileName"] = file_name_ = file_name_c
+    else:
+        del src["fileName"]
 
     class__: UploadAttachmentClass
     v = src.get("class", ABSENT)
     if type(v) is str and (class__c := _CLASS_.get((type(v), v), INVALID)) is not INVALID:
-        values["class"] = class__ = class__c
+        class__ = class__c
     elif v is ABSENT:
-        values["class"] = class__ = "PUBLIC"
+        src["class"] = class__ = "PUBLIC"
     elif v is None or is_null_text(v, "class", warnings):
         warnings.append("null_treated_as_absent:class")
-        values["class"] = class__ = "PUBLIC"
+        src["class"] = class__ = "PUBLIC"
     elif (class__c := _class_(v, "class", warnings, errors)) is not INVALID:
-        values["class"] = class__ = class__c
+        src["class"] = class__ = class__c
+    else:
+        del src["class"]
 
     image_quality_: float
     v = src.get("imageQuality", ABSENT)
     if type(v) is float and isfinite(v) and 0 < v <= 1:
-        values["imageQuality"] = image_quality_ = v
+        image_quality_ = v
     elif v is ABSENT:
-        values["imageQuality"] = image_quality_ = 0.85
+        src["imageQuality"] = image_quality_ = 0.85
     elif v is None or is_null_text(v, "imageQuality", warnings):
         warnings.append("null_treated_as_absent:imageQuality")
-        values["imageQuality"] = image_quality_ = 0.85
+        src["imageQuality"] = image_quality_ = 0.85
     elif (image_quality_c := _image_quality(v, "imageQuality", warnings, errors)) is not INVALID:
-        values["imageQuality"] = image_quality_ = image_quality_c
+        src["imageQuality"] = image_quality_ = image_quality_c
+    else:
+        del src["imageQuality"]
 
     expires_on_: date | None
     v = src.get("expiresOn", ABSENT)
     if v is ABSENT:
-        values["expiresOn"] = expires_on_ = None
+        src["expiresOn"] = expires_on_ = None
     elif (expires_on_c := _expires_on(v, "expiresOn", warnings, errors)) is not INVALID:
-        values["expiresOn"] = expires_on_ = expires_on_c
+        src["expiresOn"] = expires_on_ = expires_on_c
+    else:
+        del src["expiresOn"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(UploadAttachmentArgs)
     _ARGUMENTS_SLOTS[0](typed, event_id_)
     _ARGUMENTS_SLOTS[1](typed, file_)
@@ -185,7 +193,7 @@ def _arguments(
     _ARGUMENTS_SLOTS[3](typed, class__)
     _ARGUMENTS_SLOTS[4](typed, image_quality_)
     _ARGUMENTS_SLOTS[5](typed, expires_on_)
-    return values, typed
+    return typed
 
 
 def parse_upload_attachment(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isfinite
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -17,7 +17,6 @@ from .._runtime import (
     ToolSpec,
     is_absolute_uri,
     is_null_text,
-    key_text,
     run_parser,
     slot_setters,
     to_bool,
@@ -50,21 +49,16 @@ _ARGUMENTS_SLOTS: Final = slot_setters(
 def _headers(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, dict[str, str] | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src: dict[str, Any] | Invalid = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: dict[str, str] = {}
-    plain = typed
     for key, item in src.items():
-        name = key_text(key)
-        if type(item) is str:
-            typed[name] = item
-        elif (c := to_str(item, f"{path}.{name}", warnings, errors)) is not INVALID:
-            typed[name] = c
+        if not (type(item) is str):
+            src[key] = to_str(item, f"{path}.{key}", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return {key: p for key, p in src.items() if p is not INVALID}, INVALID
+    return src, src
 
 
 def _timeout_seconds(
@@ -78,21 +72,19 @@ def _timeout_seconds(
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, HttpGetArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> HttpGetArgs | Invalid:
     url_: str
     v = src.get("url", ABSENT)
     if type(v) is str and is_absolute_uri(v):
-        values["url"] = url_ = v
+        url_ = v
     elif v is ABSENT or v is None or is_null_text(v, "url", warnings):
         errors.append("missing_required:url")
+        src.pop("url", None)
     elif (url_c := to_uri(v, "url", warnings, errors)) is not INVALID:
-        values["url"] = url_ = url_c
+        src["url"] = url_ = url_c
+    else:
+        del src["url"]
 
     headers_: dict[str, str] | None
     v = src.get("headers", ABSENT)
@@ -101,51 +93,57 @@ def _arguments(
     elif v is None or is_null_text(v, "headers", warnings):
         warnings.append("null_treated_as_absent:headers")
         headers_ = None
+        del src["headers"]
     else:
         headers_plain, headers_typed = _headers(v, "headers", warnings, errors)
         if headers_plain is not INVALID:
-            values["headers"] = headers_plain
+            src["headers"] = headers_plain
+        else:
+            del src["headers"]
         if headers_typed is not INVALID:
             headers_ = headers_typed
 
     timeout_seconds_: float
     v = src.get("timeoutSeconds", ABSENT)
     if type(v) is float and isfinite(v) and 0 <= v:
-        values["timeoutSeconds"] = timeout_seconds_ = v
+        timeout_seconds_ = v
     elif v is ABSENT:
-        values["timeoutSeconds"] = timeout_seconds_ = 30
+        src["timeoutSeconds"] = timeout_seconds_ = 30
     elif v is None or is_null_text(v, "timeoutSeconds", warnings):
         warnings.append("null_treated_as_absent:timeoutSeconds")
-        values["timeoutSeconds"] = timeout_seconds_ = 30
+        src["timeoutSeconds"] = timeout_seconds_ = 30
     elif (
         timeout_seconds_c := _timeout_seconds(v, "timeoutSeconds", warnings, errors)
     ) is not INVALID:
-        values["timeoutSeconds"] = timeout_seconds_ = timeout_seconds_c
+        src["timeoutSeconds"] = timeout_seconds_ = timeout_seconds_c
+    else:
+        del src["timeoutSeconds"]
 
     follow_redirects_: bool
     v = src.get("followRedirects", ABSENT)
     if type(v) is bool:
-        values["followRedirects"] = follow_redirects_ = v
+        follow_redirects_ = v
     elif v is ABSENT:
-        values["followRedirects"] = follow_redirects_ = True
+        src["followRedirects"] = follow_redirects_ = True
     elif v is None or is_null_text(v, "followRedirects", warnings):
         warnings.append("null_treated_as_absent:followRedirects")
-        values["followRedirects"] = follow_redirects_ = True
+        src["followRedirects"] = follow_redirects_ = True
     elif (follow_redirects_c := to_bool(v, "followRedirects", warnings, errors)) is not INVALID:
-        values["followRedirects"] = follow_redirects_ = follow_redirects_c
+        src["followRedirects"] = follow_redirects_ = follow_redirects_c
+    else:
+        del src["followRedirects"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(HttpGetArgs)
     _ARGUMENTS_SLOTS[0](typed, url_)
     _ARGUMENTS_SLOTS[1](typed, headers_)
     _ARGUMENTS_SLOTS[2](typed, timeout_seconds_)
     _ARGUMENTS_SLOTS[3](typed, follow_redirects_)
-    return values, typed
+    return typed
 
 
 def parse_http_get(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[HttpGetArgs]:

@@ -79,28 +79,29 @@ def _content_type(
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, HttpPostArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> HttpPostArgs | Invalid:
     url_: str
     v = src.get("url", ABSENT)
     if type(v) is str and is_absolute_uri(v):
-        values["url"] = url_ = v
+        url_ = v
     elif v is ABSENT or v is None or is_null_text(v, "url", warnings):
         errors.append("missing_required:url")
+        src.pop("url", None)
     elif (url_c := to_uri(v, "url", warnings, errors)) is not INVALID:
-        values["url"] = url_ = url_c
+        src["url"] = url_ = url_c
+    else:
+        del src["url"]
 
     body_: dict[str, object] | str
     v = src.get("body", ABSENT)
     if v is ABSENT or v is None:
         errors.append("missing_required:body")
+        src.pop("body", None)
     elif (body_c := _body3(v, "body", warnings, errors)) is not INVALID:
-        values["body"] = body_ = body_c
+        src["body"] = body_ = body_c
+    else:
+        del src["body"]
 
     content_type_: HttpPostContentType
     v = src.get("Content-Type", ABSENT)
@@ -108,26 +109,27 @@ def _arguments(
         type(v) is str
         and (content_type_c := _CONTENT_TYPE.get((type(v), v), INVALID)) is not INVALID
     ):
-        values["Content-Type"] = content_type_ = content_type_c
+        content_type_ = content_type_c
     elif v is ABSENT:
-        values["Content-Type"] = content_type_ = "application/json"
+        src["Content-Type"] = content_type_ = "application/json"
     elif v is None or is_null_text(v, "Content-Type", warnings):
         warnings.append("null_treated_as_absent:Content-Type")
-        values["Content-Type"] = content_type_ = "application/json"
+        src["Content-Type"] = content_type_ = "application/json"
     elif (content_type_c := _content_type(v, "Content-Type", warnings, errors)) is not INVALID:
-        values["Content-Type"] = content_type_ = content_type_c
+        src["Content-Type"] = content_type_ = content_type_c
+    else:
+        del src["Content-Type"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(HttpPostArgs)
     _ARGUMENTS_SLOTS[0](typed, url_)
     _ARGUMENTS_SLOTS[1](typed, body_)
     _ARGUMENTS_SLOTS[2](typed, content_type_)
-    return values, typed
+    return typed
 
 
 def parse_http_post(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[HttpPostArgs]:

@@ -17,7 +17,6 @@ from .._runtime import (
     is_null_text,
     run_parser,
     slot_setters,
-    to_dict,
     to_int,
     to_str,
     unknown_keys,
@@ -47,44 +46,43 @@ def _limit(v: object, path: str, warnings: list[str], errors: list[str]) -> int 
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, MemorySearchArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> MemorySearchArgs | Invalid:
     query_: str
     v = src.get("query", ABSENT)
     if type(v) is str:
-        values["query"] = query_ = v
+        query_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:query")
+        src.pop("query", None)
     elif (query_c := to_str(v, "query", warnings, errors)) is not INVALID:
-        values["query"] = query_ = query_c
+        src["query"] = query_ = query_c
+    else:
+        del src["query"]
 
     limit_: int
     v = src.get("limit", ABSENT)
     if type(v) is int and 1 <= v <= 50:
-        values["limit"] = limit_ = v
+        limit_ = v
     elif v is ABSENT:
-        values["limit"] = limit_ = 3
+        src["limit"] = limit_ = 3
     elif v is None or is_null_text(v, "limit", warnings):
         warnings.append("null_treated_as_absent:limit")
-        values["limit"] = limit_ = 3
+        src["limit"] = limit_ = 3
     elif (limit_c := _limit(v, "limit", warnings, errors)) is not INVALID:
-        values["limit"] = limit_ = limit_c
+        src["limit"] = limit_ = limit_c
+    else:
+        del src["limit"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(MemorySearchArgs)
     _ARGUMENTS_SLOTS[0](typed, query_)
     _ARGUMENTS_SLOTS[1](typed, limit_)
-    return values, typed
+    return typed
 
 
 def parse_memory_search(

@@ -18,7 +18,6 @@ from .._runtime import (
     run_parser,
     slot_setters,
     to_choice,
-    to_dict,
     to_int,
     to_str,
     unknown_keys,
@@ -79,54 +78,55 @@ def _encoding(
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, ReadFileArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> ReadFileArgs | Invalid:
     file_path_: str
     v = src.get("filePath", ABSENT)
     if type(v) is str and len(v) >= 1:
-        values["filePath"] = file_path_ = v
+        file_path_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:filePath")
+        src.pop("filePath", None)
     elif (file_path_c := _file_path(v, "filePath", warnings, errors)) is not INVALID:
-        values["filePath"] = file_path_ = file_path_c
+        src["filePath"] = file_path_ = file_path_c
+    else:
+        del src["filePath"]
 
     start_line_: int | None
     v = src.get("startLine", ABSENT)
     if type(v) is int and 1 <= v:
-        values["startLine"] = start_line_ = v
+        start_line_ = v
     elif v is ABSENT:
         start_line_ = None
     elif (start_line_c := _start_line(v, "startLine", warnings, errors)) is not INVALID:
-        values["startLine"] = start_line_ = start_line_c
+        src["startLine"] = start_line_ = start_line_c
+    else:
+        del src["startLine"]
 
     encoding_: ReadFileEncoding
     v = src.get("encoding", ABSENT)
     if type(v) is str and (encoding_c := _ENCODING.get((type(v), v), INVALID)) is not INVALID:
-        values["encoding"] = encoding_ = encoding_c
+        encoding_ = encoding_c
     elif v is ABSENT:
-        values["encoding"] = encoding_ = "utf-8"
+        src["encoding"] = encoding_ = "utf-8"
     elif v is None or is_null_text(v, "encoding", warnings):
         warnings.append("null_treated_as_absent:encoding")
-        values["encoding"] = encoding_ = "utf-8"
+        src["encoding"] = encoding_ = "utf-8"
     elif (encoding_c := _encoding(v, "encoding", warnings, errors)) is not INVALID:
-        values["encoding"] = encoding_ = encoding_c
+        src["encoding"] = encoding_ = encoding_c
+    else:
+        del src["encoding"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(ReadFileArgs)
     _ARGUMENTS_SLOTS[0](typed, file_path_)
     _ARGUMENTS_SLOTS[1](typed, start_line_)
     _ARGUMENTS_SLOTS[2](typed, encoding_)
-    return values, typed
+    return typed
 
 
 def parse_read_file(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ReadFileArgs]:

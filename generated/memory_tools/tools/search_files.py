@@ -18,7 +18,6 @@ from .._runtime import (
     run_parser,
     slot_setters,
     to_bool,
-    to_dict,
     to_int,
     to_str,
     unknown_keys,
@@ -49,57 +48,58 @@ def _max_results(v: object, path: str, warnings: list[str], errors: list[str]) -
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, SearchFilesArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> SearchFilesArgs | Invalid:
     pattern_: str
     v = src.get("pattern", ABSENT)
     if type(v) is str:
-        values["pattern"] = pattern_ = v
+        pattern_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:pattern")
+        src.pop("pattern", None)
     elif (pattern_c := to_str(v, "pattern", warnings, errors)) is not INVALID:
-        values["pattern"] = pattern_ = pattern_c
+        src["pattern"] = pattern_ = pattern_c
+    else:
+        del src["pattern"]
 
     case_sensitive_: bool
     v = src.get("caseSensitive", ABSENT)
     if type(v) is bool:
-        values["caseSensitive"] = case_sensitive_ = v
+        case_sensitive_ = v
     elif v is ABSENT:
-        values["caseSensitive"] = case_sensitive_ = True
+        src["caseSensitive"] = case_sensitive_ = True
     elif v is None or is_null_text(v, "caseSensitive", warnings):
         warnings.append("null_treated_as_absent:caseSensitive")
-        values["caseSensitive"] = case_sensitive_ = True
+        src["caseSensitive"] = case_sensitive_ = True
     elif (case_sensitive_c := to_bool(v, "caseSensitive", warnings, errors)) is not INVALID:
-        values["caseSensitive"] = case_sensitive_ = case_sensitive_c
+        src["caseSensitive"] = case_sensitive_ = case_sensitive_c
+    else:
+        del src["caseSensitive"]
 
     max_results_: int
     v = src.get("maxResults", ABSENT)
     if type(v) is int and 1 <= v <= 10000:
-        values["maxResults"] = max_results_ = v
+        max_results_ = v
     elif v is ABSENT:
-        values["maxResults"] = max_results_ = 100
+        src["maxResults"] = max_results_ = 100
     elif v is None or is_null_text(v, "maxResults", warnings):
         warnings.append("null_treated_as_absent:maxResults")
-        values["maxResults"] = max_results_ = 100
+        src["maxResults"] = max_results_ = 100
     elif (max_results_c := _max_results(v, "maxResults", warnings, errors)) is not INVALID:
-        values["maxResults"] = max_results_ = max_results_c
+        src["maxResults"] = max_results_ = max_results_c
+    else:
+        del src["maxResults"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(SearchFilesArgs)
     _ARGUMENTS_SLOTS[0](typed, pattern_)
     _ARGUMENTS_SLOTS[1](typed, case_sensitive_)
     _ARGUMENTS_SLOTS[2](typed, max_results_)
-    return values, typed
+    return typed
 
 
 def parse_search_files(

@@ -116,44 +116,48 @@ def _settings_retry_policy(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     backoff_: float | None
     v = src.get("backoff", ABSENT)
     if type(v) is float and isfinite(v) and 0 < v:
-        values["backoff"] = backoff_ = v
+        backoff_ = v
     elif v is ABSENT:
         backoff_ = None
     elif v is None or is_null_text(v, path + ".backoff", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".backoff")
         backoff_ = None
+        del src["backoff"]
     elif (
         backoff_c := _settings_retry_policy_backoff(v, path + ".backoff", warnings, errors)
     ) is not INVALID:
-        values["backoff"] = backoff_ = backoff_c
+        src["backoff"] = backoff_ = backoff_c
+    else:
+        del src["backoff"]
 
     max_delay_: int | None
     v = src.get("maxDelay", ABSENT)
     if type(v) is int:
-        values["maxDelay"] = max_delay_ = v
+        max_delay_ = v
     elif v is ABSENT:
         max_delay_ = None
     elif v is None or is_null_text(v, path + ".maxDelay", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".maxDelay")
         max_delay_ = None
+        del src["maxDelay"]
     elif (max_delay_c := to_int(v, path + ".maxDelay", warnings, errors)) is not INVALID:
-        values["maxDelay"] = max_delay_ = max_delay_c
+        src["maxDelay"] = max_delay_ = max_delay_c
+    else:
+        del src["maxDelay"]
 
     if not _SETTINGS_RETRY_POLICY_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _SETTINGS_RETRY_POLICY_KEYS):
+        for name in unknown_keys(src, _SETTINGS_RETRY_POLICY_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(UpdateConfigSettingsRetryPolicy)
     _SETTINGS_RETRY_POLICY_SLOTS[0](typed, backoff_)
     _SETTINGS_RETRY_POLICY_SLOTS[1](typed, max_delay_)
-    return values, typed
+    return src, typed
 
 
 def _settings(
@@ -162,52 +166,62 @@ def _settings(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     timeout_: int
     v = src.get("timeout", ABSENT)
     if type(v) is int and 0 <= v:
-        values["timeout"] = timeout_ = v
+        timeout_ = v
     elif v is ABSENT or v is None or is_null_text(v, path + ".timeout", warnings):
         errors.append(f"missing_required:{path}" + ".timeout")
+        src.pop("timeout", None)
     elif (timeout_c := _settings_timeout(v, path + ".timeout", warnings, errors)) is not INVALID:
-        values["timeout"] = timeout_ = timeout_c
+        src["timeout"] = timeout_ = timeout_c
+    else:
+        del src["timeout"]
 
     retries_: int
     v = src.get("retries", ABSENT)
     if type(v) is int:
-        values["retries"] = retries_ = v
+        retries_ = v
     elif v is ABSENT:
-        values["retries"] = retries_ = 3
+        src["retries"] = retries_ = 3
     elif v is None or is_null_text(v, path + ".retries", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".retries")
-        values["retries"] = retries_ = 3
+        src["retries"] = retries_ = 3
     elif (retries_c := to_int(v, path + ".retries", warnings, errors)) is not INVALID:
-        values["retries"] = retries_ = retries_c
+        src["retries"] = retries_ = retries_c
+    else:
+        del src["retries"]
 
     mode_: UpdateConfigSettingsMode | None
     v = src.get("mode", ABSENT)
     if type(v) is str and (mode_c := _SETTINGS_MODE.get((type(v), v), INVALID)) is not INVALID:
-        values["mode"] = mode_ = mode_c
+        mode_ = mode_c
     elif v is ABSENT:
         mode_ = None
     elif v is None or is_null_text(v, path + ".mode", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".mode")
         mode_ = None
+        del src["mode"]
     elif (mode_c := _settings_mode(v, path + ".mode", warnings, errors)) is not INVALID:
-        values["mode"] = mode_ = mode_c
+        src["mode"] = mode_ = mode_c
+    else:
+        del src["mode"]
 
     verbose_: bool | None
     v = src.get("verbose", ABSENT)
     if type(v) is bool:
-        values["verbose"] = verbose_ = v
+        verbose_ = v
     elif v is ABSENT:
         verbose_ = None
     elif v is None or is_null_text(v, path + ".verbose", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".verbose")
         verbose_ = None
+        del src["verbose"]
     elif (verbose_c := to_bool(v, path + ".verbose", warnings, errors)) is not INVALID:
-        values["verbose"] = verbose_ = verbose_c
+        src["verbose"] = verbose_ = verbose_c
+    else:
+        del src["verbose"]
 
     retry_policy_: UpdateConfigSettingsRetryPolicy | None
     v = src.get("retryPolicy", ABSENT)
@@ -216,71 +230,72 @@ def _settings(
     elif v is None or is_null_text(v, path + ".retryPolicy", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".retryPolicy")
         retry_policy_ = None
+        del src["retryPolicy"]
     else:
         retry_policy_plain, retry_policy_typed = _settings_retry_policy(
             v, path + ".retryPolicy", warnings, errors
         )
         if retry_policy_plain is not INVALID:
-            values["retryPolicy"] = retry_policy_plain
+            src["retryPolicy"] = retry_policy_plain
+        else:
+            del src["retryPolicy"]
         if retry_policy_typed is not INVALID:
             retry_policy_ = retry_policy_typed
 
     if not _SETTINGS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _SETTINGS_KEYS):
+        for name in unknown_keys(src, _SETTINGS_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(UpdateConfigSettings)
     _SETTINGS_SLOTS[0](typed, timeout_)
     _SETTINGS_SLOTS[1](typed, retries_)
     _SETTINGS_SLOTS[2](typed, mode_)
     _SETTINGS_SLOTS[3](typed, verbose_)
     _SETTINGS_SLOTS[4](typed, retry_policy_)
-    return values, typed
+    return src, typed
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, UpdateConfigArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> UpdateConfigArgs | Invalid:
     settings_: UpdateConfigSettings
     v = src.get("settings", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, "settings", warnings):
         errors.append("missing_required:settings")
+        src.pop("settings", None)
     else:
         settings_plain, settings_typed = _settings(v, "settings", warnings, errors)
         if settings_plain is not INVALID:
-            values["settings"] = settings_plain
+            src["settings"] = settings_plain
+        else:
+            del src["settings"]
         if settings_typed is not INVALID:
             settings_ = settings_typed
 
     dry_run_: bool
     v = src.get("dryRun", ABSENT)
     if type(v) is bool:
-        values["dryRun"] = dry_run_ = v
+        dry_run_ = v
     elif v is ABSENT:
-        values["dryRun"] = dry_run_ = False
+        src["dryRun"] = dry_run_ = False
     elif v is None or is_null_text(v, "dryRun", warnings):
         warnings.append("null_treated_as_absent:dryRun")
-        values["dryRun"] = dry_run_ = False
+        src["dryRun"] = dry_run_ = False
     elif (dry_run_c := to_bool(v, "dryRun", warnings, errors)) is not INVALID:
-        values["dryRun"] = dry_run_ = dry_run_c
+        src["dryRun"] = dry_run_ = dry_run_c
+    else:
+        del src["dryRun"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(UpdateConfigArgs)
     _ARGUMENTS_SLOTS[0](typed, settings_)
     _ARGUMENTS_SLOTS[1](typed, dry_run_)
-    return values, typed
+    return typed
 
 
 def parse_update_config(

@@ -18,7 +18,6 @@ from .._runtime import (
     run_parser,
     slot_setters,
     to_choice,
-    to_dict,
     unknown_keys,
 )
 
@@ -104,86 +103,95 @@ def _kind(v: object, path: str, warnings: list[str], errors: list[str]) -> Choic
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, ChoicesArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> ChoicesArgs | Invalid:
     color_: ChoicesColor | None
     v = src.get("color", ABSENT)
     if type(v) is str and (color_c := _COLOR.get((type(v), v), INVALID)) is not INVALID:
-        values["color"] = color_ = color_c
+        color_ = color_c
     elif v is ABSENT:
         color_ = None
     elif v is None or is_null_text(v, "color", warnings):
         warnings.append("null_treated_as_absent:color")
         color_ = None
+        del src["color"]
     elif (color_c := _color(v, "color", warnings, errors)) is not INVALID:
-        values["color"] = color_ = color_c
+        src["color"] = color_ = color_c
+    else:
+        del src["color"]
 
     mode_: ChoicesMode | None
     v = src.get("mode", ABSENT)
     if type(v) is str and (mode_c := _MODE.get((type(v), v), INVALID)) is not INVALID:
-        values["mode"] = mode_ = mode_c
+        mode_ = mode_c
     elif v is ABSENT:
         mode_ = None
     elif v is None or is_null_text(v, "mode", warnings):
         warnings.append("null_treated_as_absent:mode")
         mode_ = None
+        del src["mode"]
     elif (mode_c := _mode(v, "mode", warnings, errors)) is not INVALID:
-        values["mode"] = mode_ = mode_c
+        src["mode"] = mode_ = mode_c
+    else:
+        del src["mode"]
 
     level_: ChoicesLevel | None
     v = src.get("level", ABSENT)
     if type(v) is int and (level_c := _LEVEL.get((type(v), v), INVALID)) is not INVALID:
-        values["level"] = level_ = level_c
+        level_ = level_c
     elif v is ABSENT:
         level_ = None
     elif v is None or is_null_text(v, "level", warnings):
         warnings.append("null_treated_as_absent:level")
         level_ = None
+        del src["level"]
     elif (level_c := _level(v, "level", warnings, errors)) is not INVALID:
-        values["level"] = level_ = level_c
+        src["level"] = level_ = level_c
+    else:
+        del src["level"]
 
     version_: ChoicesVersion | None
     v = src.get("version", ABSENT)
     if type(v) is int and (version_c := _VERSION.get((type(v), v), INVALID)) is not INVALID:
-        values["version"] = version_ = version_c
+        version_ = version_c
     elif v is ABSENT:
         version_ = None
     elif v is None or is_null_text(v, "version", warnings):
         warnings.append("null_treated_as_absent:version")
         version_ = None
+        del src["version"]
     elif (version_c := _version(v, "version", warnings, errors)) is not INVALID:
-        values["version"] = version_ = version_c
+        src["version"] = version_ = version_c
+    else:
+        del src["version"]
 
     kind_: ChoicesKind | None
     v = src.get("kind", ABSENT)
     if type(v) is str and (kind_c := _KIND.get((type(v), v), INVALID)) is not INVALID:
-        values["kind"] = kind_ = kind_c
+        kind_ = kind_c
     elif v is ABSENT:
         kind_ = None
     elif v is None or is_null_text(v, "kind", warnings):
         warnings.append("null_treated_as_absent:kind")
         kind_ = None
+        del src["kind"]
     elif (kind_c := _kind(v, "kind", warnings, errors)) is not INVALID:
-        values["kind"] = kind_ = kind_c
+        src["kind"] = kind_ = kind_c
+    else:
+        del src["kind"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(ChoicesArgs)
     _ARGUMENTS_SLOTS[0](typed, color_)
     _ARGUMENTS_SLOTS[1](typed, mode_)
     _ARGUMENTS_SLOTS[2](typed, level_)
     _ARGUMENTS_SLOTS[3](typed, version_)
     _ARGUMENTS_SLOTS[4](typed, kind_)
-    return values, typed
+    return typed
 
 
 def parse_choices(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ChoicesArgs]:

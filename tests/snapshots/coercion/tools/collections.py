@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -15,7 +15,6 @@ from .._runtime import (
     ToolCallRequest,
     ToolSpec,
     is_null_text,
-    key_text,
     run_parser,
     slot_setters,
     to_choice,
@@ -72,42 +71,34 @@ _ARGUMENTS_SLOTS: Final = slot_setters(
 def _tags(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[str] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[str] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is str:
-            typed.append(item)
-        elif (c := to_str(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is str):
+            items[i] = to_str(item, f"{path}[{i}]", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _limited(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[int] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[int] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is int:
-            typed.append(item)
-        elif (c := to_int(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is int):
+            items[i] = to_int(item, f"{path}[{i}]", warnings, errors)
     if not (1 <= len(items) <= 3):
         errors.append(f"length_out_of_range:{path}")
         return INVALID, INVALID
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _people_item_role(
@@ -130,102 +121,97 @@ def _people_item(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     name_: str
     v = src.get("name", ABSENT)
     if type(v) is str:
-        values["name"] = name_ = v
+        name_ = v
     elif v is ABSENT or v is None:
         errors.append(f"missing_required:{path}" + ".name")
+        src.pop("name", None)
     elif (name_c := to_str(v, path + ".name", warnings, errors)) is not INVALID:
-        values["name"] = name_ = name_c
+        src["name"] = name_ = name_c
+    else:
+        del src["name"]
 
     role_: CollectionsPeopleItemRole | None
     v = src.get("role", ABSENT)
     if type(v) is str and (role_c := _PEOPLE_ITEM_ROLE.get((type(v), v), INVALID)) is not INVALID:
-        values["role"] = role_ = role_c
+        role_ = role_c
     elif v is ABSENT:
         role_ = None
     elif v is None or is_null_text(v, path + ".role", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".role")
         role_ = None
+        del src["role"]
     elif (role_c := _people_item_role(v, path + ".role", warnings, errors)) is not INVALID:
-        values["role"] = role_ = role_c
+        src["role"] = role_ = role_c
+    else:
+        del src["role"]
 
     age_: int | None
     v = src.get("age", ABSENT)
     if type(v) is int and 0 <= v:
-        values["age"] = age_ = v
+        age_ = v
     elif v is ABSENT:
         age_ = None
     elif v is None or is_null_text(v, path + ".age", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".age")
         age_ = None
+        del src["age"]
     elif (age_c := _people_item_age(v, path + ".age", warnings, errors)) is not INVALID:
-        values["age"] = age_ = age_c
+        src["age"] = age_ = age_c
+    else:
+        del src["age"]
 
     if not _PEOPLE_ITEM_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _PEOPLE_ITEM_KEYS):
+        for name in unknown_keys(src, _PEOPLE_ITEM_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(CollectionsPeopleItem)
     _PEOPLE_ITEM_SLOTS[0](typed, name_)
     _PEOPLE_ITEM_SLOTS[1](typed, role_)
     _PEOPLE_ITEM_SLOTS[2](typed, age_)
-    return values, typed
+    return src, typed
 
 
 def _people(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[CollectionsPeopleItem] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
     typed: list[CollectionsPeopleItem] = []
-    plain: list[object] = []
     for i, item in enumerate(items):
         p, t = _people_item(item, f"{path}[{i}]", warnings, errors)
-        if p is not INVALID:
-            plain.append(p)
+        items[i] = p
         if t is not INVALID:
             typed.append(t)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, typed
 
 
 def _counts(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, dict[str, int] | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src: dict[str, Any] | Invalid = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: dict[str, int] = {}
-    plain = typed
     for key, item in src.items():
-        name = key_text(key)
-        if type(item) is int:
-            typed[name] = item
-        elif (c := to_int(item, f"{path}.{name}", warnings, errors)) is not INVALID:
-            typed[name] = c
+        if not (type(item) is int):
+            src[key] = to_int(item, f"{path}.{key}", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return {key: p for key, p in src.items() if p is not INVALID}, INVALID
+    return src, src
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, CollectionsArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> CollectionsArgs | Invalid:
     tags_: list[str] | None
     v = src.get("tags", ABSENT)
     if v is ABSENT:
@@ -233,10 +219,13 @@ def _arguments(
     elif v is None or is_null_text(v, "tags", warnings):
         warnings.append("null_treated_as_absent:tags")
         tags_ = None
+        del src["tags"]
     else:
         tags_plain, tags_typed = _tags(v, "tags", warnings, errors)
         if tags_plain is not INVALID:
-            values["tags"] = tags_plain
+            src["tags"] = tags_plain
+        else:
+            del src["tags"]
         if tags_typed is not INVALID:
             tags_ = tags_typed
 
@@ -247,10 +236,13 @@ def _arguments(
     elif v is None or is_null_text(v, "limited", warnings):
         warnings.append("null_treated_as_absent:limited")
         limited_ = None
+        del src["limited"]
     else:
         limited_plain, limited_typed = _limited(v, "limited", warnings, errors)
         if limited_plain is not INVALID:
-            values["limited"] = limited_plain
+            src["limited"] = limited_plain
+        else:
+            del src["limited"]
         if limited_typed is not INVALID:
             limited_ = limited_typed
 
@@ -261,10 +253,13 @@ def _arguments(
     elif v is None or is_null_text(v, "people", warnings):
         warnings.append("null_treated_as_absent:people")
         people_ = None
+        del src["people"]
     else:
         people_plain, people_typed = _people(v, "people", warnings, errors)
         if people_plain is not INVALID:
-            values["people"] = people_plain
+            src["people"] = people_plain
+        else:
+            del src["people"]
         if people_typed is not INVALID:
             people_ = people_typed
 
@@ -275,38 +270,43 @@ def _arguments(
     elif v is None or is_null_text(v, "counts", warnings):
         warnings.append("null_treated_as_absent:counts")
         counts_ = None
+        del src["counts"]
     else:
         counts_plain, counts_typed = _counts(v, "counts", warnings, errors)
         if counts_plain is not INVALID:
-            values["counts"] = counts_plain
+            src["counts"] = counts_plain
+        else:
+            del src["counts"]
         if counts_typed is not INVALID:
             counts_ = counts_typed
 
     extra_: dict[str, object] | None
     v = src.get("extra", ABSENT)
     if type(v) is dict:
-        values["extra"] = extra_ = v
+        extra_ = v
     elif v is ABSENT:
         extra_ = None
     elif v is None or is_null_text(v, "extra", warnings):
         warnings.append("null_treated_as_absent:extra")
         extra_ = None
+        del src["extra"]
     elif (extra_c := to_dict(v, "extra", warnings, errors)) is not INVALID:
-        values["extra"] = extra_ = extra_c
+        src["extra"] = extra_ = extra_c
+    else:
+        del src["extra"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(CollectionsArgs)
     _ARGUMENTS_SLOTS[0](typed, tags_)
     _ARGUMENTS_SLOTS[1](typed, limited_)
     _ARGUMENTS_SLOTS[2](typed, people_)
     _ARGUMENTS_SLOTS[3](typed, counts_)
     _ARGUMENTS_SLOTS[4](typed, extra_)
-    return values, typed
+    return typed
 
 
 def parse_collections(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -61,20 +61,16 @@ _ARGUMENTS_SLOTS: Final = slot_setters(DefaultsArgs, "limit", "labels", "options
 def _labels(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[str] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[str] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is str:
-            typed.append(item)
-        elif (c := to_str(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is str):
+            items[i] = to_str(item, f"{path}[{i}]", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _options(
@@ -83,75 +79,77 @@ def _options(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     verbose_: bool | None
     v = src.get("verbose", ABSENT)
     if type(v) is bool:
-        values["verbose"] = verbose_ = v
+        verbose_ = v
     elif v is ABSENT:
         verbose_ = None
     elif v is None or is_null_text(v, path + ".verbose", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".verbose")
         verbose_ = None
+        del src["verbose"]
     elif (verbose_c := to_bool(v, path + ".verbose", warnings, errors)) is not INVALID:
-        values["verbose"] = verbose_ = verbose_c
+        src["verbose"] = verbose_ = verbose_c
+    else:
+        del src["verbose"]
 
     depth_: int
     v = src.get("depth", ABSENT)
     if type(v) is int:
-        values["depth"] = depth_ = v
+        depth_ = v
     elif v is ABSENT:
-        values["depth"] = depth_ = 1
+        src["depth"] = depth_ = 1
     elif v is None or is_null_text(v, path + ".depth", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".depth")
-        values["depth"] = depth_ = 1
+        src["depth"] = depth_ = 1
     elif (depth_c := to_int(v, path + ".depth", warnings, errors)) is not INVALID:
-        values["depth"] = depth_ = depth_c
+        src["depth"] = depth_ = depth_c
+    else:
+        del src["depth"]
 
     if not _OPTIONS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _OPTIONS_KEYS):
+        for name in unknown_keys(src, _OPTIONS_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(DefaultsOptions)
     _OPTIONS_SLOTS[0](typed, verbose_)
     _OPTIONS_SLOTS[1](typed, depth_)
-    return values, typed
+    return src, typed
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, DefaultsArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> DefaultsArgs | Invalid:
     limit_: int
     v = src.get("limit", ABSENT)
     if type(v) is int:
-        values["limit"] = limit_ = v
+        limit_ = v
     elif v is ABSENT:
-        values["limit"] = limit_ = 10
+        src["limit"] = limit_ = 10
     elif v is None or is_null_text(v, "limit", warnings):
         warnings.append("null_treated_as_absent:limit")
-        values["limit"] = limit_ = 10
+        src["limit"] = limit_ = 10
     elif (limit_c := to_int(v, "limit", warnings, errors)) is not INVALID:
-        values["limit"] = limit_ = limit_c
+        src["limit"] = limit_ = limit_c
+    else:
+        del src["limit"]
 
     labels_: list[str]
     v = src.get("labels", ABSENT)
     if v is ABSENT:
-        values["labels"] = labels_ = ["a", "b"]
+        src["labels"] = labels_ = ["a", "b"]
     elif v is None or is_null_text(v, "labels", warnings):
         warnings.append("null_treated_as_absent:labels")
-        values["labels"] = labels_ = ["a", "b"]
+        src["labels"] = labels_ = ["a", "b"]
     else:
         labels_plain, labels_typed = _labels(v, "labels", warnings, errors)
         if labels_plain is not INVALID:
-            values["labels"] = labels_plain
+            src["labels"] = labels_plain
+        else:
+            del src["labels"]
         if labels_typed is not INVALID:
             labels_ = labels_typed
 
@@ -160,20 +158,22 @@ def _arguments(
     if v is ABSENT:
         options_plain, options_typed = _options({"verbose": True}, "options", warnings, errors)
         if options_plain is not INVALID:
-            values["options"] = options_plain
+            src["options"] = options_plain
         if options_typed is not INVALID:
             options_ = options_typed
     elif v is None or is_null_text(v, "options", warnings):
         warnings.append("null_treated_as_absent:options")
         options_plain, options_typed = _options({"verbose": True}, "options", warnings, errors)
         if options_plain is not INVALID:
-            values["options"] = options_plain
+            src["options"] = options_plain
         if options_typed is not INVALID:
             options_ = options_typed
     else:
         options_plain, options_typed = _options(v, "options", warnings, errors)
         if options_plain is not INVALID:
-            values["options"] = options_plain
+            src["options"] = options_plain
+        else:
+            del src["options"]
         if options_typed is not INVALID:
             options_ = options_typed
 
@@ -183,41 +183,45 @@ def _arguments(
         if (
             since_c := to_datetime("2024-01-01T00:00:00+00:00", "since", warnings, errors)
         ) is not INVALID:
-            values["since"] = since_ = since_c
+            src["since"] = since_ = since_c
     elif v is None or is_null_text(v, "since", warnings):
         warnings.append("null_treated_as_absent:since")
         if (
             since_c := to_datetime("2024-01-01T00:00:00+00:00", "since", warnings, errors)
         ) is not INVALID:
-            values["since"] = since_ = since_c
+            src["since"] = since_ = since_c
     elif (since_c := to_datetime(v, "since", warnings, errors)) is not INVALID:
-        values["since"] = since_ = since_c
+        src["since"] = since_ = since_c
+    else:
+        del src["since"]
 
     note_: str | None
     v = src.get("note", ABSENT)
     if type(v) is str:
-        values["note"] = note_ = v
+        note_ = v
     elif v is ABSENT:
         note_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:note")
         note_ = None
+        del src["note"]
     elif (note_c := to_str(v, "note", warnings, errors)) is not INVALID:
-        values["note"] = note_ = note_c
+        src["note"] = note_ = note_c
+    else:
+        del src["note"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(DefaultsArgs)
     _ARGUMENTS_SLOTS[0](typed, limit_)
     _ARGUMENTS_SLOTS[1](typed, labels_)
     _ARGUMENTS_SLOTS[2](typed, options_)
     _ARGUMENTS_SLOTS[3](typed, since_)
     _ARGUMENTS_SLOTS[4](typed, note_)
-    return values, typed
+    return typed
 
 
 def parse_defaults(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[DefaultsArgs]:

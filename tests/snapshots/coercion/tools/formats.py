@@ -21,7 +21,6 @@ from .._runtime import (
     slot_setters,
     to_date,
     to_datetime,
-    to_dict,
     to_uri,
     unknown_keys,
 )
@@ -43,13 +42,8 @@ _ARGUMENTS_SLOTS: Final = slot_setters(FormatsArgs, "when", "day", "link")
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, FormatsArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> FormatsArgs | Invalid:
     when_: datetime | None
     v = src.get("when", ABSENT)
     if v is ABSENT:
@@ -57,8 +51,11 @@ def _arguments(
     elif v is None or is_null_text(v, "when", warnings):
         warnings.append("null_treated_as_absent:when")
         when_ = None
+        del src["when"]
     elif (when_c := to_datetime(v, "when", warnings, errors)) is not INVALID:
-        values["when"] = when_ = when_c
+        src["when"] = when_ = when_c
+    else:
+        del src["when"]
 
     day_: date | None
     v = src.get("day", ABSENT)
@@ -67,32 +64,37 @@ def _arguments(
     elif v is None or is_null_text(v, "day", warnings):
         warnings.append("null_treated_as_absent:day")
         day_ = None
+        del src["day"]
     elif (day_c := to_date(v, "day", warnings, errors)) is not INVALID:
-        values["day"] = day_ = day_c
+        src["day"] = day_ = day_c
+    else:
+        del src["day"]
 
     link_: str | None
     v = src.get("link", ABSENT)
     if type(v) is str and is_absolute_uri(v):
-        values["link"] = link_ = v
+        link_ = v
     elif v is ABSENT:
         link_ = None
     elif v is None or is_null_text(v, "link", warnings):
         warnings.append("null_treated_as_absent:link")
         link_ = None
+        del src["link"]
     elif (link_c := to_uri(v, "link", warnings, errors)) is not INVALID:
-        values["link"] = link_ = link_c
+        src["link"] = link_ = link_c
+    else:
+        del src["link"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(FormatsArgs)
     _ARGUMENTS_SLOTS[0](typed, when_)
     _ARGUMENTS_SLOTS[1](typed, day_)
     _ARGUMENTS_SLOTS[2](typed, link_)
-    return values, typed
+    return typed
 
 
 def parse_formats(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[FormatsArgs]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isfinite
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -103,41 +103,44 @@ def _settings_retry(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     attempts_: int
     v = src.get("attempts", ABSENT)
     if type(v) is int and v <= 5:
-        values["attempts"] = attempts_ = v
+        attempts_ = v
     elif v is ABSENT or v is None or is_null_text(v, path + ".attempts", warnings):
         errors.append(f"missing_required:{path}" + ".attempts")
+        src.pop("attempts", None)
     elif (
         attempts_c := _settings_retry_attempts(v, path + ".attempts", warnings, errors)
     ) is not INVALID:
-        values["attempts"] = attempts_ = attempts_c
+        src["attempts"] = attempts_ = attempts_c
+    else:
+        del src["attempts"]
 
     backoff_: float
     v = src.get("backoff", ABSENT)
     if type(v) is float and isfinite(v):
-        values["backoff"] = backoff_ = v
+        backoff_ = v
     elif v is ABSENT:
-        values["backoff"] = backoff_ = 2.0
+        src["backoff"] = backoff_ = 2.0
     elif v is None or is_null_text(v, path + ".backoff", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".backoff")
-        values["backoff"] = backoff_ = 2.0
+        src["backoff"] = backoff_ = 2.0
     elif (backoff_c := to_float(v, path + ".backoff", warnings, errors)) is not INVALID:
-        values["backoff"] = backoff_ = backoff_c
+        src["backoff"] = backoff_ = backoff_c
+    else:
+        del src["backoff"]
 
     if not _SETTINGS_RETRY_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _SETTINGS_RETRY_KEYS):
+        for name in unknown_keys(src, _SETTINGS_RETRY_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(NestedSettingsRetry)
     _SETTINGS_RETRY_SLOTS[0](typed, attempts_)
     _SETTINGS_RETRY_SLOTS[1](typed, backoff_)
-    return values, typed
+    return src, typed
 
 
 def _settings(
@@ -146,16 +149,18 @@ def _settings(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     timeout_: int
     v = src.get("timeout", ABSENT)
     if type(v) is int and 0 <= v:
-        values["timeout"] = timeout_ = v
+        timeout_ = v
     elif v is ABSENT or v is None or is_null_text(v, path + ".timeout", warnings):
         errors.append(f"missing_required:{path}" + ".timeout")
+        src.pop("timeout", None)
     elif (timeout_c := _settings_timeout(v, path + ".timeout", warnings, errors)) is not INVALID:
-        values["timeout"] = timeout_ = timeout_c
+        src["timeout"] = timeout_ = timeout_c
+    else:
+        del src["timeout"]
 
     retry_: NestedSettingsRetry | None
     v = src.get("retry", ABSENT)
@@ -164,23 +169,25 @@ def _settings(
     elif v is None or is_null_text(v, path + ".retry", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".retry")
         retry_ = None
+        del src["retry"]
     else:
         retry_plain, retry_typed = _settings_retry(v, path + ".retry", warnings, errors)
         if retry_plain is not INVALID:
-            values["retry"] = retry_plain
+            src["retry"] = retry_plain
+        else:
+            del src["retry"]
         if retry_typed is not INVALID:
             retry_ = retry_typed
 
     if not _SETTINGS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _SETTINGS_KEYS):
+        for name in unknown_keys(src, _SETTINGS_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(NestedSettings)
     _SETTINGS_SLOTS[0](typed, timeout_)
     _SETTINGS_SLOTS[1](typed, retry_)
-    return values, typed
+    return src, typed
 
 
 def _point(
@@ -189,74 +196,74 @@ def _point(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     x_: float
     v = src.get("x", ABSENT)
     if type(v) is float and isfinite(v):
-        values["x"] = x_ = v
+        x_ = v
     elif v is ABSENT or v is None or is_null_text(v, path + ".x", warnings):
         errors.append(f"missing_required:{path}" + ".x")
+        src.pop("x", None)
     elif (x_c := to_float(v, path + ".x", warnings, errors)) is not INVALID:
-        values["x"] = x_ = x_c
+        src["x"] = x_ = x_c
+    else:
+        del src["x"]
 
     y_: float
     v = src.get("y", ABSENT)
     if type(v) is float and isfinite(v):
-        values["y"] = y_ = v
+        y_ = v
     elif v is ABSENT or v is None or is_null_text(v, path + ".y", warnings):
         errors.append(f"missing_required:{path}" + ".y")
+        src.pop("y", None)
     elif (y_c := to_float(v, path + ".y", warnings, errors)) is not INVALID:
-        values["y"] = y_ = y_c
+        src["y"] = y_ = y_c
+    else:
+        del src["y"]
 
     if not _POINT_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _POINT_KEYS):
+        for name in unknown_keys(src, _POINT_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(NestedPoint)
     _POINT_SLOTS[0](typed, x_)
     _POINT_SLOTS[1](typed, y_)
-    return values, typed
+    return src, typed
 
 
 def _route(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[NestedPoint] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
     typed: list[NestedPoint] = []
-    plain: list[object] = []
     for i, item in enumerate(items):
         p, t = _point(item, f"{path}[{i}]", warnings, errors)
-        if p is not INVALID:
-            plain.append(p)
+        items[i] = p
         if t is not INVALID:
             typed.append(t)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, typed
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, NestedArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> NestedArgs | Invalid:
     settings_: NestedSettings
     v = src.get("settings", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, "settings", warnings):
         errors.append("missing_required:settings")
+        src.pop("settings", None)
     else:
         settings_plain, settings_typed = _settings(v, "settings", warnings, errors)
         if settings_plain is not INVALID:
-            values["settings"] = settings_plain
+            src["settings"] = settings_plain
+        else:
+            del src["settings"]
         if settings_typed is not INVALID:
             settings_ = settings_typed
 
@@ -267,10 +274,13 @@ def _arguments(
     elif v is None or is_null_text(v, "origin", warnings):
         warnings.append("null_treated_as_absent:origin")
         origin_ = None
+        del src["origin"]
     else:
         origin_plain, origin_typed = _point(v, "origin", warnings, errors)
         if origin_plain is not INVALID:
-            values["origin"] = origin_plain
+            src["origin"] = origin_plain
+        else:
+            del src["origin"]
         if origin_typed is not INVALID:
             origin_ = origin_typed
 
@@ -281,24 +291,26 @@ def _arguments(
     elif v is None or is_null_text(v, "route", warnings):
         warnings.append("null_treated_as_absent:route")
         route_ = None
+        del src["route"]
     else:
         route_plain, route_typed = _route(v, "route", warnings, errors)
         if route_plain is not INVALID:
-            values["route"] = route_plain
+            src["route"] = route_plain
+        else:
+            del src["route"]
         if route_typed is not INVALID:
             route_ = route_typed
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(NestedArgs)
     _ARGUMENTS_SLOTS[0](typed, settings_)
     _ARGUMENTS_SLOTS[1](typed, origin_)
     _ARGUMENTS_SLOTS[2](typed, route_)
-    return values, typed
+    return typed
 
 
 def parse_nested(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[NestedArgs]:

@@ -19,7 +19,6 @@ from .._runtime import (
     run_parser,
     slot_setters,
     to_date,
-    to_dict,
     to_int,
     to_str,
     unknown_keys,
@@ -88,37 +87,38 @@ def _id3(v: object, path: str, warnings: list[str], errors: list[str]) -> int | 
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, NullablesArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> NullablesArgs | Invalid:
     maybe_count_: int | None
     v = src.get("maybe_count", ABSENT)
     if type(v) is int:
-        values["maybe_count"] = maybe_count_ = v
+        maybe_count_ = v
     elif v is ABSENT:
         maybe_count_ = None
     elif (maybe_count_c := _maybe_count(v, "maybe_count", warnings, errors)) is not INVALID:
-        values["maybe_count"] = maybe_count_ = maybe_count_c
+        src["maybe_count"] = maybe_count_ = maybe_count_c
+    else:
+        del src["maybe_count"]
 
     maybe_text_: str | None
     v = src.get("maybe_text", ABSENT)
     if type(v) is str:
-        values["maybe_text"] = maybe_text_ = v
+        maybe_text_ = v
     elif v is ABSENT:
         maybe_text_ = None
     elif (maybe_text_c := _maybe_text(v, "maybe_text", warnings, errors)) is not INVALID:
-        values["maybe_text"] = maybe_text_ = maybe_text_c
+        src["maybe_text"] = maybe_text_ = maybe_text_c
+    else:
+        del src["maybe_text"]
 
     maybe_day_: date | None
     v = src.get("maybe_day", ABSENT)
     if v is ABSENT:
         maybe_day_ = None
     elif (maybe_day_c := _maybe_day(v, "maybe_day", warnings, errors)) is not INVALID:
-        values["maybe_day"] = maybe_day_ = maybe_day_c
+        src["maybe_day"] = maybe_day_ = maybe_day_c
+    else:
+        del src["maybe_day"]
 
     id_: int | str | None
     v = src.get("id", ABSENT)
@@ -127,21 +127,23 @@ def _arguments(
     elif v is None:
         warnings.append("null_treated_as_absent:id")
         id_ = None
+        del src["id"]
     elif (id_c := _id3(v, "id", warnings, errors)) is not INVALID:
-        values["id"] = id_ = id_c
+        src["id"] = id_ = id_c
+    else:
+        del src["id"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(NullablesArgs)
     _ARGUMENTS_SLOTS[0](typed, maybe_count_)
     _ARGUMENTS_SLOTS[1](typed, maybe_text_)
     _ARGUMENTS_SLOTS[2](typed, maybe_day_)
     _ARGUMENTS_SLOTS[3](typed, id_)
-    return values, typed
+    return typed
 
 
 def parse_nullables(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[NullablesArgs]:

@@ -18,7 +18,6 @@ from .._runtime import (
     run_parser,
     slot_setters,
     to_bool,
-    to_dict,
     to_int,
     to_str,
     unknown_keys,
@@ -48,64 +47,69 @@ def _maybe(v: object, path: str, warnings: list[str], errors: list[str]) -> str 
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, RequiredParamsArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> RequiredParamsArgs | Invalid:
     name_: str
     v = src.get("name", ABSENT)
     if type(v) is str:
-        values["name"] = name_ = v
+        name_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:name")
+        src.pop("name", None)
     elif (name_c := to_str(v, "name", warnings, errors)) is not INVALID:
-        values["name"] = name_ = name_c
+        src["name"] = name_ = name_c
+    else:
+        del src["name"]
 
     count_: int
     v = src.get("count", ABSENT)
     if type(v) is int:
-        values["count"] = count_ = v
+        count_ = v
     elif v is ABSENT or v is None or is_null_text(v, "count", warnings):
         errors.append("missing_required:count")
+        src.pop("count", None)
     elif (count_c := to_int(v, "count", warnings, errors)) is not INVALID:
-        values["count"] = count_ = count_c
+        src["count"] = count_ = count_c
+    else:
+        del src["count"]
 
     maybe_: str | None
     v = src.get("maybe", ABSENT)
     if type(v) is str:
-        values["maybe"] = maybe_ = v
+        maybe_ = v
     elif v is ABSENT:
         errors.append("missing_required:maybe")
     elif (maybe_c := _maybe(v, "maybe", warnings, errors)) is not INVALID:
-        values["maybe"] = maybe_ = maybe_c
+        src["maybe"] = maybe_ = maybe_c
+    else:
+        del src["maybe"]
 
     flag_: bool | None
     v = src.get("flag", ABSENT)
     if type(v) is bool:
-        values["flag"] = flag_ = v
+        flag_ = v
     elif v is ABSENT:
         flag_ = None
     elif v is None or is_null_text(v, "flag", warnings):
         warnings.append("null_treated_as_absent:flag")
         flag_ = None
+        del src["flag"]
     elif (flag_c := to_bool(v, "flag", warnings, errors)) is not INVALID:
-        values["flag"] = flag_ = flag_c
+        src["flag"] = flag_ = flag_c
+    else:
+        del src["flag"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(RequiredParamsArgs)
     _ARGUMENTS_SLOTS[0](typed, name_)
     _ARGUMENTS_SLOTS[1](typed, count_)
     _ARGUMENTS_SLOTS[2](typed, maybe_)
     _ARGUMENTS_SLOTS[3](typed, flag_)
-    return values, typed
+    return typed
 
 
 def parse_required_params(

@@ -20,7 +20,6 @@ from .._runtime import (
     run_parser,
     slot_setters,
     to_bool,
-    to_dict,
     to_float,
     to_int,
     to_str,
@@ -96,127 +95,148 @@ def _slug(v: object, path: str, warnings: list[str], errors: list[str]) -> str |
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, ScalarsArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> ScalarsArgs | Invalid:
     flag_: bool | None
     v = src.get("flag", ABSENT)
     if type(v) is bool:
-        values["flag"] = flag_ = v
+        flag_ = v
     elif v is ABSENT:
         flag_ = None
     elif v is None or is_null_text(v, "flag", warnings):
         warnings.append("null_treated_as_absent:flag")
         flag_ = None
+        del src["flag"]
     elif (flag_c := to_bool(v, "flag", warnings, errors)) is not INVALID:
-        values["flag"] = flag_ = flag_c
+        src["flag"] = flag_ = flag_c
+    else:
+        del src["flag"]
 
     count_: int | None
     v = src.get("count", ABSENT)
     if type(v) is int:
-        values["count"] = count_ = v
+        count_ = v
     elif v is ABSENT:
         count_ = None
     elif v is None or is_null_text(v, "count", warnings):
         warnings.append("null_treated_as_absent:count")
         count_ = None
+        del src["count"]
     elif (count_c := to_int(v, "count", warnings, errors)) is not INVALID:
-        values["count"] = count_ = count_c
+        src["count"] = count_ = count_c
+    else:
+        del src["count"]
 
     bounded_: int | None
     v = src.get("bounded", ABSENT)
     if type(v) is int and 1 <= v <= 10:
-        values["bounded"] = bounded_ = v
+        bounded_ = v
     elif v is ABSENT:
         bounded_ = None
     elif v is None or is_null_text(v, "bounded", warnings):
         warnings.append("null_treated_as_absent:bounded")
         bounded_ = None
+        del src["bounded"]
     elif (bounded_c := _bounded(v, "bounded", warnings, errors)) is not INVALID:
-        values["bounded"] = bounded_ = bounded_c
+        src["bounded"] = bounded_ = bounded_c
+    else:
+        del src["bounded"]
 
     exclusive_: int | None
     v = src.get("exclusive", ABSENT)
     if type(v) is int and 0 < v < 10:
-        values["exclusive"] = exclusive_ = v
+        exclusive_ = v
     elif v is ABSENT:
         exclusive_ = None
     elif v is None or is_null_text(v, "exclusive", warnings):
         warnings.append("null_treated_as_absent:exclusive")
         exclusive_ = None
+        del src["exclusive"]
     elif (exclusive_c := _exclusive(v, "exclusive", warnings, errors)) is not INVALID:
-        values["exclusive"] = exclusive_ = exclusive_c
+        src["exclusive"] = exclusive_ = exclusive_c
+    else:
+        del src["exclusive"]
 
     ratio_: float | None
     v = src.get("ratio", ABSENT)
     if type(v) is float and isfinite(v):
-        values["ratio"] = ratio_ = v
+        ratio_ = v
     elif v is ABSENT:
         ratio_ = None
     elif v is None or is_null_text(v, "ratio", warnings):
         warnings.append("null_treated_as_absent:ratio")
         ratio_ = None
+        del src["ratio"]
     elif (ratio_c := to_float(v, "ratio", warnings, errors)) is not INVALID:
-        values["ratio"] = ratio_ = ratio_c
+        src["ratio"] = ratio_ = ratio_c
+    else:
+        del src["ratio"]
 
     score_: float | None
     v = src.get("score", ABSENT)
     if type(v) is float and isfinite(v) and 0 <= v <= 1:
-        values["score"] = score_ = v
+        score_ = v
     elif v is ABSENT:
         score_ = None
     elif v is None or is_null_text(v, "score", warnings):
         warnings.append("null_treated_as_absent:score")
         score_ = None
+        del src["score"]
     elif (score_c := _score(v, "score", warnings, errors)) is not INVALID:
-        values["score"] = score_ = score_c
+        src["score"] = score_ = score_c
+    else:
+        del src["score"]
 
     text_: str | None
     v = src.get("text", ABSENT)
     if type(v) is str:
-        values["text"] = text_ = v
+        text_ = v
     elif v is ABSENT:
         text_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:text")
         text_ = None
+        del src["text"]
     elif (text_c := to_str(v, "text", warnings, errors)) is not INVALID:
-        values["text"] = text_ = text_c
+        src["text"] = text_ = text_c
+    else:
+        del src["text"]
 
     code_: str | None
     v = src.get("code", ABSENT)
     if type(v) is str and 2 <= len(v) <= 4:
-        values["code"] = code_ = v
+        code_ = v
     elif v is ABSENT:
         code_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:code")
         code_ = None
+        del src["code"]
     elif (code_c := _code(v, "code", warnings, errors)) is not INVALID:
-        values["code"] = code_ = code_c
+        src["code"] = code_ = code_c
+    else:
+        del src["code"]
 
     slug_: str | None
     v = src.get("slug", ABSENT)
     if type(v) is str and _SLUG_PATTERN.search(v):
-        values["slug"] = slug_ = v
+        slug_ = v
     elif v is ABSENT:
         slug_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:slug")
         slug_ = None
+        del src["slug"]
     elif (slug_c := _slug(v, "slug", warnings, errors)) is not INVALID:
-        values["slug"] = slug_ = slug_c
+        src["slug"] = slug_ = slug_c
+    else:
+        del src["slug"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(ScalarsArgs)
     _ARGUMENTS_SLOTS[0](typed, flag_)
     _ARGUMENTS_SLOTS[1](typed, count_)
@@ -227,7 +247,7 @@ def _arguments(
     _ARGUMENTS_SLOTS[6](typed, text_)
     _ARGUMENTS_SLOTS[7](typed, code_)
     _ARGUMENTS_SLOTS[8](typed, slug_)
-    return values, typed
+    return typed
 
 
 def parse_scalars(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ScalarsArgs]:

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from math import isfinite
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -19,7 +19,6 @@ from .._runtime import (
     ToolCallRequest,
     ToolSpec,
     is_null_text,
-    key_text,
     run_parser,
     slot_setters,
     to_bool,
@@ -251,40 +250,31 @@ _ARGUMENTS_SLOTS: Final = slot_setters(
 def _list_(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[str] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[str] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is str:
-            typed.append(item)
-        elif (c := to_str(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is str):
+            items[i] = to_str(item, f"{path}[{i}]", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _dict_(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, dict[str, int] | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src: dict[str, Any] | Invalid = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: dict[str, int] = {}
-    plain = typed
     for key, item in src.items():
-        name = key_text(key)
-        if type(item) is int:
-            typed[name] = item
-        elif (c := to_int(item, f"{path}.{name}", warnings, errors)) is not INVALID:
-            typed[name] = c
+        if not (type(item) is int):
+            src[key] = to_int(item, f"{path}.{key}", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return {key: p for key, p in src.items() if p is not INVALID}, INVALID
+    return src, src
 
 
 def _re(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -336,39 +326,31 @@ def _src(v: object, path: str, warnings: list[str], errors: list[str]) -> str | 
 def _errors(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[int] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[int] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is int:
-            typed.append(item)
-        elif (c := to_int(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is int):
+            items[i] = to_int(item, f"{path}[{i}]", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _warnings(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[str] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[str] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is str:
-            typed.append(item)
-        elif (c := to_str(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is str):
+            items[i] = to_str(item, f"{path}[{i}]", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _c(v: object, path: str, warnings: list[str], errors: list[str]) -> float | None | Invalid:
@@ -380,20 +362,16 @@ def _c(v: object, path: str, warnings: list[str], errors: list[str]) -> float | 
 def _item_items(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[int] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[int] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is int:
-            typed.append(item)
-        elif (c := to_int(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is int):
+            items[i] = to_int(item, f"{path}[{i}]", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _item(
@@ -402,19 +380,21 @@ def _item(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     key_: str | None
     v = src.get("key", ABSENT)
     if type(v) is str:
-        values["key"] = key_ = v
+        key_ = v
     elif v is ABSENT:
         key_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".key")
         key_ = None
+        del src["key"]
     elif (key_c := to_str(v, path + ".key", warnings, errors)) is not INVALID:
-        values["key"] = key_ = key_c
+        src["key"] = key_ = key_c
+    else:
+        del src["key"]
 
     items_: list[int] | None
     v = src.get("items", ABSENT)
@@ -423,23 +403,25 @@ def _item(
     elif v is None or is_null_text(v, path + ".items", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".items")
         items_ = None
+        del src["items"]
     else:
         items_plain, items_typed = _item_items(v, path + ".items", warnings, errors)
         if items_plain is not INVALID:
-            values["items"] = items_plain
+            src["items"] = items_plain
+        else:
+            del src["items"]
         if items_typed is not INVALID:
             items_ = items_typed
 
     if not _ITEM_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ITEM_KEYS):
+        for name in unknown_keys(src, _ITEM_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(HostileToolOneItem)
     _ITEM_SLOTS[0](typed, key_)
     _ITEM_SLOTS[1](typed, items_)
-    return values, typed
+    return src, typed
 
 
 def _items_item(
@@ -448,49 +430,48 @@ def _items_item(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     item_: int | None
     v = src.get("item", ABSENT)
     if type(v) is int:
-        values["item"] = item_ = v
+        item_ = v
     elif v is ABSENT:
         item_ = None
     elif v is None or is_null_text(v, path + ".item", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".item")
         item_ = None
+        del src["item"]
     elif (item_c := to_int(v, path + ".item", warnings, errors)) is not INVALID:
-        values["item"] = item_ = item_c
+        src["item"] = item_ = item_c
+    else:
+        del src["item"]
 
     if not _ITEMS_ITEM_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ITEMS_ITEM_KEYS):
+        for name in unknown_keys(src, _ITEMS_ITEM_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(HostileToolOneItemsItem)
     _ITEMS_ITEM_SLOTS[0](typed, item_)
-    return values, typed
+    return src, typed
 
 
 def _items(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[HostileToolOneItemsItem] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
     typed: list[HostileToolOneItemsItem] = []
-    plain: list[object] = []
     for i, item in enumerate(items):
         p, t = _items_item(item, f"{path}[{i}]", warnings, errors)
-        if p is not INVALID:
-            plain.append(p)
+        items[i] = p
         if t is not INVALID:
             typed.append(t)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, typed
 
 
 def _arguments2(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
@@ -504,59 +485,46 @@ def _arguments2(v: object, path: str, warnings: list[str], errors: list[str]) ->
 def _tags(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[str] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[str] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is str:
-            typed.append(item)
-        elif (c := to_str(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is str):
+            items[i] = to_str(item, f"{path}[{i}]", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _names(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, list[str] | Invalid]:
-    items = v if type(v) is list else to_list(v, path, warnings, errors)
+    items: list[Any] | Invalid = v if type(v) is list else to_list(v, path, warnings, errors)
     if items is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: list[str] = []
-    plain = typed
     for i, item in enumerate(items):
-        if type(item) is str:
-            typed.append(item)
-        elif (c := to_str(item, f"{path}[{i}]", warnings, errors)) is not INVALID:
-            typed.append(c)
+        if not (type(item) is str):
+            items[i] = to_str(item, f"{path}[{i}]", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return [p for p in items if p is not INVALID], INVALID
+    return items, items
 
 
 def _scores(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, dict[str, int] | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src: dict[str, Any] | Invalid = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: dict[str, int] = {}
-    plain = typed
     for key, item in src.items():
-        name = key_text(key)
-        if type(item) is int:
-            typed[name] = item
-        elif (c := to_int(item, f"{path}.{name}", warnings, errors)) is not INVALID:
-            typed[name] = c
+        if not (type(item) is int):
+            src[key] = to_int(item, f"{path}.{key}", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return {key: p for key, p in src.items() if p is not INVALID}, INVALID
+    return src, src
 
 
 def _mode(
@@ -566,57 +534,61 @@ def _mode(
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, HostileToolOneArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> HostileToolOneArgs | Invalid:
     str__: str
     v = src.get("str", ABSENT)
     if type(v) is str:
-        values["str"] = str__ = v
+        str__ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:str")
+        src.pop("str", None)
     elif (str__c := to_str(v, "str", warnings, errors)) is not INVALID:
-        values["str"] = str__ = str__c
+        src["str"] = str__ = str__c
+    else:
+        del src["str"]
 
     int__: int
     v = src.get("int", ABSENT)
     if type(v) is int:
-        values["int"] = int__ = v
+        int__ = v
     elif v is ABSENT:
-        values["int"] = int__ = 0
+        src["int"] = int__ = 0
     elif v is None or is_null_text(v, "int", warnings):
         warnings.append("null_treated_as_absent:int")
-        values["int"] = int__ = 0
+        src["int"] = int__ = 0
     elif (int__c := to_int(v, "int", warnings, errors)) is not INVALID:
-        values["int"] = int__ = int__c
+        src["int"] = int__ = int__c
+    else:
+        del src["int"]
 
     float__: float
     v = src.get("float", ABSENT)
     if type(v) is float and isfinite(v):
-        values["float"] = float__ = v
+        float__ = v
     elif v is ABSENT:
-        values["float"] = float__ = -0.0
+        src["float"] = float__ = -0.0
     elif v is None or is_null_text(v, "float", warnings):
         warnings.append("null_treated_as_absent:float")
-        values["float"] = float__ = -0.0
+        src["float"] = float__ = -0.0
     elif (float__c := to_float(v, "float", warnings, errors)) is not INVALID:
-        values["float"] = float__ = float__c
+        src["float"] = float__ = float__c
+    else:
+        del src["float"]
 
     bool__: bool
     v = src.get("bool", ABSENT)
     if type(v) is bool:
-        values["bool"] = bool__ = v
+        bool__ = v
     elif v is ABSENT:
-        values["bool"] = bool__ = True
+        src["bool"] = bool__ = True
     elif v is None or is_null_text(v, "bool", warnings):
         warnings.append("null_treated_as_absent:bool")
-        values["bool"] = bool__ = True
+        src["bool"] = bool__ = True
     elif (bool__c := to_bool(v, "bool", warnings, errors)) is not INVALID:
-        values["bool"] = bool__ = bool__c
+        src["bool"] = bool__ = bool__c
+    else:
+        del src["bool"]
 
     list__: list[str] | None
     v = src.get("list", ABSENT)
@@ -625,10 +597,13 @@ def _arguments(
     elif v is None or is_null_text(v, "list", warnings):
         warnings.append("null_treated_as_absent:list")
         list__ = None
+        del src["list"]
     else:
         list__plain, list__typed = _list_(v, "list", warnings, errors)
         if list__plain is not INVALID:
-            values["list"] = list__plain
+            src["list"] = list__plain
+        else:
+            del src["list"]
         if list__typed is not INVALID:
             list__ = list__typed
 
@@ -639,67 +614,81 @@ def _arguments(
     elif v is None or is_null_text(v, "dict", warnings):
         warnings.append("null_treated_as_absent:dict")
         dict__ = None
+        del src["dict"]
     else:
         dict__plain, dict__typed = _dict_(v, "dict", warnings, errors)
         if dict__plain is not INVALID:
-            values["dict"] = dict__plain
+            src["dict"] = dict__plain
+        else:
+            del src["dict"]
         if dict__typed is not INVALID:
             dict__ = dict__typed
 
     object__: object
     v = src.get("object", ABSENT)
     if v is not ABSENT:
-        values["object"] = object__ = v
+        object__ = v
     elif v is ABSENT:
         object__ = None
 
     dataclasses__: int
     v = src.get("dataclasses", ABSENT)
     if type(v) is int:
-        values["dataclasses"] = dataclasses__ = v
+        dataclasses__ = v
     elif v is ABSENT:
-        values["dataclasses"] = dataclasses__ = 1
+        src["dataclasses"] = dataclasses__ = 1
     elif v is None or is_null_text(v, "dataclasses", warnings):
         warnings.append("null_treated_as_absent:dataclasses")
-        values["dataclasses"] = dataclasses__ = 1
+        src["dataclasses"] = dataclasses__ = 1
     elif (dataclasses__c := to_int(v, "dataclasses", warnings, errors)) is not INVALID:
-        values["dataclasses"] = dataclasses__ = dataclasses__c
+        src["dataclasses"] = dataclasses__ = dataclasses__c
+    else:
+        del src["dataclasses"]
 
     dataclass_: str | None
     v = src.get("dataclass", ABSENT)
     if type(v) is str:
-        values["dataclass"] = dataclass_ = v
+        dataclass_ = v
     elif v is ABSENT:
         dataclass_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:dataclass")
         dataclass_ = None
+        del src["dataclass"]
     elif (dataclass_c := to_str(v, "dataclass", warnings, errors)) is not INVALID:
-        values["dataclass"] = dataclass_ = dataclass_c
+        src["dataclass"] = dataclass_ = dataclass_c
+    else:
+        del src["dataclass"]
 
     field_: str | None
     v = src.get("field", ABSENT)
     if type(v) is str:
-        values["field"] = field_ = v
+        field_ = v
     elif v is ABSENT:
         field_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:field")
         field_ = None
+        del src["field"]
     elif (field_c := to_str(v, "field", warnings, errors)) is not INVALID:
-        values["field"] = field_ = field_c
+        src["field"] = field_ = field_c
+    else:
+        del src["field"]
 
     namae_: str | None
     v = src.get("名前", ABSENT)
     if type(v) is str:
-        values["名前"] = namae_ = v
+        namae_ = v
     elif v is ABSENT:
         namae_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:名前")
         namae_ = None
+        del src["名前"]
     elif (namae_c := to_str(v, "名前", warnings, errors)) is not INVALID:
-        values["名前"] = namae_ = namae_c
+        src["名前"] = namae_ = namae_c
+    else:
+        del src["名前"]
 
     datetime__: datetime | None
     v = src.get("datetime", ABSENT)
@@ -708,8 +697,11 @@ def _arguments(
     elif v is None or is_null_text(v, "datetime", warnings):
         warnings.append("null_treated_as_absent:datetime")
         datetime__ = None
+        del src["datetime"]
     elif (datetime__c := to_datetime(v, "datetime", warnings, errors)) is not INVALID:
-        values["datetime"] = datetime__ = datetime__c
+        src["datetime"] = datetime__ = datetime__c
+    else:
+        del src["datetime"]
 
     date__: date | None
     v = src.get("date", ABSENT)
@@ -718,125 +710,157 @@ def _arguments(
     elif v is None or is_null_text(v, "date", warnings):
         warnings.append("null_treated_as_absent:date")
         date__ = None
+        del src["date"]
     elif (date__c := to_date(v, "date", warnings, errors)) is not INVALID:
-        values["date"] = date__ = date__c
+        src["date"] = date__ = date__c
+    else:
+        del src["date"]
 
     re_: str | None
     v = src.get("re", ABSENT)
     if type(v) is str and _RE_PATTERN.search(v):
-        values["re"] = re_ = v
+        re_ = v
     elif v is ABSENT:
         re_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:re")
         re_ = None
+        del src["re"]
     elif (re_c := _re(v, "re", warnings, errors)) is not INVALID:
-        values["re"] = re_ = re_c
+        src["re"] = re_ = re_c
+    else:
+        del src["re"]
 
     class__: str
     v = src.get("class", ABSENT)
     if type(v) is str:
-        values["class"] = class__ = v
+        class__ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:class")
+        src.pop("class", None)
     elif (class__c := to_str(v, "class", warnings, errors)) is not INVALID:
-        values["class"] = class__ = class__c
+        src["class"] = class__ = class__c
+    else:
+        del src["class"]
 
     from__: int | None
     v = src.get("from", ABSENT)
     if type(v) is int and 0 <= v:
-        values["from"] = from__ = v
+        from__ = v
     elif v is ABSENT:
         from__ = None
     elif v is None or is_null_text(v, "from", warnings):
         warnings.append("null_treated_as_absent:from")
         from__ = None
+        del src["from"]
     elif (from__c := _from_(v, "from", warnings, errors)) is not INVALID:
-        values["from"] = from__ = from__c
+        src["from"] = from__ = from__c
+    else:
+        del src["from"]
 
     lambda__: bool
     v = src.get("lambda", ABSENT)
     if type(v) is bool:
-        values["lambda"] = lambda__ = v
+        lambda__ = v
     elif v is ABSENT:
-        values["lambda"] = lambda__ = False
+        src["lambda"] = lambda__ = False
     elif v is None or is_null_text(v, "lambda", warnings):
         warnings.append("null_treated_as_absent:lambda")
-        values["lambda"] = lambda__ = False
+        src["lambda"] = lambda__ = False
     elif (lambda__c := to_bool(v, "lambda", warnings, errors)) is not INVALID:
-        values["lambda"] = lambda__ = lambda__c
+        src["lambda"] = lambda__ = lambda__c
+    else:
+        del src["lambda"]
 
     match_: HostileToolOneMatch | None
     v = src.get("match", ABSENT)
     if type(v) is str and (match_c := _MATCH.get((type(v), v), INVALID)) is not INVALID:
-        values["match"] = match_ = match_c
+        match_ = match_c
     elif v is ABSENT:
         match_ = None
     elif v is None or is_null_text(v, "match", warnings):
         warnings.append("null_treated_as_absent:match")
         match_ = None
+        del src["match"]
     elif (match_c := _match(v, "match", warnings, errors)) is not INVALID:
-        values["match"] = match_ = match_c
+        src["match"] = match_ = match_c
+    else:
+        del src["match"]
 
     type_: str | None
     v = src.get("type", ABSENT)
     if type(v) is str:
-        values["type"] = type_ = v
+        type_ = v
     elif v is ABSENT:
         type_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:type")
         type_ = None
+        del src["type"]
     elif (type_c := to_str(v, "type", warnings, errors)) is not INVALID:
-        values["type"] = type_ = type_c
+        src["type"] = type_ = type_c
+    else:
+        del src["type"]
 
     len_: int | None
     v = src.get("len", ABSENT)
     if type(v) is int and 0 <= v:
-        values["len"] = len_ = v
+        len_ = v
     elif v is ABSENT:
         len_ = None
     elif v is None or is_null_text(v, "len", warnings):
         warnings.append("null_treated_as_absent:len")
         len_ = None
+        del src["len"]
     elif (len_c := _len(v, "len", warnings, errors)) is not INVALID:
-        values["len"] = len_ = len_c
+        src["len"] = len_ = len_c
+    else:
+        del src["len"]
 
     values_: dict[str, object] | None
     v = src.get("values", ABSENT)
     if type(v) is dict:
-        values["values"] = values_ = v
+        values_ = v
     elif v is ABSENT:
         values_ = None
     elif v is None or is_null_text(v, "values", warnings):
         warnings.append("null_treated_as_absent:values")
         values_ = None
+        del src["values"]
     elif (values_c := to_dict(v, "values", warnings, errors)) is not INVALID:
-        values["values"] = values_ = values_c
+        src["values"] = values_ = values_c
+    else:
+        del src["values"]
 
     v_: int | None
     v = src.get("v", ABSENT)
     if type(v) is int and v <= 100:
-        values["v"] = v_ = v
+        v_ = v
     elif v is ABSENT:
         v_ = None
     elif v is None or is_null_text(v, "v", warnings):
         warnings.append("null_treated_as_absent:v")
         v_ = None
+        del src["v"]
     elif (v_c := _v(v, "v", warnings, errors)) is not INVALID:
-        values["v"] = v_ = v_c
+        src["v"] = v_ = v_c
+    else:
+        del src["v"]
 
     src_: str | None
     v = src.get("src", ABSENT)
     if type(v) is str and len(v) >= 1:
-        values["src"] = src_ = v
+        src_ = v
     elif v is ABSENT:
         src_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:src")
         src_ = None
+        del src["src"]
     elif (src_c := _src(v, "src", warnings, errors)) is not INVALID:
-        values["src"] = src_ = src_c
+        src["src"] = src_ = src_c
+    else:
+        del src["src"]
 
     errors_: list[int] | None
     v = src.get("errors", ABSENT)
@@ -845,59 +869,72 @@ def _arguments(
     elif v is None or is_null_text(v, "errors", warnings):
         warnings.append("null_treated_as_absent:errors")
         errors_ = None
+        del src["errors"]
     else:
         errors_plain, errors_typed = _errors(v, "errors", warnings, errors)
         if errors_plain is not INVALID:
-            values["errors"] = errors_plain
+            src["errors"] = errors_plain
+        else:
+            del src["errors"]
         if errors_typed is not INVALID:
             errors_ = errors_typed
 
     warnings_: list[str]
     v = src.get("warnings", ABSENT)
     if v is ABSENT:
-        values["warnings"] = warnings_ = []
+        src["warnings"] = warnings_ = []
     elif v is None or is_null_text(v, "warnings", warnings):
         warnings.append("null_treated_as_absent:warnings")
-        values["warnings"] = warnings_ = []
+        src["warnings"] = warnings_ = []
     else:
         warnings_plain, warnings_typed = _warnings(v, "warnings", warnings, errors)
         if warnings_plain is not INVALID:
-            values["warnings"] = warnings_plain
+            src["warnings"] = warnings_plain
+        else:
+            del src["warnings"]
         if warnings_typed is not INVALID:
             warnings_ = warnings_typed
 
     path_: str | None
     v = src.get("path", ABSENT)
     if type(v) is str:
-        values["path"] = path_ = v
+        path_ = v
     elif v is ABSENT:
         path_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:path")
         path_ = None
+        del src["path"]
     elif (path_c := to_str(v, "path", warnings, errors)) is not INVALID:
-        values["path"] = path_ = path_c
+        src["path"] = path_ = path_c
+    else:
+        del src["path"]
 
     c_: float | None
     v = src.get("c", ABSENT)
     if type(v) is float and isfinite(v):
-        values["c"] = c_ = v
+        c_ = v
     elif v is ABSENT:
         c_ = None
     elif (c_c := _c(v, "c", warnings, errors)) is not INVALID:
-        values["c"] = c_ = c_c
+        src["c"] = c_ = c_c
+    else:
+        del src["c"]
 
     key_: str | None
     v = src.get("key", ABSENT)
     if type(v) is str:
-        values["key"] = key_ = v
+        key_ = v
     elif v is ABSENT:
         key_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:key")
         key_ = None
+        del src["key"]
     elif (key_c := to_str(v, "key", warnings, errors)) is not INVALID:
-        values["key"] = key_ = key_c
+        src["key"] = key_ = key_c
+    else:
+        del src["key"]
 
     item_: HostileToolOneItem | None
     v = src.get("item", ABSENT)
@@ -906,10 +943,13 @@ def _arguments(
     elif v is None or is_null_text(v, "item", warnings):
         warnings.append("null_treated_as_absent:item")
         item_ = None
+        del src["item"]
     else:
         item_plain, item_typed = _item(v, "item", warnings, errors)
         if item_plain is not INVALID:
-            values["item"] = item_plain
+            src["item"] = item_plain
+        else:
+            del src["item"]
         if item_typed is not INVALID:
             item_ = item_typed
 
@@ -920,132 +960,164 @@ def _arguments(
     elif v is None or is_null_text(v, "items", warnings):
         warnings.append("null_treated_as_absent:items")
         items_ = None
+        del src["items"]
     else:
         items_plain, items_typed = _items(v, "items", warnings, errors)
         if items_plain is not INVALID:
-            values["items"] = items_plain
+            src["items"] = items_plain
+        else:
+            del src["items"]
         if items_typed is not INVALID:
             items_ = items_typed
 
     failed_: bool | None
     v = src.get("failed", ABSENT)
     if type(v) is bool:
-        values["failed"] = failed_ = v
+        failed_ = v
     elif v is ABSENT:
         failed_ = None
     elif v is None or is_null_text(v, "failed", warnings):
         warnings.append("null_treated_as_absent:failed")
         failed_ = None
+        del src["failed"]
     elif (failed_c := to_bool(v, "failed", warnings, errors)) is not INVALID:
-        values["failed"] = failed_ = failed_c
+        src["failed"] = failed_ = failed_c
+    else:
+        del src["failed"]
 
     final_: int | None
     v = src.get("Final", ABSENT)
     if type(v) is int:
-        values["Final"] = final_ = v
+        final_ = v
     elif v is ABSENT:
         final_ = None
     elif v is None or is_null_text(v, "Final", warnings):
         warnings.append("null_treated_as_absent:Final")
         final_ = None
+        del src["Final"]
     elif (final_c := to_int(v, "Final", warnings, errors)) is not INVALID:
-        values["Final"] = final_ = final_c
+        src["Final"] = final_ = final_c
+    else:
+        del src["Final"]
 
     literal_: str | None
     v = src.get("Literal", ABSENT)
     if type(v) is str:
-        values["Literal"] = literal_ = v
+        literal_ = v
     elif v is ABSENT:
         literal_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:Literal")
         literal_ = None
+        del src["Literal"]
     elif (literal_c := to_str(v, "Literal", warnings, errors)) is not INVALID:
-        values["Literal"] = literal_ = literal_c
+        src["Literal"] = literal_ = literal_c
+    else:
+        del src["Literal"]
 
     invalid_: str | None
     v = src.get("INVALID", ABSENT)
     if type(v) is str:
-        values["INVALID"] = invalid_ = v
+        invalid_ = v
     elif v is ABSENT:
         invalid_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:INVALID")
         invalid_ = None
+        del src["INVALID"]
     elif (invalid_c := to_str(v, "INVALID", warnings, errors)) is not INVALID:
-        values["INVALID"] = invalid_ = invalid_c
+        src["INVALID"] = invalid_ = invalid_c
+    else:
+        del src["INVALID"]
 
     absent_: str | None
     v = src.get("ABSENT", ABSENT)
     if type(v) is str:
-        values["ABSENT"] = absent_ = v
+        absent_ = v
     elif v is ABSENT:
         absent_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:ABSENT")
         absent_ = None
+        del src["ABSENT"]
     elif (absent_c := to_str(v, "ABSENT", warnings, errors)) is not INVALID:
-        values["ABSENT"] = absent_ = absent_c
+        src["ABSENT"] = absent_ = absent_c
+    else:
+        del src["ABSENT"]
 
     arguments_: int | None
     v = src.get("arguments", ABSENT)
     if type(v) is int and 0 <= v:
-        values["arguments"] = arguments_ = v
+        arguments_ = v
     elif v is ABSENT:
         arguments_ = None
     elif v is None or is_null_text(v, "arguments", warnings):
         warnings.append("null_treated_as_absent:arguments")
         arguments_ = None
+        del src["arguments"]
     elif (arguments_c := _arguments2(v, "arguments", warnings, errors)) is not INVALID:
-        values["arguments"] = arguments_ = arguments_c
+        src["arguments"] = arguments_ = arguments_c
+    else:
+        del src["arguments"]
 
     content_type_: str | None
     v = src.get("Content-Type", ABSENT)
     if type(v) is str:
-        values["Content-Type"] = content_type_ = v
+        content_type_ = v
     elif v is ABSENT:
         content_type_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:Content-Type")
         content_type_ = None
+        del src["Content-Type"]
     elif (content_type_c := to_str(v, "Content-Type", warnings, errors)) is not INVALID:
-        values["Content-Type"] = content_type_ = content_type_c
+        src["Content-Type"] = content_type_ = content_type_c
+    else:
+        del src["Content-Type"]
 
     field_2fa_: bool | None
     v = src.get("2fa", ABSENT)
     if type(v) is bool:
-        values["2fa"] = field_2fa_ = v
+        field_2fa_ = v
     elif v is ABSENT:
         field_2fa_ = None
     elif v is None or is_null_text(v, "2fa", warnings):
         warnings.append("null_treated_as_absent:2fa")
         field_2fa_ = None
+        del src["2fa"]
     elif (field_2fa_c := to_bool(v, "2fa", warnings, errors)) is not INVALID:
-        values["2fa"] = field_2fa_ = field_2fa_c
+        src["2fa"] = field_2fa_ = field_2fa_c
+    else:
+        del src["2fa"]
 
     grosse_: int | None
     v = src.get("größe", ABSENT)
     if type(v) is int:
-        values["größe"] = grosse_ = v
+        grosse_ = v
     elif v is ABSENT:
         grosse_ = None
     elif v is None or is_null_text(v, "größe", warnings):
         warnings.append("null_treated_as_absent:größe")
         grosse_ = None
+        del src["größe"]
     elif (grosse_c := to_int(v, "größe", warnings, errors)) is not INVALID:
-        values["größe"] = grosse_ = grosse_c
+        src["größe"] = grosse_ = grosse_c
+    else:
+        del src["größe"]
 
     tags_: list[str]
     v = src.get("tags", ABSENT)
     if v is ABSENT:
-        values["tags"] = tags_ = ["'''", "\\", '"""']
+        src["tags"] = tags_ = ["'''", "\\", '"""']
     elif v is None or is_null_text(v, "tags", warnings):
         warnings.append("null_treated_as_absent:tags")
-        values["tags"] = tags_ = ["'''", "\\", '"""']
+        src["tags"] = tags_ = ["'''", "\\", '"""']
     else:
         tags_plain, tags_typed = _tags(v, "tags", warnings, errors)
         if tags_plain is not INVALID:
-            values["tags"] = tags_plain
+            src["tags"] = tags_plain
+        else:
+            del src["tags"]
         if tags_typed is not INVALID:
             tags_ = tags_typed
 
@@ -1056,8 +1128,11 @@ def _arguments(
     elif v is None or is_null_text(v, "when", warnings):
         warnings.append("null_treated_as_absent:when")
         when_ = None
+        del src["when"]
     elif (when_c := to_datetime(v, "when", warnings, errors)) is not INVALID:
-        values["when"] = when_ = when_c
+        src["when"] = when_ = when_c
+    else:
+        del src["when"]
 
     day_: date | None
     v = src.get("day", ABSENT)
@@ -1066,56 +1141,71 @@ def _arguments(
     elif v is None or is_null_text(v, "day", warnings):
         warnings.append("null_treated_as_absent:day")
         day_ = None
+        del src["day"]
     elif (day_c := to_date(v, "day", warnings, errors)) is not INVALID:
-        values["day"] = day_ = day_c
+        src["day"] = day_ = day_c
+    else:
+        del src["day"]
 
     name_: str | None
     v = src.get("name", ABSENT)
     if type(v) is str:
-        values["name"] = name_ = v
+        name_ = v
     elif v is ABSENT:
         name_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:name")
         name_ = None
+        del src["name"]
     elif (name_c := to_str(v, "name", warnings, errors)) is not INVALID:
-        values["name"] = name_ = name_c
+        src["name"] = name_ = name_c
+    else:
+        del src["name"]
 
     count_: int | None
     v = src.get("count", ABSENT)
     if type(v) is int:
-        values["count"] = count_ = v
+        count_ = v
     elif v is ABSENT:
         count_ = None
     elif v is None or is_null_text(v, "count", warnings):
         warnings.append("null_treated_as_absent:count")
         count_ = None
+        del src["count"]
     elif (count_c := to_int(v, "count", warnings, errors)) is not INVALID:
-        values["count"] = count_ = count_c
+        src["count"] = count_ = count_c
+    else:
+        del src["count"]
 
     ratio_: float | None
     v = src.get("ratio", ABSENT)
     if type(v) is float and isfinite(v):
-        values["ratio"] = ratio_ = v
+        ratio_ = v
     elif v is ABSENT:
         ratio_ = None
     elif v is None or is_null_text(v, "ratio", warnings):
         warnings.append("null_treated_as_absent:ratio")
         ratio_ = None
+        del src["ratio"]
     elif (ratio_c := to_float(v, "ratio", warnings, errors)) is not INVALID:
-        values["ratio"] = ratio_ = ratio_c
+        src["ratio"] = ratio_ = ratio_c
+    else:
+        del src["ratio"]
 
     flag_: bool | None
     v = src.get("flag", ABSENT)
     if type(v) is bool:
-        values["flag"] = flag_ = v
+        flag_ = v
     elif v is ABSENT:
         flag_ = None
     elif v is None or is_null_text(v, "flag", warnings):
         warnings.append("null_treated_as_absent:flag")
         flag_ = None
+        del src["flag"]
     elif (flag_c := to_bool(v, "flag", warnings, errors)) is not INVALID:
-        values["flag"] = flag_ = flag_c
+        src["flag"] = flag_ = flag_c
+    else:
+        del src["flag"]
 
     names_: list[str] | None
     v = src.get("names", ABSENT)
@@ -1124,10 +1214,13 @@ def _arguments(
     elif v is None or is_null_text(v, "names", warnings):
         warnings.append("null_treated_as_absent:names")
         names_ = None
+        del src["names"]
     else:
         names_plain, names_typed = _names(v, "names", warnings, errors)
         if names_plain is not INVALID:
-            values["names"] = names_plain
+            src["names"] = names_plain
+        else:
+            del src["names"]
         if names_typed is not INVALID:
             names_ = names_typed
 
@@ -1138,31 +1231,36 @@ def _arguments(
     elif v is None or is_null_text(v, "scores", warnings):
         warnings.append("null_treated_as_absent:scores")
         scores_ = None
+        del src["scores"]
     else:
         scores_plain, scores_typed = _scores(v, "scores", warnings, errors)
         if scores_plain is not INVALID:
-            values["scores"] = scores_plain
+            src["scores"] = scores_plain
+        else:
+            del src["scores"]
         if scores_typed is not INVALID:
             scores_ = scores_typed
 
     mode_: HostileToolOneMode | None
     v = src.get("mode", ABSENT)
     if type(v) is str and (mode_c := _MODE.get((type(v), v), INVALID)) is not INVALID:
-        values["mode"] = mode_ = mode_c
+        mode_ = mode_c
     elif v is ABSENT:
         mode_ = None
     elif v is None or is_null_text(v, "mode", warnings):
         warnings.append("null_treated_as_absent:mode")
         mode_ = None
+        del src["mode"]
     elif (mode_c := _mode(v, "mode", warnings, errors)) is not INVALID:
-        values["mode"] = mode_ = mode_c
+        src["mode"] = mode_ = mode_c
+    else:
+        del src["mode"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(HostileToolOneArgs)
     _ARGUMENTS_SLOTS[0](typed, str__)
     _ARGUMENTS_SLOTS[1](typed, int__)
@@ -1213,7 +1311,7 @@ def _arguments(
     _ARGUMENTS_SLOTS[46](typed, names_)
     _ARGUMENTS_SLOTS[47](typed, scores_)
     _ARGUMENTS_SLOTS[48](typed, mode_)
-    return values, typed
+    return typed
 
 
 def parse_hostile_tool_one(

@@ -8,7 +8,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from math import isfinite
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -18,7 +18,6 @@ from .._runtime import (
     ToolCallRequest,
     ToolSpec,
     is_null_text,
-    key_text,
     run_parser,
     slot_setters,
     to_bool,
@@ -207,12 +206,11 @@ def _we_ird_def(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     import_os_system_x_: str | None
     v = src.get("\"\"\"; __import__('os').system('x') #", ABSENT)
     if type(v) is str:
-        values["\"\"\"; __import__('os').system('x') #"] = import_os_system_x_ = v
+        import_os_system_x_ = v
     elif v is ABSENT:
         import_os_system_x_ = None
     elif v is None:
@@ -220,24 +218,24 @@ def _we_ird_def(
             f"null_treated_as_absent:{path}" + ".\"\"\"; __import__('os').system('x') #"
         )
         import_os_system_x_ = None
+        del src["\"\"\"; __import__('os').system('x') #"]
     elif (
         import_os_system_x_c := to_str(
             v, path + ".\"\"\"; __import__('os').system('x') #", warnings, errors
         )
     ) is not INVALID:
-        values["\"\"\"; __import__('os').system('x') #"] = import_os_system_x_ = (
-            import_os_system_x_c
-        )
+        src["\"\"\"; __import__('os').system('x') #"] = import_os_system_x_ = import_os_system_x_c
+    else:
+        del src["\"\"\"; __import__('os').system('x') #"]
 
     if not _WE_IRD_DEF_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _WE_IRD_DEF_KEYS):
+        for name in unknown_keys(src, _WE_IRD_DEF_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(HostileToolTwoWeIrdDef)
     _WE_IRD_DEF_SLOTS[0](typed, import_os_system_x_)
-    return values, typed
+    return src, typed
 
 
 def _outer(
@@ -246,16 +244,13 @@ def _outer(
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
-    values: dict[str, object] = {}
     failed = len(errors)
     import_builtins_dict_setitem_hostile_pwned_name_: str | None
     v = src.get(
         "\"\"\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #", ABSENT
     )
     if type(v) is str:
-        values["\"\"\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #"] = (
-            import_builtins_dict_setitem_hostile_pwned_name_
-        ) = v
+        import_builtins_dict_setitem_hostile_pwned_name_ = v
     elif v is ABSENT:
         import_builtins_dict_setitem_hostile_pwned_name_ = None
     elif v is None:
@@ -264,6 +259,7 @@ def _outer(
             + ".\"\"\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #"
         )
         import_builtins_dict_setitem_hostile_pwned_name_ = None
+        del src["\"\"\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #"]
     elif (
         import_builtins_dict_setitem_hostile_pwned_name_c := to_str(
             v,
@@ -273,166 +269,206 @@ def _outer(
             errors,
         )
     ) is not INVALID:
-        values["\"\"\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #"] = (
+        src["\"\"\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #"] = (
             import_builtins_dict_setitem_hostile_pwned_name_
         ) = import_builtins_dict_setitem_hostile_pwned_name_c
+    else:
+        del src["\"\"\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #"]
 
     it_s_: int
     v = src.get("it's", ABSENT)
     if type(v) is int:
-        values["it's"] = it_s_ = v
+        it_s_ = v
     elif v is ABSENT or v is None or is_null_text(v, path + ".it's", warnings):
         errors.append(f"missing_required:{path}" + ".it's")
+        src.pop("it's", None)
     elif (it_s_c := to_int(v, path + ".it's", warnings, errors)) is not INVALID:
-        values["it's"] = it_s_ = it_s_c
+        src["it's"] = it_s_ = it_s_c
+    else:
+        del src["it's"]
 
     back_slash_: str | None
     v = src.get("back\\slash\\", ABSENT)
     if type(v) is str:
-        values["back\\slash\\"] = back_slash_ = v
+        back_slash_ = v
     elif v is ABSENT:
         back_slash_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".back\\slash\\")
         back_slash_ = None
+        del src["back\\slash\\"]
     elif (back_slash_c := to_str(v, path + ".back\\slash\\", warnings, errors)) is not INVALID:
-        values["back\\slash\\"] = back_slash_ = back_slash_c
+        src["back\\slash\\"] = back_slash_ = back_slash_c
+    else:
+        del src["back\\slash\\"]
 
     line_break_: bool | None
     v = src.get("line\nbreak\r\u2028\u2029", ABSENT)
     if type(v) is bool:
-        values["line\nbreak\r\u2028\u2029"] = line_break_ = v
+        line_break_ = v
     elif v is ABSENT:
         line_break_ = None
     elif v is None or is_null_text(v, path + ".line\nbreak\r\u2028\u2029", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".line\nbreak\r\u2028\u2029")
         line_break_ = None
+        del src["line\nbreak\r\u2028\u2029"]
     elif (
         line_break_c := to_bool(v, path + ".line\nbreak\r\u2028\u2029", warnings, errors)
     ) is not INVALID:
-        values["line\nbreak\r\u2028\u2029"] = line_break_ = line_break_c
+        src["line\nbreak\r\u2028\u2029"] = line_break_ = line_break_c
+    else:
+        del src["line\nbreak\r\u2028\u2029"]
 
     tab_here_: float | None
     v = src.get("tab\there", ABSENT)
     if type(v) is float and isfinite(v):
-        values["tab\there"] = tab_here_ = v
+        tab_here_ = v
     elif v is ABSENT:
         tab_here_ = None
     elif v is None or is_null_text(v, path + ".tab\there", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".tab\there")
         tab_here_ = None
+        del src["tab\there"]
     elif (tab_here_c := to_float(v, path + ".tab\there", warnings, errors)) is not INVALID:
-        values["tab\there"] = tab_here_ = tab_here_c
+        src["tab\there"] = tab_here_ = tab_here_c
+    else:
+        del src["tab\there"]
 
     brace_path_: str | None
     v = src.get("{path}", ABSENT)
     if type(v) is str:
-        values["{path}"] = brace_path_ = v
+        brace_path_ = v
     elif v is ABSENT:
         brace_path_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".{path}")
         brace_path_ = None
+        del src["{path}"]
     elif (brace_path_c := to_str(v, path + ".{path}", warnings, errors)) is not INVALID:
-        values["{path}"] = brace_path_ = brace_path_c
+        src["{path}"] = brace_path_ = brace_path_c
+    else:
+        del src["{path}"]
 
     jinja_x_: str | None
     v = src.get("{{ x }}", ABSENT)
     if type(v) is str:
-        values["{{ x }}"] = jinja_x_ = v
+        jinja_x_ = v
     elif v is ABSENT:
         jinja_x_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".{{ x }}")
         jinja_x_ = None
+        del src["{{ x }}"]
     elif (jinja_x_c := to_str(v, path + ".{{ x }}", warnings, errors)) is not INVALID:
-        values["{{ x }}"] = jinja_x_ = jinja_x_c
+        src["{{ x }}"] = jinja_x_ = jinja_x_c
+    else:
+        del src["{{ x }}"]
 
     jinja_raw_: str | None
     v = src.get("{% raw %}", ABSENT)
     if type(v) is str:
-        values["{% raw %}"] = jinja_raw_ = v
+        jinja_raw_ = v
     elif v is ABSENT:
         jinja_raw_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".{% raw %}")
         jinja_raw_ = None
+        del src["{% raw %}"]
     elif (jinja_raw_c := to_str(v, path + ".{% raw %}", warnings, errors)) is not INVALID:
-        values["{% raw %}"] = jinja_raw_ = jinja_raw_c
+        src["{% raw %}"] = jinja_raw_ = jinja_raw_c
+    else:
+        del src["{% raw %}"]
 
     x_: str | None
     v = src.get("${x}", ABSENT)
     if type(v) is str:
-        values["${x}"] = x_ = v
+        x_ = v
     elif v is ABSENT:
         x_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".${x}")
         x_ = None
+        del src["${x}"]
     elif (x_c := to_str(v, path + ".${x}", warnings, errors)) is not INVALID:
-        values["${x}"] = x_ = x_c
+        src["${x}"] = x_ = x_c
+    else:
+        del src["${x}"]
 
     comment_: str | None
     v = src.get("# comment", ABSENT)
     if type(v) is str:
-        values["# comment"] = comment_ = v
+        comment_ = v
     elif v is ABSENT:
         comment_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".# comment")
         comment_ = None
+        del src["# comment"]
     elif (comment_c := to_str(v, path + ".# comment", warnings, errors)) is not INVALID:
-        values["# comment"] = comment_ = comment_c
+        src["# comment"] = comment_ = comment_c
+    else:
+        del src["# comment"]
 
     a_b_c_d_: int
     v = src.get("a.b-c d", ABSENT)
     if type(v) is int:
-        values["a.b-c d"] = a_b_c_d_ = v
+        a_b_c_d_ = v
     elif v is ABSENT:
-        values["a.b-c d"] = a_b_c_d_ = 7
+        src["a.b-c d"] = a_b_c_d_ = 7
     elif v is None or is_null_text(v, path + ".a.b-c d", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".a.b-c d")
-        values["a.b-c d"] = a_b_c_d_ = 7
+        src["a.b-c d"] = a_b_c_d_ = 7
     elif (a_b_c_d_c := to_int(v, path + ".a.b-c d", warnings, errors)) is not INVALID:
-        values["a.b-c d"] = a_b_c_d_ = a_b_c_d_c
+        src["a.b-c d"] = a_b_c_d_ = a_b_c_d_c
+    else:
+        del src["a.b-c d"]
 
     nul_: str | None
     v = src.get("\x00", ABSENT)
     if type(v) is str:
-        values["\x00"] = nul_ = v
+        nul_ = v
     elif v is ABSENT:
         nul_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".\x00")
         nul_ = None
+        del src["\x00"]
     elif (nul_c := to_str(v, path + ".\x00", warnings, errors)) is not INVALID:
-        values["\x00"] = nul_ = nul_c
+        src["\x00"] = nul_ = nul_c
+    else:
+        del src["\x00"]
 
     line_separator_: str | None
     v = src.get("\u2028", ABSENT)
     if type(v) is str:
-        values["\u2028"] = line_separator_ = v
+        line_separator_ = v
     elif v is ABSENT:
         line_separator_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".\u2028")
         line_separator_ = None
+        del src["\u2028"]
     elif (line_separator_c := to_str(v, path + ".\u2028", warnings, errors)) is not INVALID:
-        values["\u2028"] = line_separator_ = line_separator_c
+        src["\u2028"] = line_separator_ = line_separator_c
+    else:
+        del src["\u2028"]
 
     format_directives_: str | None
     v = src.get("%s %(x)s {0}", ABSENT)
     if type(v) is str:
-        values["%s %(x)s {0}"] = format_directives_ = v
+        format_directives_ = v
     elif v is ABSENT:
         format_directives_ = None
     elif v is None:
         warnings.append(f"null_treated_as_absent:{path}" + ".%s %(x)s {0}")
         format_directives_ = None
+        del src["%s %(x)s {0}"]
     elif (
         format_directives_c := to_str(v, path + ".%s %(x)s {0}", warnings, errors)
     ) is not INVALID:
-        values["%s %(x)s {0}"] = format_directives_ = format_directives_c
+        src["%s %(x)s {0}"] = format_directives_ = format_directives_c
+    else:
+        del src["%s %(x)s {0}"]
 
     shared_: HostileToolTwoWeIrdDef | None
     v = src.get("shared", ABSENT)
@@ -441,19 +477,21 @@ def _outer(
     elif v is None or is_null_text(v, path + ".shared", warnings):
         warnings.append(f"null_treated_as_absent:{path}" + ".shared")
         shared_ = None
+        del src["shared"]
     else:
         shared_plain, shared_typed = _we_ird_def(v, path + ".shared", warnings, errors)
         if shared_plain is not INVALID:
-            values["shared"] = shared_plain
+            src["shared"] = shared_plain
+        else:
+            del src["shared"]
         if shared_typed is not INVALID:
             shared_ = shared_typed
 
     if not _OUTER_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _OUTER_KEYS):
+        for name in unknown_keys(src, _OUTER_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
-            values[name] = src[key]
     if len(errors) > failed:
-        return values, INVALID
+        return src, INVALID
     typed = object.__new__(HostileToolTwoOuter)
     _OUTER_SLOTS[0](typed, import_builtins_dict_setitem_hostile_pwned_name_)
     _OUTER_SLOTS[1](typed, it_s_)
@@ -470,7 +508,7 @@ def _outer(
     _OUTER_SLOTS[12](typed, line_separator_)
     _OUTER_SLOTS[13](typed, format_directives_)
     _OUTER_SLOTS[14](typed, shared_)
-    return values, typed
+    return src, typed
 
 
 def _choice(
@@ -496,53 +534,48 @@ def _pattern(v: object, path: str, warnings: list[str], errors: list[str]) -> st
 def _config(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, dict[str, str] | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src: dict[str, Any] | Invalid = v if type(v) is dict else to_dict(v, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
-    typed: dict[str, str] = {}
-    plain = typed
     for key, item in src.items():
-        name = key_text(key)
-        if type(item) is str:
-            typed[name] = item
-        elif (c := to_str(item, f"{path}.{name}", warnings, errors)) is not INVALID:
-            typed[name] = c
+        if not (type(item) is str):
+            src[key] = to_str(item, f"{path}.{key}", warnings, errors)
     if len(errors) > failed:
-        return plain, INVALID
-    return plain, typed
+        return {key: p for key, p in src.items() if p is not INVALID}, INVALID
+    return src, src
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, HostileToolTwoArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> HostileToolTwoArgs | Invalid:
     outer_: HostileToolTwoOuter
     v = src.get("outer", ABSENT)
     if v is ABSENT or v is None or is_null_text(v, "outer", warnings):
         errors.append("missing_required:outer")
+        src.pop("outer", None)
     else:
         outer_plain, outer_typed = _outer(v, "outer", warnings, errors)
         if outer_plain is not INVALID:
-            values["outer"] = outer_plain
+            src["outer"] = outer_plain
+        else:
+            del src["outer"]
         if outer_typed is not INVALID:
             outer_ = outer_typed
 
     choice_: HostileToolTwoChoice
     v = src.get("choice", ABSENT)
     if type(v) is str and (choice_c := _CHOICE.get((type(v), v), INVALID)) is not INVALID:
-        values["choice"] = choice_ = choice_c
+        choice_ = choice_c
     elif v is ABSENT:
-        values["choice"] = choice_ = "'''"
+        src["choice"] = choice_ = "'''"
     elif v is None or is_null_text(v, "choice", warnings):
         warnings.append("null_treated_as_absent:choice")
-        values["choice"] = choice_ = "'''"
+        src["choice"] = choice_ = "'''"
     elif (choice_c := _choice(v, "choice", warnings, errors)) is not INVALID:
-        values["choice"] = choice_ = choice_c
+        src["choice"] = choice_ = choice_c
+    else:
+        del src["choice"]
 
     mixed_: bool | float | int | str | None
     v = src.get("mixed", ABSENT)
@@ -550,63 +583,72 @@ def _arguments(
         type(v) in (bool, float, int, str)
         and (mixed_c := _MIXED.get((type(v), v), INVALID)) is not INVALID
     ):
-        values["mixed"] = mixed_ = mixed_c
+        mixed_ = mixed_c
     elif v is ABSENT:
         mixed_ = None
     elif v is None or is_null_text(v, "mixed", warnings):
         warnings.append("null_treated_as_absent:mixed")
         mixed_ = None
+        del src["mixed"]
     elif (mixed_c := _mixed(v, "mixed", warnings, errors)) is not INVALID:
-        values["mixed"] = mixed_ = mixed_c
+        src["mixed"] = mixed_ = mixed_c
+    else:
+        del src["mixed"]
 
     note_: str
     v = src.get("note", ABSENT)
     if type(v) is str:
-        values["note"] = note_ = v
+        note_ = v
     elif v is ABSENT:
-        values["note"] = note_ = (
+        src["note"] = note_ = (
             "\"\"\"\n__import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'default')\n\"\"\"\\"
         )
     elif v is None:
         warnings.append("null_treated_as_absent:note")
-        values["note"] = note_ = (
+        src["note"] = note_ = (
             "\"\"\"\n__import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'default')\n\"\"\"\\"
         )
     elif (note_c := to_str(v, "note", warnings, errors)) is not INVALID:
-        values["note"] = note_ = note_c
+        src["note"] = note_ = note_c
+    else:
+        del src["note"]
 
     pattern_: str | None
     v = src.get("pattern", ABSENT)
     if type(v) is str and _PATTERN_PATTERN.search(v):
-        values["pattern"] = pattern_ = v
+        pattern_ = v
     elif v is ABSENT:
         pattern_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:pattern")
         pattern_ = None
+        del src["pattern"]
     elif (pattern_c := _pattern(v, "pattern", warnings, errors)) is not INVALID:
-        values["pattern"] = pattern_ = pattern_c
+        src["pattern"] = pattern_ = pattern_c
+    else:
+        del src["pattern"]
 
     config_: dict[str, str]
     v = src.get("config", ABSENT)
     if v is ABSENT:
-        values["config"] = config_ = {'k"""': "v'''\\", "{{ x }}": "\u2028"}
+        src["config"] = config_ = {'k"""': "v'''\\", "{{ x }}": "\u2028"}
     elif v is None or is_null_text(v, "config", warnings):
         warnings.append("null_treated_as_absent:config")
-        values["config"] = config_ = {'k"""': "v'''\\", "{{ x }}": "\u2028"}
+        src["config"] = config_ = {'k"""': "v'''\\", "{{ x }}": "\u2028"}
     else:
         config_plain, config_typed = _config(v, "config", warnings, errors)
         if config_plain is not INVALID:
-            values["config"] = config_plain
+            src["config"] = config_plain
+        else:
+            del src["config"]
         if config_typed is not INVALID:
             config_ = config_typed
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(HostileToolTwoArgs)
     _ARGUMENTS_SLOTS[0](typed, outer_)
     _ARGUMENTS_SLOTS[1](typed, choice_)
@@ -614,7 +656,7 @@ def _arguments(
     _ARGUMENTS_SLOTS[3](typed, note_)
     _ARGUMENTS_SLOTS[4](typed, pattern_)
     _ARGUMENTS_SLOTS[5](typed, config_)
-    return values, typed
+    return typed
 
 
 def parse_hostile_tool_two(

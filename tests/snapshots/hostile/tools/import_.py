@@ -16,7 +16,6 @@ from .._runtime import (
     ToolSpec,
     run_parser,
     slot_setters,
-    to_dict,
     to_str,
     unknown_keys,
 )
@@ -36,34 +35,31 @@ _ARGUMENTS_SLOTS: Final = slot_setters(ImportArgs, "lambda_")
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, ImportArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> ImportArgs | Invalid:
     lambda__: str | None
     v = src.get("lambda", ABSENT)
     if type(v) is str:
-        values["lambda"] = lambda__ = v
+        lambda__ = v
     elif v is ABSENT:
         lambda__ = None
     elif v is None:
         warnings.append("null_treated_as_absent:lambda")
         lambda__ = None
+        del src["lambda"]
     elif (lambda__c := to_str(v, "lambda", warnings, errors)) is not INVALID:
-        values["lambda"] = lambda__ = lambda__c
+        src["lambda"] = lambda__ = lambda__c
+    else:
+        del src["lambda"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(ImportArgs)
     _ARGUMENTS_SLOTS[0](typed, lambda__)
-    return values, typed
+    return typed
 
 
 def parse_import_(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[ImportArgs]:

@@ -16,7 +16,6 @@ from .._runtime import (
     ToolSpec,
     run_parser,
     slot_setters,
-    to_dict,
     to_str,
     unknown_keys,
 )
@@ -36,34 +35,31 @@ _ARGUMENTS_SLOTS: Final = slot_setters(NsTool3Args, "x")
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, NsTool3Args | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> NsTool3Args | Invalid:
     x_: str | None
     v = src.get("x", ABSENT)
     if type(v) is str:
-        values["x"] = x_ = v
+        x_ = v
     elif v is ABSENT:
         x_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:x")
         x_ = None
+        del src["x"]
     elif (x_c := to_str(v, "x", warnings, errors)) is not INVALID:
-        values["x"] = x_ = x_c
+        src["x"] = x_ = x_c
+    else:
+        del src["x"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(NsTool3Args)
     _ARGUMENTS_SLOTS[0](typed, x_)
-    return values, typed
+    return typed
 
 
 def parse_ns_tool_3(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[NsTool3Args]:

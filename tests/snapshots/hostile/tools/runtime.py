@@ -16,7 +16,6 @@ from .._runtime import (
     ToolSpec,
     run_parser,
     slot_setters,
-    to_dict,
     to_str,
     unknown_keys,
 )
@@ -37,47 +36,47 @@ _ARGUMENTS_SLOTS: Final = slot_setters(RuntimeArgs, "none", "true")
 
 
 def _arguments(
-    v: object, path: str, warnings: list[str], errors: list[str]
-) -> tuple[object, RuntimeArgs | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
-    if src is INVALID:
-        return INVALID, INVALID
-    values: dict[str, object] = {}
-    failed = len(errors)
+    src: dict[str, object], warnings: list[str], errors: list[str]
+) -> RuntimeArgs | Invalid:
     none_: str | None
     v = src.get("None", ABSENT)
     if type(v) is str:
-        values["None"] = none_ = v
+        none_ = v
     elif v is ABSENT:
         none_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:None")
         none_ = None
+        del src["None"]
     elif (none_c := to_str(v, "None", warnings, errors)) is not INVALID:
-        values["None"] = none_ = none_c
+        src["None"] = none_ = none_c
+    else:
+        del src["None"]
 
     true_: str | None
     v = src.get("True", ABSENT)
     if type(v) is str:
-        values["True"] = true_ = v
+        true_ = v
     elif v is ABSENT:
         true_ = None
     elif v is None:
         warnings.append("null_treated_as_absent:True")
         true_ = None
+        del src["True"]
     elif (true_c := to_str(v, "True", warnings, errors)) is not INVALID:
-        values["True"] = true_ = true_c
+        src["True"] = true_ = true_c
+    else:
+        del src["True"]
 
     if not _ARGUMENTS_KEYS.issuperset(src):
-        for name, key in unknown_keys(src, _ARGUMENTS_KEYS):
+        for name in unknown_keys(src, _ARGUMENTS_KEYS):
             warnings.append(f"unknown_parameter:{name}")
-            values[name] = src[key]
-    if len(errors) > failed:
-        return values, INVALID
+    if errors:
+        return INVALID
     typed = object.__new__(RuntimeArgs)
     _ARGUMENTS_SLOTS[0](typed, none_)
     _ARGUMENTS_SLOTS[1](typed, true_)
-    return values, typed
+    return typed
 
 
 def parse_runtime(raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[RuntimeArgs]:
