@@ -152,7 +152,15 @@ def main() -> None:
         reports = [
             json.loads(
                 subprocess.run(
-                    [sys.executable, __file__, "--child", "--where", tmp, "--rounds", str(args.rounds)],
+                    [
+                        sys.executable,
+                        __file__,
+                        "--child",
+                        "--where",
+                        tmp,
+                        "--rounds",
+                        str(args.rounds),
+                    ],
                     capture_output=True,
                     text=True,
                     check=True,
@@ -176,7 +184,9 @@ def main() -> None:
             base = [t for report in reports for t in report[label]["times"][BASELINE]]
             ratio = statistics.median(b / t for b, t in zip(base, rounds, strict=True))
             rate = first["calls"] / statistics.median(rounds)
-            print(f"| {name} | {rate:,.0f} | {ratio:.2f} | {first['accepted'][name]}/{first['calls']} |")
+            print(
+                f"| {name} | {rate:,.0f} | {ratio:.2f} | {first['accepted'][name]}/{first['calls']} |"
+            )
         print()
 
 

@@ -97,14 +97,27 @@ class Interpreter:
         required = schema.get("required", ())
         for name, sub in schema["properties"].items():
             where = f"{path}.{name}" if path else name
-            if name not in src or src[name] is None:
+            v = src.get(name, self.rt.ABSENT)
+            if v is self.rt.ABSENT:
                 if name in required:
                     errors.append(f"missing_required:{where}")
-                    src.pop(name, None)
                 elif "default" in sub:
                     src[name] = sub["default"]
                 continue
-            value = self.value(src[name], sub, where, warnings, errors)
+            # The text "null" means null but for plain strings, where it is a valid value.
+            null_text = sub.get("type") != "string" or "enum" in sub
+            if v is None or (null_text and self.rt.is_null_text(v, where, warnings)):
+                if name in required:
+                    errors.append(f"missing_required:{where}")
+                    del src[name]
+                    continue
+                warnings.append(f"null_treated_as_absent:{where}")
+                if "default" in sub:
+                    src[name] = sub["default"]
+                else:
+                    del src[name]
+                continue
+            value = self.value(v, sub, where, warnings, errors)
             if value is self.rt.INVALID:
                 del src[name]
             else:
@@ -129,8 +142,11 @@ class Interpreter:
             items = v if type(v) is list else self.rt.to_list(v, path, warnings, errors)
             if items is self.rt.INVALID:
                 return items
+            failed = len(errors)
             for i, item in enumerate(items):
                 items[i] = self.value(item, schema["items"], f"{path}[{i}]", warnings, errors)
+            if len(errors) > failed:
+                return [item for item in items if item is not self.rt.INVALID]
             return items
         value = self.coerce[kind](v, path, warnings, errors)
         if value is not self.rt.INVALID and kind in ("integer", "number"):

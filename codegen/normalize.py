@@ -390,12 +390,14 @@ class _ToolNormalizer:
         alias = self.names.take(self.pascal + stem)
         table = self.names.take("_" + "_".join(snake(p).upper() for p in parts))
         folded_table = self.names.take(table + "_FOLDED")
+        one_type = len({type(c) for c in choices}) == 1
         return EnumKind(
             choices=tuple(choices),
             case_sensitive=schema.get("x-case-sensitive") is True,
             alias=alias,
             table=table,
             folded_table=folded_table,
+            value_set=self.names.take(table + "_VALUES") if one_type else "",
             nullable=nullable,
             helper=self.helper_name(parts),
         )

@@ -1168,6 +1168,56 @@ def test_union(pkg: ModuleType, form: str, row: Row) -> None:
     run(pkg, form, row)
 
 
+# A union of two objects (`nested.target`): the first takes an integer count and the unit "items",
+# the second any text for both. A member checks and corrects its own copy, so one that fails
+# half-way leaves the value as it was sent for the next.
+SETTINGS = {"settings": {"timeout": 1}}
+UNION_OF_OBJECTS = [
+    case(
+        "nested",
+        {**SETTINGS, "target": {"count": "5", "unit": "boxes"}},
+        {**SETTINGS, "target": {"count": "5", "unit": "boxes"}},
+        id="second-member-sees-what-was-sent",
+    ),
+    case(
+        "nested",
+        {**SETTINGS, "target": {"count": "5", "unit": "ITEMS"}},
+        {**SETTINGS, "target": {"count": 5, "unit": "items"}},
+        (
+            "string_literal_converted_to_integer:target.count",
+            "enum_case_normalized:target.unit",
+        ),
+        id="first-member-corrects",
+    ),
+    case(
+        "nested",
+        {**SETTINGS, "target": {"count": 5, "unit": "boxes"}},
+        {**SETTINGS, "target": {"count": "5", "unit": "boxes"}},
+        ("non_string_literal_retained:target.count",),
+        id="second-member-corrects",
+    ),
+    case(
+        "nested",
+        {**SETTINGS, "target": '{"count": "5", "unit": "boxes"}'},
+        {**SETTINGS, "target": {"count": "5", "unit": "boxes"}},
+        ("string_parsed_as_json:target",),
+        id="text-of-an-object",
+    ),
+    case(
+        "nested",
+        {**SETTINGS, "target": {"count": "5"}},
+        SETTINGS,
+        errors=("unsupported_union_literal:target",),
+        id="no-member-fits",
+    ),
+]
+
+
+@pytest.mark.parametrize("row", UNION_OF_OBJECTS)
+def test_union_of_objects(pkg: ModuleType, form: str, row: Row) -> None:
+    run(pkg, form, row)
+
+
 # ---------------------------------------------------------------------------------------------
 # Arrays
 
@@ -1830,6 +1880,87 @@ def test_tool_call_id_passes_through(pkg: ModuleType, call_id: str) -> None:
 def test_tool_call_id_defaults_to_empty(pkg: ModuleType) -> None:
     assert pkg.parse("scalars", "{}").tool_call_id == ""
     assert pkg.parse_scalars("{}").tool_call_id == ""
+
+
+def test_the_request_is_a_named_tuple(pkg: ModuleType) -> None:
+    req = pkg.parse_scalars('{"count": "3"}', "call_1")
+    assert isinstance(req, tuple) and type(req) is pkg.ToolCallRequest
+    assert pkg.ToolCallRequest._fields == (
+        "tool_name",
+        "tool_call_id",
+        "raw_arguments",
+        "arguments",
+        "values",
+        "warnings",
+        "errors",
+    )
+    assert req == (
+        "scalars",
+        "call_1",
+        '{"count": "3"}',
+        req.arguments,
+        {"count": 3},
+        ("string_literal_converted_to_integer:count",),
+        (),
+    )
+    assert req._asdict()["values"] == {"count": 3}
+    renamed = req._replace(tool_call_id="call_2")
+    assert (renamed.tool_call_id, renamed.values, req.tool_call_id) == (
+        "call_2",
+        {"count": 3},
+        "call_1",
+    )
+    assert (req.ok, req.parse_warning, req.parse_error) == (
+        True,
+        "string_literal_converted_to_integer:count",
+        None,
+    )
+    with pytest.raises(AttributeError):
+        req.tool_name = "other"  # type: ignore[misc]
+
+
+def test_values_keep_the_order_sent_and_defaults_follow(pkg: ModuleType, form: str) -> None:
+    args = {"note": "n", "extra": 1, "limit": "4"}
+    req = pkg.parse("defaults", json.dumps(args) if form == "json" else args)
+    assert list(req.values) == ["note", "extra", "limit", "labels", "options", "since"]
+    assert req.values["limit"] == 4
+
+
+def test_a_dict_passed_in_is_never_changed(pkg: ModuleType) -> None:
+    args: dict[str, Any] = {
+        "settings": {"timeout": "7", "retry": {"attempts": "2", "other": None}},
+        "origin": '{"x": 1, "y": 2}',
+        "route": [{"x": "1", "y": 2}, {"x": 3, "y": "4"}],
+        "target": {"count": "5", "unit": "ITEMS"},
+    }
+    before = json.loads(json.dumps(args))
+    req = pkg.parse("nested", args)
+    assert args == before
+    assert req.values["settings"] == {
+        "timeout": 7,
+        "retry": {"attempts": 2, "other": None, "backoff": 2.0},
+    }
+    assert req.values["route"] == [{"x": 1.0, "y": 2.0}, {"x": 3.0, "y": 4.0}]
+    assert req.values["settings"] is not args["settings"]
+    assert req.values["route"][0] is not args["route"][0]
+    assert req.errors == ()
+    assert req.warnings == (
+        "string_literal_converted_to_integer:settings.timeout",
+        "string_literal_converted_to_integer:settings.retry.attempts",
+        "unknown_parameter:settings.retry.other",
+        "string_parsed_as_json:origin",
+        "string_literal_converted_to_number:route[0].x",
+        "string_literal_converted_to_number:route[1].y",
+        "string_literal_converted_to_integer:target.count",
+        "enum_case_normalized:target.unit",
+    )
+
+
+def test_values_are_the_callers_own_after_a_text_parse(pkg: ModuleType) -> None:
+    raw = '{"settings": {"timeout": 1}, "route": [{"x": 1.5, "y": 2.5}]}'
+    first, second = pkg.parse_nested(raw), pkg.parse_nested(raw)
+    first.values["route"].append("changed")
+    assert second.values["route"] == [{"x": 1.5, "y": 2.5}]
 
 
 def test_every_entry_point_gives_the_same_request(pkg: ModuleType) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,52 @@ def test_generated_code_passes_ruff() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+USER_CODE = """\
+from generated.memory_tools import ToolCallRequest, parse, parse_memory_search
+
+request = parse_memory_search('{"query": "x"}', tool_call_id="call_1")
+reveal_type(request)
+reveal_type(request.arguments)
+if request.arguments is not None:
+    reveal_type(request.arguments.limit)
+reveal_type(request._replace(tool_call_id="call_2"))
+reveal_type(request.values)
+reveal_type(request.ok)
+any_tool: ToolCallRequest[object] = parse("memory.search", "{}")
+reveal_type(any_tool.arguments)
+request.arguments.nope
+"""
+
+
+def test_users_type_checker_keeps_the_arguments_type(tmp_path: Path) -> None:
+    user = tmp_path / "user_code.py"
+    user.write_text(USER_CODE, encoding="utf-8")
+    done = subprocess.run(
+        [str(BIN / "mypy"), "--strict", "--no-incremental", "--python-version", "3.11", str(user)],
+        cwd=ROOT,
+        env={**os.environ, "MYPYPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = [
+        line.split(": ", 1)[1] for line in done.stdout.splitlines() if line.startswith(str(user))
+    ]
+    # Patterns, not one mypy version's spelling (`int` or `builtins.int`, a named tuple's tuple form).
+    request_type = r"(tuple\[.*fallback=)?generated\.memory_tools\._runtime\.ToolCallRequest\[generated\.memory_tools\.tools\.memory_search\.MemorySearchArgs\]\]?"
+    expected = [
+        rf'note: Revealed type is "{request_type}"',
+        r'note: Revealed type is "generated\.memory_tools\.tools\.memory_search\.MemorySearchArgs \| None"',
+        r'note: Revealed type is "(builtins\.)?int"',
+        rf'note: Revealed type is "{request_type}"',
+        r'note: Revealed type is "(builtins\.)?dict\[(builtins\.)?str, (builtins\.)?object\]"',
+        r'note: Revealed type is "(builtins\.)?bool"',
+        r'note: Revealed type is "(builtins\.)?object"',
+        r'error: Item "MemorySearchArgs" of "MemorySearchArgs \| None" has no attribute "nope"  \[union-attr\]',
+        r'error: Item "None" of "MemorySearchArgs \| None" has no attribute "nope"  \[union-attr\]',
+    ]
+    assert len(lines) == len(expected), done.stdout
+    for line, pattern in zip(lines, expected, strict=True):
+        assert re.fullmatch(pattern, line), (line, pattern)

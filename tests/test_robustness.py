@@ -95,6 +95,19 @@ def runtime_of(package: ModuleType) -> ModuleType:
     return importlib.import_module(f"{package.__name__}._runtime")
 
 
+@contextlib.contextmanager
+def standard_decoding(runtime: ModuleType) -> Iterator[None]:
+    """The runtime as it runs without msgspec: `json` decodes every text, on every path."""
+    assert runtime._fast_loads is not None and runtime._decode is runtime._fast_loads, (
+        "msgspec is installed in the test environment: the fast decoder must be on"
+    )
+    with (
+        mock.patch.object(runtime, "_fast_loads", None),
+        mock.patch.object(runtime, "_decode", runtime._json_decode),
+    ):
+        yield
+
+
 def check_request(request: Any, tool: str, call_id: str = "") -> None:
     """What holds for every result of every parse."""
     assert request.tool_name == tool
@@ -337,6 +350,38 @@ def test_depth_limit_is_generous_and_enforced(memory: ModuleType) -> None:
             nested = {"a": nested}
         for raw in ({"query": "x", "deep": nested}, json.dumps({"query": "x", "deep": nested})):
             assert search(memory, raw).errors == expected, (depth, type(raw))
+
+
+def test_short_texts_skip_the_bracket_count_only_where_they_cannot_be_too_deep(
+    memory: ModuleType,
+) -> None:
+    # The shortest text of each depth: one past the limit is never shorter than the shortcut's bound.
+    runtime = runtime_of(memory)
+    limit = runtime.MAX_DEPTH
+    for depth, expected in (
+        (limit, ("missing_required:query",)),
+        (limit + 1, ("arguments_too_deep",)),
+    ):
+        raw = '{"":' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+        assert (len(raw) >= runtime._SHALLOW_TEXT) or depth <= limit
+        assert search(memory, raw).errors == expected
+    unclosed = '{"a":' + "[" * limit  # short, but not JSON: the slow path judges it
+    assert search(memory, unclosed).errors == ("truncated_arguments", "missing_required:query")
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_integer_text_is_what_the_regex_took(
+    packages: Callable[[str], ModuleType], name: str
+) -> None:
+    # to_int tests digits with str.isdecimal, not with [+-]?\d+: the two agree on every character.
+    is_integer_text = runtime_of(packages(name))._is_integer_text
+    pattern = re.compile(r"[+-]?\d+")
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        for text in (char, "+" + char, "-" + char, char + "7", "1" + char):
+            assert is_integer_text(text) == bool(pattern.fullmatch(text)), (hex(code), text)
+    for text in ("", "+", "-", "+-1", "--1", "1-", " 1", "1_000", "١٢٣", "-٣"):
+        assert is_integer_text(text) == bool(pattern.fullmatch(text)), text
 
 
 def test_cyclic_dict_input(memory: ModuleType) -> None:
@@ -788,14 +833,10 @@ def test_msgspec_and_json_give_identical_results(
     packages: Callable[[str], ModuleType], name: str, data: st.DataObject
 ) -> None:
     package = packages(name)
-    runtime = runtime_of(package)
-    assert runtime._fast_loads is not None, (
-        "msgspec is installed in the test environment: the fast decoder must be on"
-    )
     tool = data.draw(st.sampled_from(tools_of(package)))
     raw = data.draw(json_texts(names_of(package)))
     fast = package.parse(tool, raw)
-    with mock.patch.object(runtime, "_fast_loads", None):
+    with standard_decoding(runtime_of(package)):
         slow = package.parse(tool, raw)
     check_request(fast, tool)
     check_request(slow, tool)
@@ -830,10 +871,8 @@ def _assert_same(one: Any, other: Any) -> None:
     ],
 )
 def test_msgspec_and_json_agree_on_edge_cases(memory: ModuleType, raw: str) -> None:
-    runtime = runtime_of(memory)
-    assert runtime._fast_loads is not None
     fast = search(memory, raw)
-    with mock.patch.object(runtime, "_fast_loads", None):
+    with standard_decoding(runtime_of(memory)):
         slow = search(memory, raw)
     assert (repr(fast.values), fast.warnings, fast.errors) == (
         repr(slow.values),

@@ -206,7 +206,9 @@ def run_parser(
                         tuple(errors),
                     ),
                 )
-        doc = decode_arguments(raw)
+            doc = _decode_text(raw, root) if type(root) is str else decode_arguments(raw)
+        else:
+            doc = decode_arguments(raw)
         if doc.root is None:
             return ToolCallRequest(
                 tool_name, tool_call_id, doc.raw_text, None, {}, (*doc.warnings,), (*doc.errors,)
@@ -256,12 +258,19 @@ def decode_arguments(raw: object) -> Decoded:
     return _decode_text(text)
 
 
-def _decode_text(text: str) -> Decoded:
+def _decode_text(text: str, inner: str | None = None) -> Decoded:
+    """The whole-input rules for a text; `inner` is the string strict decoding already found in it,
+    when the caller has decoded it once (the arguments were JSON-encoded once more)."""
     warnings: list[str] = []
     if len(text) > MAX_CHARS:
         return Decoded(text, None, warnings, ["arguments_too_large"])
     current = text
-    for _ in range(MAX_UNQUOTE_LEVELS + 1):
+    levels = MAX_UNQUOTE_LEVELS + 1
+    if inner is not None:
+        warnings.append("arguments_unquoted")
+        current = inner
+        levels -= 1
+    for _ in range(levels):
         stripped = current.strip().lstrip("\ufeff")
         if not stripped:
             return Decoded(text, {}, warnings, [])
@@ -427,7 +436,6 @@ def _too_deep(root: object, text: str | None) -> bool:
 
 _TRUE_TEXT: Final = frozenset({"true", "yes", "on", "1"})
 _FALSE_TEXT: Final = frozenset({"false", "no", "off", "0"})
-_INTEGER_TEXT: Final = re.compile(r"[+-]?\d+")
 _NUMBER_TEXT: Final = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _ABSOLUTE_URI: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:\S")
 
@@ -469,7 +477,7 @@ def to_int(v: object, path: str, warnings: list[str], errors: list[str]) -> int 
         return truncated
     if isinstance(v, str):
         text = v.strip()
-        if len(text) <= 4300 and _INTEGER_TEXT.fullmatch(text):
+        if len(text) <= 4300 and _is_integer_text(text):
             warnings.append(f"string_literal_converted_to_integer:{path}")
             return int(text)
     errors.append(f"unsupported_integer_literal:{path}")
@@ -508,6 +516,11 @@ def to_str(v: object, path: str, warnings: list[str], errors: list[str]) -> str 
         return json.dumps(v)
     errors.append(f"unsupported_string_literal:{path}")
     return INVALID
+
+
+def _is_integer_text(text: str) -> bool:
+    """`[+-]?\\d+` without a regular expression: isdecimal() takes exactly the digits \\d takes."""
+    return (text[1:] if text[:1] in ("+", "-") else text).isdecimal()
 
 
 def is_absolute_uri(text: str) -> bool:
@@ -567,7 +580,7 @@ def to_choice(
             warnings.append(f"enum_case_normalized:{path}")
             return hit
         text = v.strip()
-        if len(text) <= 4300 and _INTEGER_TEXT.fullmatch(text):
+        if len(text) <= 4300 and _is_integer_text(text):
             candidates.append((int, int(text), "string_literal_converted_to_integer"))
         if len(text) <= 4300 and _NUMBER_TEXT.fullmatch(text):
             candidates.append((float, float(text), "string_literal_converted_to_number"))

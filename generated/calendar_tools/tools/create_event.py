@@ -39,6 +39,7 @@ _PRIORITY: Final[dict[tuple[type, object], CreateEventPriority]] = {
     (int, 9): 9,
 }
 _PRIORITY_FOLDED: Final[dict[str, CreateEventPriority]] = {}
+_PRIORITY_VALUES: Final[frozenset[CreateEventPriority]] = frozenset({1, 5, 9})
 
 CreateEventRemindersItemMethod = Literal["email", "popup"]
 _REMINDERS_ITEM_METHOD: Final[dict[tuple[type, object], CreateEventRemindersItemMethod]] = {
@@ -49,6 +50,9 @@ _REMINDERS_ITEM_METHOD_FOLDED: Final[dict[str, CreateEventRemindersItemMethod]] 
     "email": "email",
     "popup": "popup",
 }
+_REMINDERS_ITEM_METHOD_VALUES: Final[frozenset[CreateEventRemindersItemMethod]] = frozenset(
+    {"email", "popup"}
+)
 
 _EVENT_TIME_TIME_ZONE_PATTERN: Final = re.compile("^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$")
 
@@ -253,11 +257,8 @@ def _reminders_item(
     failed = len(errors)
     method_: CreateEventRemindersItemMethod
     v = src.get("method", ABSENT)
-    if (
-        type(v) is str
-        and (method_c := _REMINDERS_ITEM_METHOD.get((type(v), v), INVALID)) is not INVALID
-    ):
-        method_ = method_c
+    if type(v) is str and v in _REMINDERS_ITEM_METHOD_VALUES:
+        method_ = v
     elif v is ABSENT:
         src["method"] = method_ = "popup"
     elif v is None or is_null_text(v, path + ".method", warnings):
@@ -347,7 +348,7 @@ def _arguments(
 
     start_: CreateEventEventTime
     v = src.get("start", ABSENT)
-    if v is ABSENT or v is None or is_null_text(v, "start", warnings):
+    if v is ABSENT or v is None or (type(v) is str and is_null_text(v, "start", warnings)):
         errors.append("missing_required:start")
         src.pop("start", None)
     else:
@@ -361,7 +362,7 @@ def _arguments(
 
     end_: CreateEventEventTime
     v = src.get("end", ABSENT)
-    if v is ABSENT or v is None or is_null_text(v, "end", warnings):
+    if v is ABSENT or v is None or (type(v) is str and is_null_text(v, "end", warnings)):
         errors.append("missing_required:end")
         src.pop("end", None)
     else:
@@ -400,8 +401,8 @@ def _arguments(
 
     priority_: CreateEventPriority
     v = src.get("priority", ABSENT)
-    if type(v) is int and (priority_c := _PRIORITY.get((type(v), v), INVALID)) is not INVALID:
-        priority_ = priority_c
+    if type(v) is int and v in _PRIORITY_VALUES:
+        priority_ = v
     elif v is ABSENT:
         src["priority"] = priority_ = 5
     elif v is None or is_null_text(v, "priority", warnings):
@@ -416,7 +417,7 @@ def _arguments(
     v = src.get("tags", ABSENT)
     if v is ABSENT:
         src["tags"] = tags_ = []
-    elif v is None or is_null_text(v, "tags", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "tags", warnings)):
         warnings.append("null_treated_as_absent:tags")
         src["tags"] = tags_ = []
     else:
@@ -432,7 +433,7 @@ def _arguments(
     v = src.get("reminders", ABSENT)
     if v is ABSENT:
         reminders_ = None
-    elif v is None or is_null_text(v, "reminders", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "reminders", warnings)):
         warnings.append("null_treated_as_absent:reminders")
         reminders_ = None
         del src["reminders"]

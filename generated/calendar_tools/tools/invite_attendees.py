@@ -38,6 +38,9 @@ _ATTENDEES_ITEM_ROLE_FOLDED: Final[dict[str, InviteAttendeesAttendeesItemRole]] 
     "optional": "optional",
     "resource": "resource",
 }
+_ATTENDEES_ITEM_ROLE_VALUES: Final[frozenset[InviteAttendeesAttendeesItemRole]] = frozenset(
+    {"required", "optional", "resource"}
+)
 
 _EVENT_ID_PATTERN: Final = re.compile("^[a-z0-9]{5,1024}$")
 _ATTENDEES_ITEM_EMAIL_PATTERN: Final = re.compile("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$")
@@ -147,11 +150,8 @@ def _attendees_item(
 
     role_: InviteAttendeesAttendeesItemRole
     v = src.get("role", ABSENT)
-    if (
-        type(v) is str
-        and (role_c := _ATTENDEES_ITEM_ROLE.get((type(v), v), INVALID)) is not INVALID
-    ):
-        role_ = role_c
+    if type(v) is str and v in _ATTENDEES_ITEM_ROLE_VALUES:
+        role_ = v
     elif v is ABSENT:
         src["role"] = role_ = "required"
     elif v is None or is_null_text(v, path + ".role", warnings):
@@ -231,7 +231,7 @@ def _arguments(
 
     attendees_: list[InviteAttendeesAttendeesItem]
     v = src.get("attendees", ABSENT)
-    if v is ABSENT or v is None or is_null_text(v, "attendees", warnings):
+    if v is ABSENT or v is None or (type(v) is str and is_null_text(v, "attendees", warnings)):
         errors.append("missing_required:attendees")
         src.pop("attendees", None)
     else:

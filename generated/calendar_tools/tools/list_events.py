@@ -38,6 +38,7 @@ _ORDER_BY_FOLDED: Final[dict[str, ListEventsOrderBy]] = {
     "starttime": "startTime",
     "updated": "updated",
 }
+_ORDER_BY_VALUES: Final[frozenset[ListEventsOrderBy]] = frozenset({"startTime", "updated"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -125,7 +126,7 @@ def _arguments(
     v = src.get("calendarIds", ABSENT)
     if v is ABSENT:
         src["calendarIds"] = calendar_ids_ = ["primary"]
-    elif v is None or is_null_text(v, "calendarIds", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "calendarIds", warnings)):
         warnings.append("null_treated_as_absent:calendarIds")
         src["calendarIds"] = calendar_ids_ = ["primary"]
     else:
@@ -170,8 +171,8 @@ def _arguments(
 
     order_by_: ListEventsOrderBy
     v = src.get("orderBy", ABSENT)
-    if type(v) is str and (order_by_c := _ORDER_BY.get((type(v), v), INVALID)) is not INVALID:
-        order_by_ = order_by_c
+    if type(v) is str and v in _ORDER_BY_VALUES:
+        order_by_ = v
     elif v is ABSENT:
         src["orderBy"] = order_by_ = "startTime"
     elif v is None or is_null_text(v, "orderBy", warnings):

@@ -39,6 +39,7 @@ _METHOD_FOLDED: Final[dict[str, SendWebhookMethod]] = {
     "post": "POST",
     "put": "PUT",
 }
+_METHOD_VALUES: Final[frozenset[SendWebhookMethod]] = frozenset({"POST", "PUT"})
 
 SendWebhookContentType = Literal["application/json", "application/x-www-form-urlencoded"]
 _CONTENT_TYPE: Final[dict[tuple[type, object], SendWebhookContentType]] = {
@@ -49,12 +50,16 @@ _CONTENT_TYPE_FOLDED: Final[dict[str, SendWebhookContentType]] = {
     "application/json": "application/json",
     "application/x-www-form-urlencoded": "application/x-www-form-urlencoded",
 }
+_CONTENT_TYPE_VALUES: Final[frozenset[SendWebhookContentType]] = frozenset(
+    {"application/json", "application/x-www-form-urlencoded"}
+)
 
 SendWebhookSchemaVersion = Literal[2]
 _SCHEMA_VERSION: Final[dict[tuple[type, object], SendWebhookSchemaVersion]] = {
     (int, 2): 2,
 }
 _SCHEMA_VERSION_FOLDED: Final[dict[str, SendWebhookSchemaVersion]] = {}
+_SCHEMA_VERSION_VALUES: Final[frozenset[SendWebhookSchemaVersion]] = frozenset({2})
 
 _X_REQUEST_ID_PATTERN: Final = re.compile("^[0-9a-fA-F-]{8,64}$")
 
@@ -166,8 +171,8 @@ def _arguments(
 
     method_: SendWebhookMethod
     v = src.get("method", ABSENT)
-    if type(v) is str and (method_c := _METHOD.get((type(v), v), INVALID)) is not INVALID:
-        method_ = method_c
+    if type(v) is str and v in _METHOD_VALUES:
+        method_ = v
     elif v is ABSENT:
         src["method"] = method_ = "POST"
     elif v is None or is_null_text(v, "method", warnings):
@@ -182,7 +187,7 @@ def _arguments(
     v = src.get("headers", ABSENT)
     if v is ABSENT:
         headers_ = None
-    elif v is None or is_null_text(v, "headers", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "headers", warnings)):
         warnings.append("null_treated_as_absent:headers")
         headers_ = None
         del src["headers"]
@@ -197,11 +202,8 @@ def _arguments(
 
     content_type_: SendWebhookContentType
     v = src.get("Content-Type", ABSENT)
-    if (
-        type(v) is str
-        and (content_type_c := _CONTENT_TYPE.get((type(v), v), INVALID)) is not INVALID
-    ):
-        content_type_ = content_type_c
+    if type(v) is str and v in _CONTENT_TYPE_VALUES:
+        content_type_ = v
     elif v is ABSENT:
         src["Content-Type"] = content_type_ = "application/json"
     elif v is None or is_null_text(v, "Content-Type", warnings):
@@ -229,11 +231,8 @@ def _arguments(
 
     schema_version_: SendWebhookSchemaVersion | None
     v = src.get("schemaVersion", ABSENT)
-    if (
-        type(v) is int
-        and (schema_version_c := _SCHEMA_VERSION.get((type(v), v), INVALID)) is not INVALID
-    ):
-        schema_version_ = schema_version_c
+    if type(v) is int and v in _SCHEMA_VERSION_VALUES:
+        schema_version_ = v
     elif v is ABSENT:
         schema_version_ = None
     elif v is None or is_null_text(v, "schemaVersion", warnings):

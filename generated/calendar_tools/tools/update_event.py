@@ -38,6 +38,9 @@ _STATUS_FOLDED: Final[dict[str, UpdateEventStatus]] = {
     "tentative": "tentative",
     "cancelled": "cancelled",
 }
+_STATUS_VALUES: Final[frozenset[UpdateEventStatus]] = frozenset(
+    {"confirmed", "tentative", "cancelled"}
+)
 
 UpdateEventSendUpdates = Literal["all", "externalOnly", "none"]
 _SEND_UPDATES: Final[dict[tuple[type, object], UpdateEventSendUpdates]] = {
@@ -46,6 +49,9 @@ _SEND_UPDATES: Final[dict[tuple[type, object], UpdateEventSendUpdates]] = {
     (str, "none"): "none",
 }
 _SEND_UPDATES_FOLDED: Final[dict[str, UpdateEventSendUpdates]] = {}
+_SEND_UPDATES_VALUES: Final[frozenset[UpdateEventSendUpdates]] = frozenset(
+    {"all", "externalOnly", "none"}
+)
 
 _EVENT_ID_PATTERN: Final = re.compile("^[a-z0-9]{5,1024}$")
 _COLOR_ID_PATTERN: Final = re.compile("^#[0-9a-fA-F]{6}$")
@@ -210,8 +216,8 @@ def _arguments(
 
     status_: UpdateEventStatus | None
     v = src.get("status", ABSENT)
-    if type(v) is str and (status_c := _STATUS.get((type(v), v), INVALID)) is not INVALID:
-        status_ = status_c
+    if type(v) is str and v in _STATUS_VALUES:
+        status_ = v
     elif v is ABSENT:
         status_ = None
     elif v is None or is_null_text(v, "status", warnings):
@@ -240,11 +246,8 @@ def _arguments(
 
     send_updates_: UpdateEventSendUpdates
     v = src.get("sendUpdates", ABSENT)
-    if (
-        type(v) is str
-        and (send_updates_c := _SEND_UPDATES.get((type(v), v), INVALID)) is not INVALID
-    ):
-        send_updates_ = send_updates_c
+    if type(v) is str and v in _SEND_UPDATES_VALUES:
+        send_updates_ = v
     elif v is ABSENT:
         src["sendUpdates"] = send_updates_ = "all"
     elif v is None or is_null_text(v, "sendUpdates", warnings):

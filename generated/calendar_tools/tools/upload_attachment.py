@@ -36,6 +36,9 @@ _CLASS_: Final[dict[tuple[type, object], UploadAttachmentClass]] = {
     (str, "CONFIDENTIAL"): "CONFIDENTIAL",
 }
 _CLASS__FOLDED: Final[dict[str, UploadAttachmentClass]] = {}
+_CLASS__VALUES: Final[frozenset[UploadAttachmentClass]] = frozenset(
+    {"PUBLIC", "PRIVATE", "CONFIDENTIAL"}
+)
 
 _EVENT_ID_PATTERN: Final = re.compile("^[a-z0-9]{5,1024}$")
 _FILE_NAME_PATTERN: Final = re.compile("^[^/\\\\]+$")
@@ -146,8 +149,8 @@ def _arguments(
 
     class__: UploadAttachmentClass
     v = src.get("class", ABSENT)
-    if type(v) is str and (class__c := _CLASS_.get((type(v), v), INVALID)) is not INVALID:
-        class__ = class__c
+    if type(v) is str and v in _CLASS__VALUES:
+        class__ = v
     elif v is ABSENT:
         src["class"] = class__ = "PUBLIC"
     elif v is None or is_null_text(v, "class", warnings):

@@ -90,7 +90,7 @@ def _arguments(
     v = src.get("headers", ABSENT)
     if v is ABSENT:
         headers_ = None
-    elif v is None or is_null_text(v, "headers", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "headers", warnings)):
         warnings.append("null_treated_as_absent:headers")
         headers_ = None
         del src["headers"]

@@ -36,6 +36,9 @@ _CONTENT_TYPE_FOLDED: Final[dict[str, HttpPostContentType]] = {
     "application/json": "application/json",
     "text/plain": "text/plain",
 }
+_CONTENT_TYPE_VALUES: Final[frozenset[HttpPostContentType]] = frozenset(
+    {"application/json", "text/plain"}
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,11 +108,8 @@ def _arguments(
 
     content_type_: HttpPostContentType
     v = src.get("Content-Type", ABSENT)
-    if (
-        type(v) is str
-        and (content_type_c := _CONTENT_TYPE.get((type(v), v), INVALID)) is not INVALID
-    ):
-        content_type_ = content_type_c
+    if type(v) is str and v in _CONTENT_TYPE_VALUES:
+        content_type_ = v
     elif v is ABSENT:
         src["Content-Type"] = content_type_ = "application/json"
     elif v is None or is_null_text(v, "Content-Type", warnings):

@@ -36,6 +36,7 @@ _ENCODING_FOLDED: Final[dict[str, ReadFileEncoding]] = {
     "latin-1": "latin-1",
     "ascii": "ascii",
 }
+_ENCODING_VALUES: Final[frozenset[ReadFileEncoding]] = frozenset({"utf-8", "latin-1", "ascii"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,8 +106,8 @@ def _arguments(
 
     encoding_: ReadFileEncoding
     v = src.get("encoding", ABSENT)
-    if type(v) is str and (encoding_c := _ENCODING.get((type(v), v), INVALID)) is not INVALID:
-        encoding_ = encoding_c
+    if type(v) is str and v in _ENCODING_VALUES:
+        encoding_ = v
     elif v is ABSENT:
         src["encoding"] = encoding_ = "utf-8"
     elif v is None or is_null_text(v, "encoding", warnings):

@@ -39,6 +39,9 @@ _SETTINGS_MODE_FOLDED: Final[dict[str, UpdateConfigSettingsMode]] = {
     "safe": "safe",
     "balanced": "balanced",
 }
+_SETTINGS_MODE_VALUES: Final[frozenset[UpdateConfigSettingsMode]] = frozenset(
+    {"fast", "safe", "balanced"}
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -195,8 +198,8 @@ def _settings(
 
     mode_: UpdateConfigSettingsMode | None
     v = src.get("mode", ABSENT)
-    if type(v) is str and (mode_c := _SETTINGS_MODE.get((type(v), v), INVALID)) is not INVALID:
-        mode_ = mode_c
+    if type(v) is str and v in _SETTINGS_MODE_VALUES:
+        mode_ = v
     elif v is ABSENT:
         mode_ = None
     elif v is None or is_null_text(v, path + ".mode", warnings):
@@ -227,7 +230,7 @@ def _settings(
     v = src.get("retryPolicy", ABSENT)
     if v is ABSENT:
         retry_policy_ = None
-    elif v is None or is_null_text(v, path + ".retryPolicy", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, path + ".retryPolicy", warnings)):
         warnings.append(f"null_treated_as_absent:{path}" + ".retryPolicy")
         retry_policy_ = None
         del src["retryPolicy"]
@@ -261,7 +264,7 @@ def _arguments(
 ) -> UpdateConfigArgs | Invalid:
     settings_: UpdateConfigSettings
     v = src.get("settings", ABSENT)
-    if v is ABSENT or v is None or is_null_text(v, "settings", warnings):
+    if v is ABSENT or v is None or (type(v) is str and is_null_text(v, "settings", warnings)):
         errors.append("missing_required:settings")
         src.pop("settings", None)
     else:

@@ -34,6 +34,7 @@ _COLOR_FOLDED: Final[dict[str, ChoicesColor]] = {
     "green": "green",
     "blue": "blue",
 }
+_COLOR_VALUES: Final[frozenset[ChoicesColor]] = frozenset({"red", "green", "blue"})
 
 ChoicesMode = Literal["Fast", "SLOW"]
 _MODE: Final[dict[tuple[type, object], ChoicesMode]] = {
@@ -41,6 +42,7 @@ _MODE: Final[dict[tuple[type, object], ChoicesMode]] = {
     (str, "SLOW"): "SLOW",
 }
 _MODE_FOLDED: Final[dict[str, ChoicesMode]] = {}
+_MODE_VALUES: Final[frozenset[ChoicesMode]] = frozenset({"Fast", "SLOW"})
 
 ChoicesLevel = Literal[1, 2, 3]
 _LEVEL: Final[dict[tuple[type, object], ChoicesLevel]] = {
@@ -49,12 +51,14 @@ _LEVEL: Final[dict[tuple[type, object], ChoicesLevel]] = {
     (int, 3): 3,
 }
 _LEVEL_FOLDED: Final[dict[str, ChoicesLevel]] = {}
+_LEVEL_VALUES: Final[frozenset[ChoicesLevel]] = frozenset({1, 2, 3})
 
 ChoicesVersion = Literal[2]
 _VERSION: Final[dict[tuple[type, object], ChoicesVersion]] = {
     (int, 2): 2,
 }
 _VERSION_FOLDED: Final[dict[str, ChoicesVersion]] = {}
+_VERSION_VALUES: Final[frozenset[ChoicesVersion]] = frozenset({2})
 
 ChoicesKind = Literal["fixed"]
 _KIND: Final[dict[tuple[type, object], ChoicesKind]] = {
@@ -63,6 +67,7 @@ _KIND: Final[dict[tuple[type, object], ChoicesKind]] = {
 _KIND_FOLDED: Final[dict[str, ChoicesKind]] = {
     "fixed": "fixed",
 }
+_KIND_VALUES: Final[frozenset[ChoicesKind]] = frozenset({"fixed"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -107,8 +112,8 @@ def _arguments(
 ) -> ChoicesArgs | Invalid:
     color_: ChoicesColor | None
     v = src.get("color", ABSENT)
-    if type(v) is str and (color_c := _COLOR.get((type(v), v), INVALID)) is not INVALID:
-        color_ = color_c
+    if type(v) is str and v in _COLOR_VALUES:
+        color_ = v
     elif v is ABSENT:
         color_ = None
     elif v is None or is_null_text(v, "color", warnings):
@@ -122,8 +127,8 @@ def _arguments(
 
     mode_: ChoicesMode | None
     v = src.get("mode", ABSENT)
-    if type(v) is str and (mode_c := _MODE.get((type(v), v), INVALID)) is not INVALID:
-        mode_ = mode_c
+    if type(v) is str and v in _MODE_VALUES:
+        mode_ = v
     elif v is ABSENT:
         mode_ = None
     elif v is None or is_null_text(v, "mode", warnings):
@@ -137,8 +142,8 @@ def _arguments(
 
     level_: ChoicesLevel | None
     v = src.get("level", ABSENT)
-    if type(v) is int and (level_c := _LEVEL.get((type(v), v), INVALID)) is not INVALID:
-        level_ = level_c
+    if type(v) is int and v in _LEVEL_VALUES:
+        level_ = v
     elif v is ABSENT:
         level_ = None
     elif v is None or is_null_text(v, "level", warnings):
@@ -152,8 +157,8 @@ def _arguments(
 
     version_: ChoicesVersion | None
     v = src.get("version", ABSENT)
-    if type(v) is int and (version_c := _VERSION.get((type(v), v), INVALID)) is not INVALID:
-        version_ = version_c
+    if type(v) is int and v in _VERSION_VALUES:
+        version_ = v
     elif v is ABSENT:
         version_ = None
     elif v is None or is_null_text(v, "version", warnings):
@@ -167,8 +172,8 @@ def _arguments(
 
     kind_: ChoicesKind | None
     v = src.get("kind", ABSENT)
-    if type(v) is str and (kind_c := _KIND.get((type(v), v), INVALID)) is not INVALID:
-        kind_ = kind_c
+    if type(v) is str and v in _KIND_VALUES:
+        kind_ = v
     elif v is ABSENT:
         kind_ = None
     elif v is None or is_null_text(v, "kind", warnings):

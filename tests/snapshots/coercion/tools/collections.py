@@ -36,6 +36,7 @@ _PEOPLE_ITEM_ROLE_FOLDED: Final[dict[str, CollectionsPeopleItemRole]] = {
     "admin": "admin",
     "user": "user",
 }
+_PEOPLE_ITEM_ROLE_VALUES: Final[frozenset[CollectionsPeopleItemRole]] = frozenset({"admin", "user"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -136,8 +137,8 @@ def _people_item(
 
     role_: CollectionsPeopleItemRole | None
     v = src.get("role", ABSENT)
-    if type(v) is str and (role_c := _PEOPLE_ITEM_ROLE.get((type(v), v), INVALID)) is not INVALID:
-        role_ = role_c
+    if type(v) is str and v in _PEOPLE_ITEM_ROLE_VALUES:
+        role_ = v
     elif v is ABSENT:
         role_ = None
     elif v is None or is_null_text(v, path + ".role", warnings):
@@ -216,7 +217,7 @@ def _arguments(
     v = src.get("tags", ABSENT)
     if v is ABSENT:
         tags_ = None
-    elif v is None or is_null_text(v, "tags", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "tags", warnings)):
         warnings.append("null_treated_as_absent:tags")
         tags_ = None
         del src["tags"]
@@ -233,7 +234,7 @@ def _arguments(
     v = src.get("limited", ABSENT)
     if v is ABSENT:
         limited_ = None
-    elif v is None or is_null_text(v, "limited", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "limited", warnings)):
         warnings.append("null_treated_as_absent:limited")
         limited_ = None
         del src["limited"]
@@ -250,7 +251,7 @@ def _arguments(
     v = src.get("people", ABSENT)
     if v is ABSENT:
         people_ = None
-    elif v is None or is_null_text(v, "people", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "people", warnings)):
         warnings.append("null_treated_as_absent:people")
         people_ = None
         del src["people"]
@@ -267,7 +268,7 @@ def _arguments(
     v = src.get("counts", ABSENT)
     if v is ABSENT:
         counts_ = None
-    elif v is None or is_null_text(v, "counts", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "counts", warnings)):
         warnings.append("null_treated_as_absent:counts")
         counts_ = None
         del src["counts"]

@@ -141,7 +141,7 @@ def _arguments(
     v = src.get("labels", ABSENT)
     if v is ABSENT:
         src["labels"] = labels_ = ["a", "b"]
-    elif v is None or is_null_text(v, "labels", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "labels", warnings)):
         warnings.append("null_treated_as_absent:labels")
         src["labels"] = labels_ = ["a", "b"]
     else:
@@ -161,7 +161,7 @@ def _arguments(
             src["options"] = options_plain
         if options_typed is not INVALID:
             options_ = options_typed
-    elif v is None or is_null_text(v, "options", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "options", warnings)):
         warnings.append("null_treated_as_absent:options")
         options_plain, options_typed = _options({"verbose": True}, "options", warnings, errors)
         if options_plain is not INVALID:

@@ -48,6 +48,7 @@ _MATCH_FOLDED: Final[dict[str, HostileToolOneMatch]] = {
     "'''": "'''",
     "\\": "\\",
 }
+_MATCH_VALUES: Final[frozenset[HostileToolOneMatch]] = frozenset({"case", '"""', "'''", "\\"})
 
 HostileToolOneMode = Literal["fast", "safe"]
 _MODE: Final[dict[tuple[type, object], HostileToolOneMode]] = {
@@ -58,6 +59,7 @@ _MODE_FOLDED: Final[dict[str, HostileToolOneMode]] = {
     "fast": "fast",
     "safe": "safe",
 }
+_MODE_VALUES: Final[frozenset[HostileToolOneMode]] = frozenset({"fast", "safe"})
 
 _RE_PATTERN: Final = re.compile("^[^\"'\\\\]*$")
 
@@ -400,7 +402,7 @@ def _item(
     v = src.get("items", ABSENT)
     if v is ABSENT:
         items_ = None
-    elif v is None or is_null_text(v, path + ".items", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, path + ".items", warnings)):
         warnings.append(f"null_treated_as_absent:{path}" + ".items")
         items_ = None
         del src["items"]
@@ -594,7 +596,7 @@ def _arguments(
     v = src.get("list", ABSENT)
     if v is ABSENT:
         list__ = None
-    elif v is None or is_null_text(v, "list", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "list", warnings)):
         warnings.append("null_treated_as_absent:list")
         list__ = None
         del src["list"]
@@ -611,7 +613,7 @@ def _arguments(
     v = src.get("dict", ABSENT)
     if v is ABSENT:
         dict__ = None
-    elif v is None or is_null_text(v, "dict", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "dict", warnings)):
         warnings.append("null_treated_as_absent:dict")
         dict__ = None
         del src["dict"]
@@ -774,8 +776,8 @@ def _arguments(
 
     match_: HostileToolOneMatch | None
     v = src.get("match", ABSENT)
-    if type(v) is str and (match_c := _MATCH.get((type(v), v), INVALID)) is not INVALID:
-        match_ = match_c
+    if type(v) is str and v in _MATCH_VALUES:
+        match_ = v
     elif v is ABSENT:
         match_ = None
     elif v is None or is_null_text(v, "match", warnings):
@@ -866,7 +868,7 @@ def _arguments(
     v = src.get("errors", ABSENT)
     if v is ABSENT:
         errors_ = None
-    elif v is None or is_null_text(v, "errors", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "errors", warnings)):
         warnings.append("null_treated_as_absent:errors")
         errors_ = None
         del src["errors"]
@@ -883,7 +885,7 @@ def _arguments(
     v = src.get("warnings", ABSENT)
     if v is ABSENT:
         src["warnings"] = warnings_ = []
-    elif v is None or is_null_text(v, "warnings", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "warnings", warnings)):
         warnings.append("null_treated_as_absent:warnings")
         src["warnings"] = warnings_ = []
     else:
@@ -940,7 +942,7 @@ def _arguments(
     v = src.get("item", ABSENT)
     if v is ABSENT:
         item_ = None
-    elif v is None or is_null_text(v, "item", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "item", warnings)):
         warnings.append("null_treated_as_absent:item")
         item_ = None
         del src["item"]
@@ -957,7 +959,7 @@ def _arguments(
     v = src.get("items", ABSENT)
     if v is ABSENT:
         items_ = None
-    elif v is None or is_null_text(v, "items", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "items", warnings)):
         warnings.append("null_treated_as_absent:items")
         items_ = None
         del src["items"]
@@ -1109,7 +1111,7 @@ def _arguments(
     v = src.get("tags", ABSENT)
     if v is ABSENT:
         src["tags"] = tags_ = ["'''", "\\", '"""']
-    elif v is None or is_null_text(v, "tags", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "tags", warnings)):
         warnings.append("null_treated_as_absent:tags")
         src["tags"] = tags_ = ["'''", "\\", '"""']
     else:
@@ -1211,7 +1213,7 @@ def _arguments(
     v = src.get("names", ABSENT)
     if v is ABSENT:
         names_ = None
-    elif v is None or is_null_text(v, "names", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "names", warnings)):
         warnings.append("null_treated_as_absent:names")
         names_ = None
         del src["names"]
@@ -1228,7 +1230,7 @@ def _arguments(
     v = src.get("scores", ABSENT)
     if v is ABSENT:
         scores_ = None
-    elif v is None or is_null_text(v, "scores", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "scores", warnings)):
         warnings.append("null_treated_as_absent:scores")
         scores_ = None
         del src["scores"]
@@ -1243,8 +1245,8 @@ def _arguments(
 
     mode_: HostileToolOneMode | None
     v = src.get("mode", ABSENT)
-    if type(v) is str and (mode_c := _MODE.get((type(v), v), INVALID)) is not INVALID:
-        mode_ = mode_c
+    if type(v) is str and v in _MODE_VALUES:
+        mode_ = v
     elif v is ABSENT:
         mode_ = None
     elif v is None or is_null_text(v, "mode", warnings):

@@ -91,6 +91,28 @@ _CHOICE_FOLDED: Final[dict[str, HostileToolTwoChoice]] = {
     "__import__('os').system('x')": "__import__('os').system('x')",
     "grösse": "Größe",
 }
+_CHOICE_VALUES: Final[frozenset[HostileToolTwoChoice]] = frozenset(
+    {
+        '"',
+        "'",
+        '"""',
+        "'''",
+        "back\\",
+        "\\",
+        "new\nline",
+        "cr\rlf",
+        "\u2028",
+        "\u2029",
+        "\x00",
+        "\t",
+        "{{ x }}",
+        "{% raw %}",
+        "${x}",
+        "# c",
+        "__import__('os').system('x')",
+        "Größe",
+    }
+)
 
 _MIXED: Final[dict[tuple[type, object], bool | float | int | str]] = {
     (int, 1): 1,
@@ -474,7 +496,7 @@ def _outer(
     v = src.get("shared", ABSENT)
     if v is ABSENT:
         shared_ = None
-    elif v is None or is_null_text(v, path + ".shared", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, path + ".shared", warnings)):
         warnings.append(f"null_treated_as_absent:{path}" + ".shared")
         shared_ = None
         del src["shared"]
@@ -551,7 +573,7 @@ def _arguments(
 ) -> HostileToolTwoArgs | Invalid:
     outer_: HostileToolTwoOuter
     v = src.get("outer", ABSENT)
-    if v is ABSENT or v is None or is_null_text(v, "outer", warnings):
+    if v is ABSENT or v is None or (type(v) is str and is_null_text(v, "outer", warnings)):
         errors.append("missing_required:outer")
         src.pop("outer", None)
     else:
@@ -565,8 +587,8 @@ def _arguments(
 
     choice_: HostileToolTwoChoice
     v = src.get("choice", ABSENT)
-    if type(v) is str and (choice_c := _CHOICE.get((type(v), v), INVALID)) is not INVALID:
-        choice_ = choice_c
+    if type(v) is str and v in _CHOICE_VALUES:
+        choice_ = v
     elif v is ABSENT:
         src["choice"] = choice_ = "'''"
     elif v is None or is_null_text(v, "choice", warnings):
@@ -632,7 +654,7 @@ def _arguments(
     v = src.get("config", ABSENT)
     if v is ABSENT:
         src["config"] = config_ = {'k"""': "v'''\\", "{{ x }}": "\u2028"}
-    elif v is None or is_null_text(v, "config", warnings):
+    elif v is None or (type(v) is str and is_null_text(v, "config", warnings)):
         warnings.append("null_treated_as_absent:config")
         src["config"] = config_ = {'k"""': "v'''\\", "{{ x }}": "\u2028"}
     else:
