@@ -15,7 +15,6 @@ import statistics
 import sys
 import tempfile
 import timeit
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,57 +30,53 @@ NUMBER = 20_000
 REPEAT = 7
 
 
-def best(function: Callable[[], object]) -> float:
-    """Nanoseconds per run: the median of the repeats, each the mean of NUMBER runs."""
-    times = timeit.repeat(function, number=NUMBER, repeat=REPEAT)
+def best(statement: str, names: dict[str, Any]) -> float:
+    """Nanoseconds per run of a statement (compiled into timeit's loop: no call around it): the
+    median of the repeats, each the mean of NUMBER runs."""
+    times = timeit.repeat(statement, globals=names, number=NUMBER, repeat=REPEAT)
     return statistics.median(times) / NUMBER * 1e9
 
 
 def breakdown(package: Any, tool: str, raw: str, schema: dict[str, Any]) -> dict[str, float]:
     rt = package._runtime
-    module = sys.modules[package.TOOLS[tool].parse.__module__]
-    parse, check = package.TOOLS[tool].parse, module._arguments
-    args_type = package.TOOLS[tool].args_type
-    setters = module._ARGUMENTS_SLOTS
-    fields = [getattr(check_result(check, rt, raw), slot) for slot in args_type.__slots__]
-    new = object.__new__
-    request_fields = ("t", "", raw, None, {}, [], [])
-
-    def arguments() -> object:  # what the checker does to build the dataclass
-        typed = new(args_type)
-        for setter, value in zip(setters, fields, strict=True):
-            setter(typed, value)
-        return typed
-
-    def request() -> object:  # what run_parser does to build the request
-        name, call_id, text, typed, values, warnings, errors = request_fields
-        return rt._new_request(
-            rt.ToolCallRequest,
-            (name, call_id, text, typed, values, tuple(warnings), tuple(errors)),
-        )
-
-    whole = best(lambda: parse(raw))
-    decode = best(lambda: rt._decode(raw))
-    decode_and_check = best(lambda: check(rt._decode(raw), [], []))
-    built = best(arguments)
-    # A loop over the setters costs more than the generated straight-line calls: take the loop out.
-    loop = best(lambda: [None for _ in zip(setters, fields, strict=True)])
-    built = max(built - loop, 0.0)
-    made = best(request)
-    model = pydantic_model(schema, "M")
-    return {
-        "decode": decode,
-        "checks": decode_and_check - decode - built,
-        "arguments (dataclass)": built,
-        "request (named tuple)": made,
-        "call overhead": whole - decode_and_check - made,
-        "whole parse": whole,
-        "pydantic model_validate_json": best(lambda: model.model_validate_json(raw)),
+    spec = package.TOOLS[tool]
+    module = sys.modules[spec.parse.__module__]
+    typed = module._arguments(rt._decode(raw), [], [])
+    names = {
+        "rt": rt,
+        "raw": raw,
+        "parse": spec.parse,
+        "check": module._arguments,
+        "decode": rt._decode,
+        "new": object.__new__,
+        "cls": spec.args_type,
+        "new_request": rt._new_request,
+        "Request": rt.ToolCallRequest,
+        "values": {},
+        "warnings": [],
+        "errors": [],
+        "model": pydantic_model(schema, "M"),
+        **{f"set{i}": setter for i, setter in enumerate(module._ARGUMENTS_SLOTS)},
+        **{f"v{i}": getattr(typed, slot) for i, slot in enumerate(spec.args_type.__slots__)},
     }
-
-
-def check_result(check: Any, rt: Any, raw: str) -> Any:
-    return check(rt._decode(raw), [], [])
+    # The dataclass as the checker builds it: object.__new__ and one slot setter per field.
+    setters = "; ".join(f"set{i}(t, v{i})" for i in range(len(module._ARGUMENTS_SLOTS)))
+    whole = best("parse(raw)", names)
+    decoded = best("decode(raw)", names)
+    decoded_and_checked = best("check(decode(raw), [], [])", names)
+    built = best(f"t = new(cls); {setters}", names)
+    request = best(
+        "new_request(Request, ('t', '', raw, None, values, tuple(warnings), tuple(errors)))", names
+    )
+    return {
+        "decode": decoded,
+        "checks": decoded_and_checked - decoded - built,
+        "arguments (dataclass)": built,
+        "request (named tuple)": request,
+        "call overhead": whole - decoded_and_checked - request,
+        "whole parse": whole,
+        "pydantic model_validate_json": best("model.model_validate_json(raw)", names),
+    }
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ class Interpreter:
         self.rt = runtime
         self.schemas = schemas
         self.enum_tables: dict[int, tuple[dict[Any, Any], dict[str, Any]]] = {}
-        self.classes: dict[int, type] = {}
+        self.classes: dict[int, tuple[type, type]] = {}
         for tool, schema in schemas.items():
             self.make_classes(schema, tool)
         self.coerce = {
@@ -53,9 +53,8 @@ class Interpreter:
                 fields.append((prop, Any, field(default_factory=lambda d=sub["default"]: d)))
             else:
                 fields.append((prop, Any, field(default=sub.get("default"))))
-        self.classes[id(schema)] = make_dataclass(
-            name, fields, frozen=True, slots=True, kw_only=True
-        )
+        cls = make_dataclass(name, fields, frozen=True, slots=True, kw_only=True)
+        self.classes[id(schema)] = (cls, self.rt.draft_class(cls))
 
     def parser(self, tool: str) -> Any:
         """The parse function of one tool, as the generated package has one per tool."""
@@ -77,14 +76,13 @@ class Interpreter:
             return [self.typed(item, schema["items"]) for item in value]
         if schema.get("type") != "object":
             return value
-        properties = schema["properties"]
-        return self.classes[id(schema)](
-            **{
-                name: self.typed(item, properties[name])
-                for name, item in value.items()
-                if name in properties
-            }
-        )
+        # Built as the generated code builds them: on the runtime's writable twin of the class.
+        cls, draft_class = self.classes[id(schema)]
+        draft = object.__new__(draft_class)
+        for name, sub in schema["properties"].items():
+            setattr(draft, name, self.typed(value[name], sub) if name in value else None)
+        draft.__class__ = cls
+        return draft
 
     def object(
         self, src: Any, schema: dict[str, Any], path: str, warnings: list[str], errors: list[str]

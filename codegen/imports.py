@@ -23,7 +23,7 @@ STDLIB = {
 RUNTIME = frozenset(
     {
         "ABSENT", "INVALID", "Invalid", "RawArguments", "ToolCallRequest", "ToolSpec",
-        "copy_containers", "is_absolute_uri", "is_null_text", "run_parser", "slot_setters", "to_bool", "to_choice", "to_date",
+        "copy_containers", "is_absolute_uri", "is_null_text", "run_parser", "draft_class", "to_bool", "to_choice", "to_date",
         "to_datetime", "to_dict", "to_float", "to_int", "to_list", "to_str", "to_uri", "unknown_keys",
     }
 )  # fmt: skip

@@ -404,7 +404,7 @@ class ObjectKind(Kind):
     extra: Kind | None = None
     root: bool = False
     keys_name: str = ""  # the module-level frozenset of declared wire names
-    slots_name: str = ""  # the module-level setters of the dataclass's slots, in field order
+    draft_name: str = ""  # the module-level writable twin of the dataclass (runtime.draft_class)
 
     macro: ClassVar[str] = "object"
     runtime: ClassVar[str] = "to_dict"

@@ -23,22 +23,36 @@ def fits(line: str) -> bool:
 
 
 def call(
-    head: str, arguments: list[str], tail: str = "", brackets: str = "()", lone_comma: bool = False
+    head: str,
+    arguments: list[str],
+    tail: str = "",
+    brackets: str = "()",
+    lone_comma: bool = False,
+    indent: str = "",
 ) -> str:
-    """`head(arguments)tail`, a call or subscript black splits at its brackets (the last pair on the
-    line): one line; or the arguments on a line of their own; or one argument a line, each with a
-    comma (a lone argument gets one only when `lone_comma`, as black gives a def's)."""
+    """`head(arguments)tail` at `indent`, a call or subscript black splits at its brackets (the last
+    pair on the line): one line; or the arguments on a line of their own; or one argument a line,
+    each with a comma (a lone argument gets one only when `lone_comma`, as black gives a def's)."""
     opener, closer = brackets[0], brackets[1]
-    one = f"{head}{opener}{', '.join(arguments)}{closer}{tail}"
+    one = f"{indent}{head}{opener}{', '.join(arguments)}{closer}{tail}"
     if fits(one) or not arguments:
         return one
+    inner = indent + INDENT
     if len(arguments) == 1:
-        body = INDENT + arguments[0] + ("," if lone_comma else "")
+        body = inner + arguments[0] + ("," if lone_comma else "")
     else:
-        body = INDENT + ", ".join(arguments)
+        body = inner + ", ".join(arguments)
         if not fits(body):
-            body = "\n".join(f"{INDENT}{argument}," for argument in arguments)
-    return f"{head}{opener}\n{body}\n{closer}{tail}"
+            body = "\n".join(f"{inner}{argument}," for argument in arguments)
+    split = f"{indent}{head}{opener}\n{body}\n{indent}{closer}{tail}"
+    target, equals, value = head.rpartition(" = ")
+    if fits(indent + head + opener) or not equals:
+        return split
+    # Black's second opinion: when the split's first line is still too long, it puts the value of an
+    # assignment in parentheses, and keeps that if every line then fits.
+    value_call = call(value, arguments, tail, brackets, lone_comma, inner)
+    opinion = f"{indent}{target} = (\n{value_call}\n{indent})"
+    return opinion if all(fits(line) for line in opinion.splitlines()) else split
 
 
 def signature(name: str, parameters: list[str], returns: str) -> str:

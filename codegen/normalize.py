@@ -504,7 +504,7 @@ class _ToolNormalizer:
             nullable=nullable,
             helper=helper,
             keys_name=self.names.take(f"_{constant}_KEYS"),
-            slots_name=self.names.take(f"_{constant}_SLOTS"),
+            draft_name=self.names.take(f"_{constant}_DRAFT"),
         )
 
     def field(

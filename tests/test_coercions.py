@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import pickle
 import typing
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta, timezone
@@ -1917,6 +1918,26 @@ def test_the_request_is_a_named_tuple(pkg: ModuleType) -> None:
     )
     with pytest.raises(AttributeError):
         req.tool_name = "other"  # type: ignore[misc]
+
+
+def test_arguments_are_frozen_dataclasses_like_any_other(pkg: ModuleType) -> None:
+    # The parser builds them on a writable twin and then assigns __class__ (equal __slots__).
+    req = pkg.parse_nested('{"settings": {"timeout": 3, "retry": {"attempts": 2}}}')
+    args = req.arguments
+    by_hand = pkg.NestedArgs(
+        settings=pkg.tools.nested.NestedSettings(
+            timeout=3, retry=pkg.tools.nested.NestedSettingsRetry(attempts=2, backoff=2.0)
+        )
+    )
+    assert type(args) is pkg.NestedArgs and type(args.settings.retry) is type(
+        by_hand.settings.retry
+    )
+    assert args == by_hand and hash(args) == hash(by_hand)
+    assert pickle.loads(pickle.dumps(args)) == args
+    assert dataclasses.replace(args, origin=None) == args
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        args.settings.timeout = 4  # type: ignore[misc]
+    assert not hasattr(args, "__dict__")
 
 
 def test_values_keep_the_order_sent_and_defaults_follow(pkg: ModuleType, form: str) -> None:

@@ -17,9 +17,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_choice,
     to_datetime,
@@ -66,7 +66,7 @@ class CreateEventEventTime:
 
 
 _EVENT_TIME_KEYS: Final = frozenset({"dateTime", "timeZone"})
-_EVENT_TIME_SLOTS: Final = slot_setters(CreateEventEventTime, "date_time", "time_zone")
+_EVENT_TIME_DRAFT: Final = draft_class(CreateEventEventTime)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,7 +78,7 @@ class CreateEventRemindersItem:
 
 
 _REMINDERS_ITEM_KEYS: Final = frozenset({"method", "minutesBefore"})
-_REMINDERS_ITEM_SLOTS: Final = slot_setters(CreateEventRemindersItem, "method", "minutes_before")
+_REMINDERS_ITEM_DRAFT: Final = draft_class(CreateEventRemindersItem)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,19 +111,7 @@ _ARGUMENTS_KEYS: Final = frozenset(
         "extendedProperties",
     }
 )
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    CreateEventArgs,
-    "calendar_id",
-    "title",
-    "start",
-    "end",
-    "all_day",
-    "location",
-    "priority",
-    "tags",
-    "reminders",
-    "extended_properties",
-)
+_ARGUMENTS_DRAFT: Final = draft_class(CreateEventArgs)
 
 
 def _title(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -182,9 +170,11 @@ def _event_time(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(CreateEventEventTime)
-    _EVENT_TIME_SLOTS[0](typed, date_time_)
-    _EVENT_TIME_SLOTS[1](typed, time_zone_)
+    draft: Any = object.__new__(_EVENT_TIME_DRAFT)
+    draft.date_time = date_time_
+    draft.time_zone = time_zone_
+    draft.__class__ = CreateEventEventTime
+    typed: CreateEventEventTime = draft
     return src, typed
 
 
@@ -290,9 +280,11 @@ def _reminders_item(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(CreateEventRemindersItem)
-    _REMINDERS_ITEM_SLOTS[0](typed, method_)
-    _REMINDERS_ITEM_SLOTS[1](typed, minutes_before_)
+    draft: Any = object.__new__(_REMINDERS_ITEM_DRAFT)
+    draft.method = method_
+    draft.minutes_before = minutes_before_
+    draft.__class__ = CreateEventRemindersItem
+    typed: CreateEventRemindersItem = draft
     return src, typed
 
 
@@ -468,17 +460,19 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(CreateEventArgs)
-    _ARGUMENTS_SLOTS[0](typed, calendar_id_)
-    _ARGUMENTS_SLOTS[1](typed, title_)
-    _ARGUMENTS_SLOTS[2](typed, start_)
-    _ARGUMENTS_SLOTS[3](typed, end_)
-    _ARGUMENTS_SLOTS[4](typed, all_day_)
-    _ARGUMENTS_SLOTS[5](typed, location_)
-    _ARGUMENTS_SLOTS[6](typed, priority_)
-    _ARGUMENTS_SLOTS[7](typed, tags_)
-    _ARGUMENTS_SLOTS[8](typed, reminders_)
-    _ARGUMENTS_SLOTS[9](typed, extended_properties_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.calendar_id = calendar_id_
+    draft.title = title_
+    draft.start = start_
+    draft.end = end_
+    draft.all_day = all_day_
+    draft.location = location_
+    draft.priority = priority_
+    draft.tags = tags_
+    draft.reminders = reminders_
+    draft.extended_properties = extended_properties_
+    draft.__class__ = CreateEventArgs
+    typed: CreateEventArgs = draft
     return typed
 
 

@@ -15,9 +15,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_dict,
     to_list,
@@ -57,9 +57,7 @@ class InviteAttendeesAttendeesItem:
 
 
 _ATTENDEES_ITEM_KEYS: Final = frozenset({"email", "displayName", "role"})
-_ATTENDEES_ITEM_SLOTS: Final = slot_setters(
-    InviteAttendeesAttendeesItem, "email", "display_name", "role"
-)
+_ATTENDEES_ITEM_DRAFT: Final = draft_class(InviteAttendeesAttendeesItem)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,9 +71,7 @@ class InviteAttendeesArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"eventId", "attendees", "message", "2fa_code"})
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    InviteAttendeesArgs, "event_id", "attendees", "message", "field_2fa_code"
-)
+_ARGUMENTS_DRAFT: Final = draft_class(InviteAttendeesArgs)
 
 
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -167,10 +163,12 @@ def _attendees_item(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(InviteAttendeesAttendeesItem)
-    _ATTENDEES_ITEM_SLOTS[0](typed, email_)
-    _ATTENDEES_ITEM_SLOTS[1](typed, display_name_)
-    _ATTENDEES_ITEM_SLOTS[2](typed, role_)
+    draft: Any = object.__new__(_ATTENDEES_ITEM_DRAFT)
+    draft.email = email_
+    draft.display_name = display_name_
+    draft.role = role_
+    draft.__class__ = InviteAttendeesAttendeesItem
+    typed: InviteAttendeesAttendeesItem = draft
     return src, typed
 
 
@@ -278,11 +276,13 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(InviteAttendeesArgs)
-    _ARGUMENTS_SLOTS[0](typed, event_id_)
-    _ARGUMENTS_SLOTS[1](typed, attendees_)
-    _ARGUMENTS_SLOTS[2](typed, message_)
-    _ARGUMENTS_SLOTS[3](typed, field_2fa_code_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.event_id = event_id_
+    draft.attendees = attendees_
+    draft.message = message_
+    draft.field_2fa_code = field_2fa_code_
+    draft.__class__ = InviteAttendeesArgs
+    typed: InviteAttendeesArgs = draft
     return typed
 
 

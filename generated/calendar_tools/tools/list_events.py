@@ -16,9 +16,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_date,
     to_int,
@@ -57,16 +57,7 @@ class ListEventsArgs:
 _ARGUMENTS_KEYS: Final = frozenset(
     {"calendarIds", "startDate", "endDate", "query", "orderBy", "maxResults", "pageToken"}
 )
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    ListEventsArgs,
-    "calendar_ids",
-    "start_date",
-    "end_date",
-    "query",
-    "order_by",
-    "max_results",
-    "page_token",
-)
+_ARGUMENTS_DRAFT: Final = draft_class(ListEventsArgs)
 
 
 def _calendar_ids(
@@ -213,14 +204,16 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(ListEventsArgs)
-    _ARGUMENTS_SLOTS[0](typed, calendar_ids_)
-    _ARGUMENTS_SLOTS[1](typed, start_date_)
-    _ARGUMENTS_SLOTS[2](typed, end_date_)
-    _ARGUMENTS_SLOTS[3](typed, query_)
-    _ARGUMENTS_SLOTS[4](typed, order_by_)
-    _ARGUMENTS_SLOTS[5](typed, max_results_)
-    _ARGUMENTS_SLOTS[6](typed, page_token_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.calendar_ids = calendar_ids_
+    draft.start_date = start_date_
+    draft.end_date = end_date_
+    draft.query = query_
+    draft.order_by = order_by_
+    draft.max_results = max_results_
+    draft.page_token = page_token_
+    draft.__class__ = ListEventsArgs
+    typed: ListEventsArgs = draft
     return typed
 
 

@@ -16,10 +16,10 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_absolute_uri,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_dict,
     to_float,
@@ -90,17 +90,7 @@ _ARGUMENTS_KEYS: Final = frozenset(
         "timeoutSeconds",
     }
 )
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    SendWebhookArgs,
-    "url",
-    "method",
-    "headers",
-    "content_type",
-    "x_request_id",
-    "schema_version",
-    "payload",
-    "timeout_seconds",
-)
+_ARGUMENTS_DRAFT: Final = draft_class(SendWebhookArgs)
 
 
 def _method(
@@ -277,15 +267,17 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(SendWebhookArgs)
-    _ARGUMENTS_SLOTS[0](typed, url_)
-    _ARGUMENTS_SLOTS[1](typed, method_)
-    _ARGUMENTS_SLOTS[2](typed, headers_)
-    _ARGUMENTS_SLOTS[3](typed, content_type_)
-    _ARGUMENTS_SLOTS[4](typed, x_request_id_)
-    _ARGUMENTS_SLOTS[5](typed, schema_version_)
-    _ARGUMENTS_SLOTS[6](typed, payload_)
-    _ARGUMENTS_SLOTS[7](typed, timeout_seconds_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.url = url_
+    draft.method = method_
+    draft.headers = headers_
+    draft.content_type = content_type_
+    draft.x_request_id = x_request_id_
+    draft.schema_version = schema_version_
+    draft.payload = payload_
+    draft.timeout_seconds = timeout_seconds_
+    draft.__class__ = SendWebhookArgs
+    typed: SendWebhookArgs = draft
     return typed
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -15,9 +15,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_int,
     to_list,
@@ -73,16 +73,7 @@ class UpdateEventArgs:
 _ARGUMENTS_KEYS: Final = frozenset(
     {"eventId", "title", "description", "colorId", "status", "recurrence", "sendUpdates"}
 )
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    UpdateEventArgs,
-    "event_id",
-    "title",
-    "description",
-    "color_id",
-    "status",
-    "recurrence",
-    "send_updates",
-)
+_ARGUMENTS_DRAFT: Final = draft_class(UpdateEventArgs)
 
 
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -263,14 +254,16 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(UpdateEventArgs)
-    _ARGUMENTS_SLOTS[0](typed, event_id_)
-    _ARGUMENTS_SLOTS[1](typed, title_)
-    _ARGUMENTS_SLOTS[2](typed, description_)
-    _ARGUMENTS_SLOTS[3](typed, color_id_)
-    _ARGUMENTS_SLOTS[4](typed, status_)
-    _ARGUMENTS_SLOTS[5](typed, recurrence_)
-    _ARGUMENTS_SLOTS[6](typed, send_updates_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.event_id = event_id_
+    draft.title = title_
+    draft.description = description_
+    draft.color_id = color_id_
+    draft.status = status_
+    draft.recurrence = recurrence_
+    draft.send_updates = send_updates_
+    draft.__class__ = UpdateEventArgs
+    typed: UpdateEventArgs = draft
     return typed
 
 

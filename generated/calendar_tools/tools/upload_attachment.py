@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from math import isfinite
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -17,9 +17,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_date,
     to_float,
@@ -59,9 +59,7 @@ class UploadAttachmentArgs:
 _ARGUMENTS_KEYS: Final = frozenset(
     {"eventId", "file", "fileName", "class", "imageQuality", "expiresOn"}
 )
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    UploadAttachmentArgs, "event_id", "file", "file_name", "class_", "image_quality", "expires_on"
-)
+_ARGUMENTS_DRAFT: Final = draft_class(UploadAttachmentArgs)
 
 
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -189,13 +187,15 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(UploadAttachmentArgs)
-    _ARGUMENTS_SLOTS[0](typed, event_id_)
-    _ARGUMENTS_SLOTS[1](typed, file_)
-    _ARGUMENTS_SLOTS[2](typed, file_name_)
-    _ARGUMENTS_SLOTS[3](typed, class__)
-    _ARGUMENTS_SLOTS[4](typed, image_quality_)
-    _ARGUMENTS_SLOTS[5](typed, expires_on_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.event_id = event_id_
+    draft.file = file_
+    draft.file_name = file_name_
+    draft.class_ = class__
+    draft.image_quality = image_quality_
+    draft.expires_on = expires_on_
+    draft.__class__ = UploadAttachmentArgs
+    typed: UploadAttachmentArgs = draft
     return typed
 
 

@@ -15,10 +15,10 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_absolute_uri,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_dict,
     to_float,
@@ -41,9 +41,7 @@ class HttpGetArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"url", "headers", "timeoutSeconds", "followRedirects"})
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    HttpGetArgs, "url", "headers", "timeout_seconds", "follow_redirects"
-)
+_ARGUMENTS_DRAFT: Final = draft_class(HttpGetArgs)
 
 
 def _headers(
@@ -138,11 +136,13 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(HttpGetArgs)
-    _ARGUMENTS_SLOTS[0](typed, url_)
-    _ARGUMENTS_SLOTS[1](typed, headers_)
-    _ARGUMENTS_SLOTS[2](typed, timeout_seconds_)
-    _ARGUMENTS_SLOTS[3](typed, follow_redirects_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.url = url_
+    draft.headers = headers_
+    draft.timeout_seconds = timeout_seconds_
+    draft.follow_redirects = follow_redirects_
+    draft.__class__ = HttpGetArgs
+    typed: HttpGetArgs = draft
     return typed
 
 

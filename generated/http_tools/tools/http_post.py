@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -14,10 +14,10 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_absolute_uri,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_dict,
     to_str,
@@ -51,7 +51,7 @@ class HttpPostArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"url", "body", "Content-Type"})
-_ARGUMENTS_SLOTS: Final = slot_setters(HttpPostArgs, "url", "body", "content_type")
+_ARGUMENTS_DRAFT: Final = draft_class(HttpPostArgs)
 
 
 def _body3(
@@ -125,10 +125,12 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(HttpPostArgs)
-    _ARGUMENTS_SLOTS[0](typed, url_)
-    _ARGUMENTS_SLOTS[1](typed, body_)
-    _ARGUMENTS_SLOTS[2](typed, content_type_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.url = url_
+    draft.body = body_
+    draft.content_type = content_type_
+    draft.__class__ = HttpPostArgs
+    typed: HttpPostArgs = draft
     return typed
 
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -14,9 +14,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_int,
     to_str,
     unknown_keys,
@@ -34,7 +34,7 @@ class MemorySearchArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"query", "limit"})
-_ARGUMENTS_SLOTS: Final = slot_setters(MemorySearchArgs, "query", "limit")
+_ARGUMENTS_DRAFT: Final = draft_class(MemorySearchArgs)
 
 
 def _limit(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
@@ -79,9 +79,11 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(MemorySearchArgs)
-    _ARGUMENTS_SLOTS[0](typed, query_)
-    _ARGUMENTS_SLOTS[1](typed, limit_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.query = query_
+    draft.limit = limit_
+    draft.__class__ = MemorySearchArgs
+    typed: MemorySearchArgs = draft
     return typed
 
 

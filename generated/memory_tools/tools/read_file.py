@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -14,9 +14,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_int,
     to_str,
@@ -49,7 +49,7 @@ class ReadFileArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"filePath", "startLine", "encoding"})
-_ARGUMENTS_SLOTS: Final = slot_setters(ReadFileArgs, "file_path", "start_line", "encoding")
+_ARGUMENTS_DRAFT: Final = draft_class(ReadFileArgs)
 
 
 def _file_path(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
@@ -123,10 +123,12 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(ReadFileArgs)
-    _ARGUMENTS_SLOTS[0](typed, file_path_)
-    _ARGUMENTS_SLOTS[1](typed, start_line_)
-    _ARGUMENTS_SLOTS[2](typed, encoding_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.file_path = file_path_
+    draft.start_line = start_line_
+    draft.encoding = encoding_
+    draft.__class__ = ReadFileArgs
+    typed: ReadFileArgs = draft
     return typed
 
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -14,9 +14,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_int,
     to_str,
@@ -36,7 +36,7 @@ class SearchFilesArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"pattern", "caseSensitive", "maxResults"})
-_ARGUMENTS_SLOTS: Final = slot_setters(SearchFilesArgs, "pattern", "case_sensitive", "max_results")
+_ARGUMENTS_DRAFT: Final = draft_class(SearchFilesArgs)
 
 
 def _max_results(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
@@ -95,10 +95,12 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(SearchFilesArgs)
-    _ARGUMENTS_SLOTS[0](typed, pattern_)
-    _ARGUMENTS_SLOTS[1](typed, case_sensitive_)
-    _ARGUMENTS_SLOTS[2](typed, max_results_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.pattern = pattern_
+    draft.case_sensitive = case_sensitive_
+    draft.max_results = max_results_
+    draft.__class__ = SearchFilesArgs
+    typed: SearchFilesArgs = draft
     return typed
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isfinite
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -15,9 +15,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_choice,
     to_dict,
@@ -53,9 +53,7 @@ class UpdateConfigSettingsRetryPolicy:
 
 
 _SETTINGS_RETRY_POLICY_KEYS: Final = frozenset({"backoff", "maxDelay"})
-_SETTINGS_RETRY_POLICY_SLOTS: Final = slot_setters(
-    UpdateConfigSettingsRetryPolicy, "backoff", "max_delay"
-)
+_SETTINGS_RETRY_POLICY_DRAFT: Final = draft_class(UpdateConfigSettingsRetryPolicy)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,9 +68,7 @@ class UpdateConfigSettings:
 
 
 _SETTINGS_KEYS: Final = frozenset({"timeout", "retries", "mode", "verbose", "retryPolicy"})
-_SETTINGS_SLOTS: Final = slot_setters(
-    UpdateConfigSettings, "timeout", "retries", "mode", "verbose", "retry_policy"
-)
+_SETTINGS_DRAFT: Final = draft_class(UpdateConfigSettings)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,7 +80,7 @@ class UpdateConfigArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"settings", "dryRun"})
-_ARGUMENTS_SLOTS: Final = slot_setters(UpdateConfigArgs, "settings", "dry_run")
+_ARGUMENTS_DRAFT: Final = draft_class(UpdateConfigArgs)
 
 
 def _settings_timeout(
@@ -157,9 +153,11 @@ def _settings_retry_policy(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(UpdateConfigSettingsRetryPolicy)
-    _SETTINGS_RETRY_POLICY_SLOTS[0](typed, backoff_)
-    _SETTINGS_RETRY_POLICY_SLOTS[1](typed, max_delay_)
+    draft: Any = object.__new__(_SETTINGS_RETRY_POLICY_DRAFT)
+    draft.backoff = backoff_
+    draft.max_delay = max_delay_
+    draft.__class__ = UpdateConfigSettingsRetryPolicy
+    typed: UpdateConfigSettingsRetryPolicy = draft
     return src, typed
 
 
@@ -250,12 +248,14 @@ def _settings(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(UpdateConfigSettings)
-    _SETTINGS_SLOTS[0](typed, timeout_)
-    _SETTINGS_SLOTS[1](typed, retries_)
-    _SETTINGS_SLOTS[2](typed, mode_)
-    _SETTINGS_SLOTS[3](typed, verbose_)
-    _SETTINGS_SLOTS[4](typed, retry_policy_)
+    draft: Any = object.__new__(_SETTINGS_DRAFT)
+    draft.timeout = timeout_
+    draft.retries = retries_
+    draft.mode = mode_
+    draft.verbose = verbose_
+    draft.retry_policy = retry_policy_
+    draft.__class__ = UpdateConfigSettings
+    typed: UpdateConfigSettings = draft
     return src, typed
 
 
@@ -295,9 +295,11 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(UpdateConfigArgs)
-    _ARGUMENTS_SLOTS[0](typed, settings_)
-    _ARGUMENTS_SLOTS[1](typed, dry_run_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.settings = settings_
+    draft.dry_run = dry_run_
+    draft.__class__ = UpdateConfigArgs
+    typed: UpdateConfigArgs = draft
     return typed
 
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from .._runtime import (
     ABSENT,
@@ -14,9 +14,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     unknown_keys,
 )
@@ -82,7 +82,7 @@ class ChoicesArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"color", "mode", "level", "version", "kind"})
-_ARGUMENTS_SLOTS: Final = slot_setters(ChoicesArgs, "color", "mode", "level", "version", "kind")
+_ARGUMENTS_DRAFT: Final = draft_class(ChoicesArgs)
 
 
 def _color(v: object, path: str, warnings: list[str], errors: list[str]) -> ChoicesColor | Invalid:
@@ -190,12 +190,14 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(ChoicesArgs)
-    _ARGUMENTS_SLOTS[0](typed, color_)
-    _ARGUMENTS_SLOTS[1](typed, mode_)
-    _ARGUMENTS_SLOTS[2](typed, level_)
-    _ARGUMENTS_SLOTS[3](typed, version_)
-    _ARGUMENTS_SLOTS[4](typed, kind_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.color = color_
+    draft.mode = mode_
+    draft.level = level_
+    draft.version = version_
+    draft.kind = kind_
+    draft.__class__ = ChoicesArgs
+    typed: ChoicesArgs = draft
     return typed
 
 

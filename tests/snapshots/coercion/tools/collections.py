@@ -14,9 +14,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_dict,
     to_int,
@@ -49,7 +49,7 @@ class CollectionsPeopleItem:
 
 
 _PEOPLE_ITEM_KEYS: Final = frozenset({"name", "role", "age"})
-_PEOPLE_ITEM_SLOTS: Final = slot_setters(CollectionsPeopleItem, "name", "role", "age")
+_PEOPLE_ITEM_DRAFT: Final = draft_class(CollectionsPeopleItem)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,9 +64,7 @@ class CollectionsArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"tags", "limited", "people", "counts", "extra"})
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    CollectionsArgs, "tags", "limited", "people", "counts", "extra"
-)
+_ARGUMENTS_DRAFT: Final = draft_class(CollectionsArgs)
 
 
 def _tags(
@@ -170,10 +168,12 @@ def _people_item(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(CollectionsPeopleItem)
-    _PEOPLE_ITEM_SLOTS[0](typed, name_)
-    _PEOPLE_ITEM_SLOTS[1](typed, role_)
-    _PEOPLE_ITEM_SLOTS[2](typed, age_)
+    draft: Any = object.__new__(_PEOPLE_ITEM_DRAFT)
+    draft.name = name_
+    draft.role = role_
+    draft.age = age_
+    draft.__class__ = CollectionsPeopleItem
+    typed: CollectionsPeopleItem = draft
     return src, typed
 
 
@@ -301,12 +301,14 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(CollectionsArgs)
-    _ARGUMENTS_SLOTS[0](typed, tags_)
-    _ARGUMENTS_SLOTS[1](typed, limited_)
-    _ARGUMENTS_SLOTS[2](typed, people_)
-    _ARGUMENTS_SLOTS[3](typed, counts_)
-    _ARGUMENTS_SLOTS[4](typed, extra_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.tags = tags_
+    draft.limited = limited_
+    draft.people = people_
+    draft.counts = counts_
+    draft.extra = extra_
+    draft.__class__ = CollectionsArgs
+    typed: CollectionsArgs = draft
     return typed
 
 

@@ -16,9 +16,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_datetime,
     to_dict,
@@ -40,7 +40,7 @@ class DefaultsOptions:
 
 
 _OPTIONS_KEYS: Final = frozenset({"verbose", "depth"})
-_OPTIONS_SLOTS: Final = slot_setters(DefaultsOptions, "verbose", "depth")
+_OPTIONS_DRAFT: Final = draft_class(DefaultsOptions)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,7 +55,7 @@ class DefaultsArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"limit", "labels", "options", "since", "note"})
-_ARGUMENTS_SLOTS: Final = slot_setters(DefaultsArgs, "limit", "labels", "options", "since", "note")
+_ARGUMENTS_DRAFT: Final = draft_class(DefaultsArgs)
 
 
 def _labels(
@@ -114,9 +114,11 @@ def _options(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(DefaultsOptions)
-    _OPTIONS_SLOTS[0](typed, verbose_)
-    _OPTIONS_SLOTS[1](typed, depth_)
+    draft: Any = object.__new__(_OPTIONS_DRAFT)
+    draft.verbose = verbose_
+    draft.depth = depth_
+    draft.__class__ = DefaultsOptions
+    typed: DefaultsOptions = draft
     return src, typed
 
 
@@ -215,12 +217,14 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(DefaultsArgs)
-    _ARGUMENTS_SLOTS[0](typed, limit_)
-    _ARGUMENTS_SLOTS[1](typed, labels_)
-    _ARGUMENTS_SLOTS[2](typed, options_)
-    _ARGUMENTS_SLOTS[3](typed, since_)
-    _ARGUMENTS_SLOTS[4](typed, note_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.limit = limit_
+    draft.labels = labels_
+    draft.options = options_
+    draft.since = since_
+    draft.note = note_
+    draft.__class__ = DefaultsArgs
+    typed: DefaultsArgs = draft
     return typed
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -15,10 +15,10 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_absolute_uri,
     is_null_text,
     run_parser,
-    slot_setters,
     to_date,
     to_datetime,
     to_uri,
@@ -38,7 +38,7 @@ class FormatsArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"when", "day", "link"})
-_ARGUMENTS_SLOTS: Final = slot_setters(FormatsArgs, "when", "day", "link")
+_ARGUMENTS_DRAFT: Final = draft_class(FormatsArgs)
 
 
 def _arguments(
@@ -90,10 +90,12 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(FormatsArgs)
-    _ARGUMENTS_SLOTS[0](typed, when_)
-    _ARGUMENTS_SLOTS[1](typed, day_)
-    _ARGUMENTS_SLOTS[2](typed, link_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.when = when_
+    draft.day = day_
+    draft.link = link_
+    draft.__class__ = FormatsArgs
+    typed: FormatsArgs = draft
     return typed
 
 

@@ -16,9 +16,9 @@ from .._runtime import (
     ToolCallRequest,
     ToolSpec,
     copy_containers,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_choice,
     to_dict,
     to_float,
@@ -49,7 +49,7 @@ class NestedSettingsRetry:
 
 
 _SETTINGS_RETRY_KEYS: Final = frozenset({"attempts", "backoff"})
-_SETTINGS_RETRY_SLOTS: Final = slot_setters(NestedSettingsRetry, "attempts", "backoff")
+_SETTINGS_RETRY_DRAFT: Final = draft_class(NestedSettingsRetry)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -61,7 +61,7 @@ class NestedSettings:
 
 
 _SETTINGS_KEYS: Final = frozenset({"timeout", "retry"})
-_SETTINGS_SLOTS: Final = slot_setters(NestedSettings, "timeout", "retry")
+_SETTINGS_DRAFT: Final = draft_class(NestedSettings)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +73,7 @@ class NestedPoint:
 
 
 _POINT_KEYS: Final = frozenset({"x", "y"})
-_POINT_SLOTS: Final = slot_setters(NestedPoint, "x", "y")
+_POINT_DRAFT: Final = draft_class(NestedPoint)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,7 +85,7 @@ class NestedTarget:
 
 
 _TARGET_KEYS: Final = frozenset({"count", "unit"})
-_TARGET_SLOTS: Final = slot_setters(NestedTarget, "count", "unit")
+_TARGET_DRAFT: Final = draft_class(NestedTarget)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,7 +97,7 @@ class NestedTarget2:
 
 
 _TARGET2_KEYS: Final = frozenset({"count", "unit"})
-_TARGET2_SLOTS: Final = slot_setters(NestedTarget2, "count", "unit")
+_TARGET2_DRAFT: Final = draft_class(NestedTarget2)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,7 +111,7 @@ class NestedArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"settings", "origin", "route", "target"})
-_ARGUMENTS_SLOTS: Final = slot_setters(NestedArgs, "settings", "origin", "route", "target")
+_ARGUMENTS_DRAFT: Final = draft_class(NestedArgs)
 
 
 def _settings_timeout(
@@ -174,9 +174,11 @@ def _settings_retry(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(NestedSettingsRetry)
-    _SETTINGS_RETRY_SLOTS[0](typed, attempts_)
-    _SETTINGS_RETRY_SLOTS[1](typed, backoff_)
+    draft: Any = object.__new__(_SETTINGS_RETRY_DRAFT)
+    draft.attempts = attempts_
+    draft.backoff = backoff_
+    draft.__class__ = NestedSettingsRetry
+    typed: NestedSettingsRetry = draft
     return src, typed
 
 
@@ -221,9 +223,11 @@ def _settings(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(NestedSettings)
-    _SETTINGS_SLOTS[0](typed, timeout_)
-    _SETTINGS_SLOTS[1](typed, retry_)
+    draft: Any = object.__new__(_SETTINGS_DRAFT)
+    draft.timeout = timeout_
+    draft.retry = retry_
+    draft.__class__ = NestedSettings
+    typed: NestedSettings = draft
     return src, typed
 
 
@@ -263,9 +267,11 @@ def _point(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(NestedPoint)
-    _POINT_SLOTS[0](typed, x_)
-    _POINT_SLOTS[1](typed, y_)
+    draft: Any = object.__new__(_POINT_DRAFT)
+    draft.x = x_
+    draft.y = y_
+    draft.__class__ = NestedPoint
+    typed: NestedPoint = draft
     return src, typed
 
 
@@ -329,9 +335,11 @@ def _target(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(NestedTarget)
-    _TARGET_SLOTS[0](typed, count_)
-    _TARGET_SLOTS[1](typed, unit_)
+    draft: Any = object.__new__(_TARGET_DRAFT)
+    draft.count = count_
+    draft.unit = unit_
+    draft.__class__ = NestedTarget
+    typed: NestedTarget = draft
     return src, typed
 
 
@@ -371,9 +379,11 @@ def _target2(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(NestedTarget2)
-    _TARGET2_SLOTS[0](typed, count_)
-    _TARGET2_SLOTS[1](typed, unit_)
+    draft: Any = object.__new__(_TARGET2_DRAFT)
+    draft.count = count_
+    draft.unit = unit_
+    draft.__class__ = NestedTarget2
+    typed: NestedTarget2 = draft
     return src, typed
 
 
@@ -469,11 +479,13 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(NestedArgs)
-    _ARGUMENTS_SLOTS[0](typed, settings_)
-    _ARGUMENTS_SLOTS[1](typed, origin_)
-    _ARGUMENTS_SLOTS[2](typed, route_)
-    _ARGUMENTS_SLOTS[3](typed, target_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.settings = settings_
+    draft.origin = origin_
+    draft.route = route_
+    draft.target = target_
+    draft.__class__ = NestedArgs
+    typed: NestedArgs = draft
     return typed
 
 

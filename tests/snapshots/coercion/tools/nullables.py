@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -15,9 +15,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_date,
     to_int,
     to_str,
@@ -38,9 +38,7 @@ class NullablesArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"maybe_count", "maybe_text", "maybe_day", "id"})
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    NullablesArgs, "maybe_count", "maybe_text", "maybe_day", "id"
-)
+_ARGUMENTS_DRAFT: Final = draft_class(NullablesArgs)
 
 
 def _maybe_count(
@@ -138,11 +136,13 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(NullablesArgs)
-    _ARGUMENTS_SLOTS[0](typed, maybe_count_)
-    _ARGUMENTS_SLOTS[1](typed, maybe_text_)
-    _ARGUMENTS_SLOTS[2](typed, maybe_day_)
-    _ARGUMENTS_SLOTS[3](typed, id_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.maybe_count = maybe_count_
+    draft.maybe_text = maybe_text_
+    draft.maybe_day = maybe_day_
+    draft.id = id_
+    draft.__class__ = NullablesArgs
+    typed: NullablesArgs = draft
     return typed
 
 

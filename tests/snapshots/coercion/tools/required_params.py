@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -14,9 +14,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_int,
     to_str,
@@ -37,7 +37,7 @@ class RequiredParamsArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"name", "count", "maybe", "flag"})
-_ARGUMENTS_SLOTS: Final = slot_setters(RequiredParamsArgs, "name", "count", "maybe", "flag")
+_ARGUMENTS_DRAFT: Final = draft_class(RequiredParamsArgs)
 
 
 def _maybe(v: object, path: str, warnings: list[str], errors: list[str]) -> str | None | Invalid:
@@ -104,11 +104,13 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(RequiredParamsArgs)
-    _ARGUMENTS_SLOTS[0](typed, name_)
-    _ARGUMENTS_SLOTS[1](typed, count_)
-    _ARGUMENTS_SLOTS[2](typed, maybe_)
-    _ARGUMENTS_SLOTS[3](typed, flag_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.name = name_
+    draft.count = count_
+    draft.maybe = maybe_
+    draft.flag = flag_
+    draft.__class__ = RequiredParamsArgs
+    typed: RequiredParamsArgs = draft
     return typed
 
 

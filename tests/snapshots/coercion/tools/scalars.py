@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from math import isfinite
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -16,9 +16,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_float,
     to_int,
@@ -49,9 +49,7 @@ class ScalarsArgs:
 _ARGUMENTS_KEYS: Final = frozenset(
     {"flag", "count", "bounded", "exclusive", "ratio", "score", "text", "code", "slug"}
 )
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    ScalarsArgs, "flag", "count", "bounded", "exclusive", "ratio", "score", "text", "code", "slug"
-)
+_ARGUMENTS_DRAFT: Final = draft_class(ScalarsArgs)
 
 
 def _bounded(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
@@ -237,16 +235,18 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(ScalarsArgs)
-    _ARGUMENTS_SLOTS[0](typed, flag_)
-    _ARGUMENTS_SLOTS[1](typed, count_)
-    _ARGUMENTS_SLOTS[2](typed, bounded_)
-    _ARGUMENTS_SLOTS[3](typed, exclusive_)
-    _ARGUMENTS_SLOTS[4](typed, ratio_)
-    _ARGUMENTS_SLOTS[5](typed, score_)
-    _ARGUMENTS_SLOTS[6](typed, text_)
-    _ARGUMENTS_SLOTS[7](typed, code_)
-    _ARGUMENTS_SLOTS[8](typed, slug_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.flag = flag_
+    draft.count = count_
+    draft.bounded = bounded_
+    draft.exclusive = exclusive_
+    draft.ratio = ratio_
+    draft.score = score_
+    draft.text = text_
+    draft.code = code_
+    draft.slug = slug_
+    draft.__class__ = ScalarsArgs
+    typed: ScalarsArgs = draft
     return typed
 
 

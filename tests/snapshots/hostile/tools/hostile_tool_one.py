@@ -18,9 +18,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_choice,
     to_date,
@@ -73,7 +73,7 @@ class HostileToolOneItem:
 
 
 _ITEM_KEYS: Final = frozenset({"key", "items"})
-_ITEM_SLOTS: Final = slot_setters(HostileToolOneItem, "key", "items")
+_ITEM_DRAFT: Final = draft_class(HostileToolOneItem)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,7 +84,7 @@ class HostileToolOneItemsItem:
 
 
 _ITEMS_ITEM_KEYS: Final = frozenset({"item"})
-_ITEMS_ITEM_SLOTS: Final = slot_setters(HostileToolOneItemsItem, "item")
+_ITEMS_ITEM_DRAFT: Final = draft_class(HostileToolOneItemsItem)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -195,58 +195,7 @@ _ARGUMENTS_KEYS: Final = frozenset(
         "mode",
     }
 )
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    HostileToolOneArgs,
-    "str_",
-    "int_",
-    "float_",
-    "bool_",
-    "list_",
-    "dict_",
-    "object_",
-    "dataclasses_",
-    "dataclass",
-    "field",
-    "namae",
-    "datetime_",
-    "date_",
-    "re",
-    "class_",
-    "from_",
-    "lambda_",
-    "match",
-    "type",
-    "len",
-    "values",
-    "v",
-    "src",
-    "errors",
-    "warnings",
-    "path",
-    "c",
-    "key",
-    "item",
-    "items",
-    "failed",
-    "final",
-    "literal",
-    "invalid",
-    "absent",
-    "arguments",
-    "content_type",
-    "field_2fa",
-    "grosse",
-    "tags",
-    "when",
-    "day",
-    "name",
-    "count",
-    "ratio",
-    "flag",
-    "names",
-    "scores",
-    "mode",
-)
+_ARGUMENTS_DRAFT: Final = draft_class(HostileToolOneArgs)
 
 
 def _list_(
@@ -420,9 +369,11 @@ def _item(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(HostileToolOneItem)
-    _ITEM_SLOTS[0](typed, key_)
-    _ITEM_SLOTS[1](typed, items_)
+    draft: Any = object.__new__(_ITEM_DRAFT)
+    draft.key = key_
+    draft.items = items_
+    draft.__class__ = HostileToolOneItem
+    typed: HostileToolOneItem = draft
     return src, typed
 
 
@@ -453,8 +404,10 @@ def _items_item(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(HostileToolOneItemsItem)
-    _ITEMS_ITEM_SLOTS[0](typed, item_)
+    draft: Any = object.__new__(_ITEMS_ITEM_DRAFT)
+    draft.item = item_
+    draft.__class__ = HostileToolOneItemsItem
+    typed: HostileToolOneItemsItem = draft
     return src, typed
 
 
@@ -1263,56 +1216,58 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(HostileToolOneArgs)
-    _ARGUMENTS_SLOTS[0](typed, str__)
-    _ARGUMENTS_SLOTS[1](typed, int__)
-    _ARGUMENTS_SLOTS[2](typed, float__)
-    _ARGUMENTS_SLOTS[3](typed, bool__)
-    _ARGUMENTS_SLOTS[4](typed, list__)
-    _ARGUMENTS_SLOTS[5](typed, dict__)
-    _ARGUMENTS_SLOTS[6](typed, object__)
-    _ARGUMENTS_SLOTS[7](typed, dataclasses__)
-    _ARGUMENTS_SLOTS[8](typed, dataclass_)
-    _ARGUMENTS_SLOTS[9](typed, field_)
-    _ARGUMENTS_SLOTS[10](typed, namae_)
-    _ARGUMENTS_SLOTS[11](typed, datetime__)
-    _ARGUMENTS_SLOTS[12](typed, date__)
-    _ARGUMENTS_SLOTS[13](typed, re_)
-    _ARGUMENTS_SLOTS[14](typed, class__)
-    _ARGUMENTS_SLOTS[15](typed, from__)
-    _ARGUMENTS_SLOTS[16](typed, lambda__)
-    _ARGUMENTS_SLOTS[17](typed, match_)
-    _ARGUMENTS_SLOTS[18](typed, type_)
-    _ARGUMENTS_SLOTS[19](typed, len_)
-    _ARGUMENTS_SLOTS[20](typed, values_)
-    _ARGUMENTS_SLOTS[21](typed, v_)
-    _ARGUMENTS_SLOTS[22](typed, src_)
-    _ARGUMENTS_SLOTS[23](typed, errors_)
-    _ARGUMENTS_SLOTS[24](typed, warnings_)
-    _ARGUMENTS_SLOTS[25](typed, path_)
-    _ARGUMENTS_SLOTS[26](typed, c_)
-    _ARGUMENTS_SLOTS[27](typed, key_)
-    _ARGUMENTS_SLOTS[28](typed, item_)
-    _ARGUMENTS_SLOTS[29](typed, items_)
-    _ARGUMENTS_SLOTS[30](typed, failed_)
-    _ARGUMENTS_SLOTS[31](typed, final_)
-    _ARGUMENTS_SLOTS[32](typed, literal_)
-    _ARGUMENTS_SLOTS[33](typed, invalid_)
-    _ARGUMENTS_SLOTS[34](typed, absent_)
-    _ARGUMENTS_SLOTS[35](typed, arguments_)
-    _ARGUMENTS_SLOTS[36](typed, content_type_)
-    _ARGUMENTS_SLOTS[37](typed, field_2fa_)
-    _ARGUMENTS_SLOTS[38](typed, grosse_)
-    _ARGUMENTS_SLOTS[39](typed, tags_)
-    _ARGUMENTS_SLOTS[40](typed, when_)
-    _ARGUMENTS_SLOTS[41](typed, day_)
-    _ARGUMENTS_SLOTS[42](typed, name_)
-    _ARGUMENTS_SLOTS[43](typed, count_)
-    _ARGUMENTS_SLOTS[44](typed, ratio_)
-    _ARGUMENTS_SLOTS[45](typed, flag_)
-    _ARGUMENTS_SLOTS[46](typed, names_)
-    _ARGUMENTS_SLOTS[47](typed, scores_)
-    _ARGUMENTS_SLOTS[48](typed, mode_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.str_ = str__
+    draft.int_ = int__
+    draft.float_ = float__
+    draft.bool_ = bool__
+    draft.list_ = list__
+    draft.dict_ = dict__
+    draft.object_ = object__
+    draft.dataclasses_ = dataclasses__
+    draft.dataclass = dataclass_
+    draft.field = field_
+    draft.namae = namae_
+    draft.datetime_ = datetime__
+    draft.date_ = date__
+    draft.re = re_
+    draft.class_ = class__
+    draft.from_ = from__
+    draft.lambda_ = lambda__
+    draft.match = match_
+    draft.type = type_
+    draft.len = len_
+    draft.values = values_
+    draft.v = v_
+    draft.src = src_
+    draft.errors = errors_
+    draft.warnings = warnings_
+    draft.path = path_
+    draft.c = c_
+    draft.key = key_
+    draft.item = item_
+    draft.items = items_
+    draft.failed = failed_
+    draft.final = final_
+    draft.literal = literal_
+    draft.invalid = invalid_
+    draft.absent = absent_
+    draft.arguments = arguments_
+    draft.content_type = content_type_
+    draft.field_2fa = field_2fa_
+    draft.grosse = grosse_
+    draft.tags = tags_
+    draft.when = when_
+    draft.day = day_
+    draft.name = name_
+    draft.count = count_
+    draft.ratio = ratio_
+    draft.flag = flag_
+    draft.names = names_
+    draft.scores = scores_
+    draft.mode = mode_
+    draft.__class__ = HostileToolOneArgs
+    typed: HostileToolOneArgs = draft
     return typed
 
 

@@ -17,9 +17,9 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     is_null_text,
     run_parser,
-    slot_setters,
     to_bool,
     to_choice,
     to_dict,
@@ -137,7 +137,7 @@ class HostileToolTwoWeIrdDef:
 
 
 _WE_IRD_DEF_KEYS: Final = frozenset({"\"\"\"; __import__('os').system('x') #"})
-_WE_IRD_DEF_SLOTS: Final = slot_setters(HostileToolTwoWeIrdDef, "import_os_system_x")
+_WE_IRD_DEF_DRAFT: Final = draft_class(HostileToolTwoWeIrdDef)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -180,24 +180,7 @@ _OUTER_KEYS: Final = frozenset(
         "shared",
     }
 )
-_OUTER_SLOTS: Final = slot_setters(
-    HostileToolTwoOuter,
-    "import_builtins_dict_setitem_hostile_pwned_name",
-    "it_s",
-    "back_slash",
-    "line_break",
-    "tab_here",
-    "brace_path",
-    "jinja_x",
-    "jinja_raw",
-    "x",
-    "comment",
-    "a_b_c_d",
-    "nul",
-    "line_separator",
-    "format_directives",
-    "shared",
-)
+_OUTER_DRAFT: Final = draft_class(HostileToolTwoOuter)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -217,9 +200,7 @@ class HostileToolTwoArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"outer", "choice", "mixed", "note", "pattern", "config"})
-_ARGUMENTS_SLOTS: Final = slot_setters(
-    HostileToolTwoArgs, "outer", "choice", "mixed", "note", "pattern", "config"
-)
+_ARGUMENTS_DRAFT: Final = draft_class(HostileToolTwoArgs)
 
 
 def _we_ird_def(
@@ -255,8 +236,10 @@ def _we_ird_def(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(HostileToolTwoWeIrdDef)
-    _WE_IRD_DEF_SLOTS[0](typed, import_os_system_x_)
+    draft: Any = object.__new__(_WE_IRD_DEF_DRAFT)
+    draft.import_os_system_x = import_os_system_x_
+    draft.__class__ = HostileToolTwoWeIrdDef
+    typed: HostileToolTwoWeIrdDef = draft
     return src, typed
 
 
@@ -514,22 +497,26 @@ def _outer(
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    typed = object.__new__(HostileToolTwoOuter)
-    _OUTER_SLOTS[0](typed, import_builtins_dict_setitem_hostile_pwned_name_)
-    _OUTER_SLOTS[1](typed, it_s_)
-    _OUTER_SLOTS[2](typed, back_slash_)
-    _OUTER_SLOTS[3](typed, line_break_)
-    _OUTER_SLOTS[4](typed, tab_here_)
-    _OUTER_SLOTS[5](typed, brace_path_)
-    _OUTER_SLOTS[6](typed, jinja_x_)
-    _OUTER_SLOTS[7](typed, jinja_raw_)
-    _OUTER_SLOTS[8](typed, x_)
-    _OUTER_SLOTS[9](typed, comment_)
-    _OUTER_SLOTS[10](typed, a_b_c_d_)
-    _OUTER_SLOTS[11](typed, nul_)
-    _OUTER_SLOTS[12](typed, line_separator_)
-    _OUTER_SLOTS[13](typed, format_directives_)
-    _OUTER_SLOTS[14](typed, shared_)
+    draft: Any = object.__new__(_OUTER_DRAFT)
+    draft.import_builtins_dict_setitem_hostile_pwned_name = (
+        import_builtins_dict_setitem_hostile_pwned_name_
+    )
+    draft.it_s = it_s_
+    draft.back_slash = back_slash_
+    draft.line_break = line_break_
+    draft.tab_here = tab_here_
+    draft.brace_path = brace_path_
+    draft.jinja_x = jinja_x_
+    draft.jinja_raw = jinja_raw_
+    draft.x = x_
+    draft.comment = comment_
+    draft.a_b_c_d = a_b_c_d_
+    draft.nul = nul_
+    draft.line_separator = line_separator_
+    draft.format_directives = format_directives_
+    draft.shared = shared_
+    draft.__class__ = HostileToolTwoOuter
+    typed: HostileToolTwoOuter = draft
     return src, typed
 
 
@@ -671,13 +658,15 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(HostileToolTwoArgs)
-    _ARGUMENTS_SLOTS[0](typed, outer_)
-    _ARGUMENTS_SLOTS[1](typed, choice_)
-    _ARGUMENTS_SLOTS[2](typed, mixed_)
-    _ARGUMENTS_SLOTS[3](typed, note_)
-    _ARGUMENTS_SLOTS[4](typed, pattern_)
-    _ARGUMENTS_SLOTS[5](typed, config_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.outer = outer_
+    draft.choice = choice_
+    draft.mixed = mixed_
+    draft.note = note_
+    draft.pattern = pattern_
+    draft.config = config_
+    draft.__class__ = HostileToolTwoArgs
+    typed: HostileToolTwoArgs = draft
     return typed
 
 

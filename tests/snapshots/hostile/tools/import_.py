@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -14,8 +14,8 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     run_parser,
-    slot_setters,
     to_str,
     unknown_keys,
 )
@@ -31,7 +31,7 @@ class ImportArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"lambda"})
-_ARGUMENTS_SLOTS: Final = slot_setters(ImportArgs, "lambda_")
+_ARGUMENTS_DRAFT: Final = draft_class(ImportArgs)
 
 
 def _arguments(
@@ -57,8 +57,10 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(ImportArgs)
-    _ARGUMENTS_SLOTS[0](typed, lambda__)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.lambda_ = lambda__
+    draft.__class__ = ImportArgs
+    typed: ImportArgs = draft
     return typed
 
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -14,8 +14,8 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     run_parser,
-    slot_setters,
     to_str,
     unknown_keys,
 )
@@ -31,7 +31,7 @@ class NsTool3Args:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"x"})
-_ARGUMENTS_SLOTS: Final = slot_setters(NsTool3Args, "x")
+_ARGUMENTS_DRAFT: Final = draft_class(NsTool3Args)
 
 
 def _arguments(
@@ -57,8 +57,10 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(NsTool3Args)
-    _ARGUMENTS_SLOTS[0](typed, x_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.x = x_
+    draft.__class__ = NsTool3Args
+    typed: NsTool3Args = draft
     return typed
 
 

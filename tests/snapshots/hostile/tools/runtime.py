@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .._runtime import (
     ABSENT,
@@ -14,8 +14,8 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    draft_class,
     run_parser,
-    slot_setters,
     to_str,
     unknown_keys,
 )
@@ -32,7 +32,7 @@ class RuntimeArgs:
 
 
 _ARGUMENTS_KEYS: Final = frozenset({"None", "True"})
-_ARGUMENTS_SLOTS: Final = slot_setters(RuntimeArgs, "none", "true")
+_ARGUMENTS_DRAFT: Final = draft_class(RuntimeArgs)
 
 
 def _arguments(
@@ -73,9 +73,11 @@ def _arguments(
             warnings.append(f"unknown_parameter:{name}")
     if errors:
         return INVALID
-    typed = object.__new__(RuntimeArgs)
-    _ARGUMENTS_SLOTS[0](typed, none_)
-    _ARGUMENTS_SLOTS[1](typed, true_)
+    draft: Any = object.__new__(_ARGUMENTS_DRAFT)
+    draft.none = none_
+    draft.true = true_
+    draft.__class__ = RuntimeArgs
+    typed: RuntimeArgs = draft
     return typed
 
 
