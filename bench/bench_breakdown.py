@@ -56,15 +56,15 @@ def breakdown(package: Any, tool: str, raw: str, schema: dict[str, Any]) -> dict
         "warnings": [],
         "errors": [],
         "model": pydantic_model(schema, "M"),
-        **{f"set{i}": setter for i, setter in enumerate(module._ARGUMENTS_SLOTS)},
+        "draft_class": module._ARGUMENTS_DRAFT,
         **{f"v{i}": getattr(typed, slot) for i, slot in enumerate(spec.args_type.__slots__)},
     }
-    # The dataclass as the checker builds it: object.__new__ and one slot setter per field.
-    setters = "; ".join(f"set{i}(t, v{i})" for i in range(len(module._ARGUMENTS_SLOTS)))
+    # The dataclass as the checker builds it: its writable twin, field by field, then __class__.
+    fields = "; ".join(f"d.{slot} = v{i}" for i, slot in enumerate(spec.args_type.__slots__))
+    built = best(f"d = new(draft_class); {fields}; d.__class__ = cls", names)
     whole = best("parse(raw)", names)
     decoded = best("decode(raw)", names)
     decoded_and_checked = best("check(decode(raw), [], [])", names)
-    built = best(f"t = new(cls); {setters}", names)
     request = best(
         "new_request(Request, ('t', '', raw, None, values, tuple(warnings), tuple(errors)))", names
     )
