@@ -24,6 +24,9 @@ class Tool:
     sha256: (
         str  # of the tool's definition: what its module depends on, for its header and the cache
     )
+    # Where the tool is in its catalog, for the report of a failure while rendering it.
+    line: int = 1
+    path: str = ""
 
 
 @dataclass(frozen=True)

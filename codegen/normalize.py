@@ -16,7 +16,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.diagnostics import Diagnostic, JsonPath, format_path
 from codegen.imports import TAKEN
 from codegen.ir import Catalog, Tool
 from codegen.kinds import (
@@ -30,6 +30,7 @@ from codegen.kinds import (
     IntegerKind,
     Kind,
     MapKind,
+    NullKind,
     NumberKind,
     ObjectKind,
     StringKind,
@@ -39,7 +40,8 @@ from codegen.kinds import (
 )
 from codegen.load import LoadedCatalog
 from codegen.names import pascal, snake, usable
-from codegen.refs import ANNOTATIONS, RefError, merge_all_of, ref_target
+from codegen.refs import ANNOTATIONS, RefError, conjoin, merge_all_of, ref_target
+from codegen.typeless import inferred_types
 
 _HANDLED = {
     "string": {"minLength", "maxLength", "pattern", "format"},
@@ -63,6 +65,8 @@ _STRUCTURE = {
     "$schema",
     "$id",
 }
+# allOf inside allOf, $ref to $ref: deeper than this is a cycle.
+_MAX_MERGES = 32
 _FORMATS = {"date-time": DateTimeKind, "date": DateKind, "uri": UriKind, "x-attachment": StringKind}
 
 
@@ -103,7 +107,11 @@ def normalize(
                 loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {spec['name']!r}")
             )
             continue
-        tool = _ToolNormalizer(loaded, index, spec, problems).tool()
+        try:
+            tool = _ToolNormalizer(loaded, index, spec, problems).tool()
+        except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
+            problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
+            continue
         if tool is None:
             continue
         clash = next((name for name in (tool.module, tool.args.class_name) if name in owners), None)
@@ -127,6 +135,11 @@ def normalize(
         name_line=loaded.line_of(("name",)),
     )
     return catalog, problems
+
+
+def internal_error(exc: BaseException) -> str:
+    """The message for a failure of codegen itself on a tool: a bug, reported where it happened."""
+    return f"codegen failed on this tool, which is a bug in codegen (please report it with this tool): {type(exc).__name__}: {exc}"
 
 
 def definition_digest(spec: dict[str, Any]) -> str:
@@ -190,6 +203,8 @@ class _ToolNormalizer:
             enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
             patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
             sha256=definition_digest(self.spec),
+            line=self.loaded.line_of(self.base[:2]),
+            path=format_path(self.base[:2]),
         )
 
     # -- kinds -------------------------------------------------------------------------------
@@ -203,9 +218,12 @@ class _ToolNormalizer:
             return AnyKind()
         if "$ref" in schema:
             return self.referenced(schema, path, parts)
-        if "allOf" in schema:
-            members = [self.resolved(m, (*path, "allOf", i)) for i, m in enumerate(schema["allOf"])]
-            schema = merge_all_of(schema, members)
+        for _ in range(_MAX_MERGES):
+            if "allOf" not in schema:
+                break
+            schema = self.merged_all_of(schema, path)
+            if schema is False:
+                return AnyKind()
         nullable = schema.get("nullable") is True
         if "enum" in schema or "const" in schema:
             return self.enum_kind(schema, path, parts, nullable)
@@ -213,11 +231,19 @@ class _ToolNormalizer:
             return self.union_of(schema, path, parts, nullable)
         types = schema.get("type")
         types = [types] if isinstance(types, str) else list(types or [])
+        if "type" not in schema:
+            types, message = inferred_types(schema)
+            if message is not None:
+                self.warn(path, message)
+        elif not types:
+            self.error((*path, "type"), "the types of this schema's parts have no value in common")
+            return AnyKind()
         if "null" in types:
             nullable = True
             types.remove("null")
-        if not types:
-            types = ["object"] if "properties" in schema else ["array"] if "items" in schema else []
+            if not types:
+                self.check_keywords(schema, path, ["null"])
+                return NullKind(helper=self.helper_name(parts))
         self.check_keywords(schema, path, types)
         if not types:
             return AnyKind()
@@ -226,16 +252,41 @@ class _ToolNormalizer:
         members = tuple(self.typed(t, schema, path, (*parts, t), False) for t in types)
         return UnionKind(members=members, nullable=nullable, helper=self.helper_name(parts))
 
-    def resolved(self, schema: Any, path: JsonPath) -> dict[str, Any]:
+    def merged_all_of(self, schema: dict[str, Any], path: JsonPath) -> dict[str, Any] | bool:
+        """`schema` with its `allOf` members merged in (False when one of them accepts nothing)."""
+        members: list[dict[str, Any]] = []
+        for i, member in enumerate(schema["allOf"]):
+            if member is False:
+                self.error((*path, "allOf", i), "a `false` schema accepts no value")
+                return False
+            members.append(self.resolved(member, (*path, "allOf", i)))
+        merged, unmerged = merge_all_of(schema, members)
+        for word in unmerged:
+            self.warn(
+                (*path, "allOf"),
+                f"keyword {word!r} differs between the parts: only one is enforced",
+            )
+        return merged
+
+    def resolved(self, schema: Any, path: JsonPath, depth: int = 0) -> dict[str, Any]:
         """`schema` with its `$ref` followed (for merging `allOf` members)."""
-        if isinstance(schema, dict) and "$ref" in schema:
+        if isinstance(schema, dict) and "$ref" in schema and depth < _MAX_MERGES:
             try:
                 _, target = ref_target(self.root, schema["$ref"], (*path, "$ref"))
             except RefError as exc:
                 self.error(exc.path, exc.message)
                 return {}
+            if target is False:
+                self.error(path, "a `false` schema accepts no value")
+                return {}
             rest = {k: v for k, v in schema.items() if k != "$ref"}
-            return {**(target if isinstance(target, dict) else {}), **rest}
+            merged, unmerged = conjoin(self.resolved(target, path, depth + 1), rest)
+            for word in unmerged:
+                self.warn(
+                    (*path, word),
+                    f"keyword {word!r} differs from the one $ref brings: only one is enforced",
+                )
+            return merged
         return schema if isinstance(schema, dict) else {}
 
     def referenced(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...]) -> Kind:
@@ -261,8 +312,8 @@ class _ToolNormalizer:
             # describes the parameter, not the shared class).
             kind = self.kind(target, tuple(ref[2:].split("/")), (name,))
         else:
-            merged = {**target, **siblings} if isinstance(target, dict) else target
-            kind = self.kind(merged, path, parts)
+            # The siblings of a $ref apply beside it (2020-12): both must hold.
+            kind = self.kind(self.resolved(schema, path), path, parts)
         self.resolving.pop()
         if shareable:
             self.shared[ref] = kind
@@ -292,6 +343,9 @@ class _ToolNormalizer:
             return self.string_kind(schema, path, parts, nullable)
         if type_name == "array":
             items = schema.get("items")
+            max_items = schema.get("maxItems")
+            if items is False:  # no item may be there: only the empty list
+                items, max_items = None, 0
             item_kind = (
                 None if items is None else self.kind(items, (*path, "items"), (*parts, "item"))
             )
@@ -300,7 +354,7 @@ class _ToolNormalizer:
             return ArrayKind(
                 items=item_kind,
                 min_items=schema.get("minItems"),
-                max_items=schema.get("maxItems"),
+                max_items=max_items,
                 nullable=nullable,
                 helper=self.helper_name(parts),
             )
@@ -318,7 +372,13 @@ class _ToolNormalizer:
         )
         if isinstance(values, AnyKind):
             values = None
-        return MapKind(values=values, nullable=nullable, helper=self.helper_name(parts))
+        required = schema.get("required", [])
+        return MapKind(
+            values=values,
+            required=tuple(required),
+            nullable=nullable,
+            helper=self.helper_name(parts),
+        )
 
     def string_kind(
         self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
@@ -385,7 +445,11 @@ class _ToolNormalizer:
             if not word.startswith("x-"):
                 self.warn((*path, word), f"keyword {word!r} is not enforced beside {source!r}")
         if not choices:
-            return AnyKind(nullable=True)
+            return (
+                NullKind(code="enum_out_of_range", helper=self.helper_name(parts))
+                if nullable
+                else AnyKind()
+            )
         stem = "".join(pascal(p) for p in parts)
         alias = self.names.take(self.pascal + stem)
         table = self.names.take("_" + "_".join(snake(p).upper() for p in parts))
@@ -405,44 +469,72 @@ class _ToolNormalizer:
     ) -> Kind:
         combiner = "anyOf" if "anyOf" in schema else "oneOf"
         members: list[Kind] = []
+        # What the schema says beside the combiner holds for every member (a oneOf beside an
+        # anyOf among it, so both are enforced).
         outer = {
             k: v
             for k, v in schema.items()
             if k not in (combiner, "description", "title", "default", "examples")
         }
-        for i, member in enumerate(schema[combiner]):
-            resolved = (
-                self.resolved(member, (*path, combiner, i)) if isinstance(member, dict) else member
-            )
+        branches = schema[combiner]
+        for i, member in enumerate(branches):
+            where = (*path, combiner, i)
+            if member is False:
+                continue  # a branch that takes nothing never matches
+            resolved = self.resolved(member, where) if isinstance(member, dict) else member
             if isinstance(resolved, dict) and resolved.get("type") == "null" and len(resolved) <= 2:
                 nullable = True
                 continue
-            member_schema = (
-                {**outer, **member} if isinstance(member, dict) and "$ref" not in member else member
-            )
+            if not outer or member is True:
+                member_schema = outer if member is True else member
+            else:
+                member_schema, unmerged = conjoin(outer, resolved)
+                for word in unmerged:
+                    self.warn(
+                        (*where, word),
+                        f"keyword {word!r} differs from the one beside {combiner!r}: only one is enforced",
+                    )
             kind = self.kind(
-                member_schema,
-                (*path, combiner, i),
-                parts if len(schema[combiner]) <= 2 else (*parts, str(i)),
+                member_schema, where, parts if len(branches) <= 2 else (*parts, str(i))
             )
-            if kind.nullable:
+            if isinstance(kind, NullKind):
+                nullable = True
+                continue
+            if kind.accepts_anything and combiner == "anyOf":
+                return AnyKind()  # one branch takes every value, so the union does
+            if kind.nullable and not kind.accepts_anything:
                 nullable = True
                 kind = dataclasses.replace(
                     kind, nullable=False, helper=self.helper_name((*parts, "value"))
                 )
             members.append(kind)
+        if all(member is False for member in branches):
+            self.error(
+                (*path, combiner),
+                f"every branch of this {combiner} is `false`: it accepts no value",
+            )
+            return AnyKind()
         if not members:
-            return AnyKind(nullable=True)
+            return NullKind(helper=self.helper_name(parts))
         if len(members) == 1:
             only = members[0]
-            if not nullable:
+            if not nullable or only.accepts_anything:
                 return only
             # A shared definition keeps its own helper for its other uses; a private one is reused.
             shared = any(only is kind for kind in self.shared.values())
             return dataclasses.replace(
                 only, nullable=True, helper=self.helper_name(parts) if shared else only.helper
             )
-        return UnionKind(members=tuple(members), nullable=nullable, helper=self.helper_name(parts))
+        # Members that take disjoint JSON types never both match: oneOf is then anyOf.
+        disjoint = sum(len(m.json_types) for m in members) == len(
+            frozenset().union(*(m.json_types for m in members))
+        )
+        return UnionKind(
+            members=tuple(members),
+            nullable=nullable,
+            helper=self.helper_name(parts),
+            exactly_one=combiner == "oneOf" and not disjoint,
+        )
 
     def object_kind(
         self,

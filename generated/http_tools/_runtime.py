@@ -449,6 +449,12 @@ def is_null_text(v: object, path: str, warnings: list[str]) -> bool:
     return False
 
 
+def not_null(v: object, code: str, path: str, errors: list[str]) -> None | Invalid:
+    """The error for a value where only null is allowed (null itself never gets here)."""
+    errors.append(f"{code}:{path}")
+    return INVALID
+
+
 def to_bool(v: object, path: str, warnings: list[str], errors: list[str]) -> bool | Invalid:
     if type(v) is bool:
         return v
