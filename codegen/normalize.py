@@ -260,12 +260,9 @@ class _ToolNormalizer:
                 self.error((*path, "allOf", i), "a `false` schema accepts no value")
                 return False
             members.append(self.resolved(member, (*path, "allOf", i)))
-        merged, unmerged = merge_all_of(schema, members)
-        for word in unmerged:
-            self.warn(
-                (*path, "allOf"),
-                f"keyword {word!r} differs between the parts: only one is enforced",
-            )
+        merged, notes = merge_all_of(schema, members)
+        for note in notes:
+            self.warn((*path, "allOf"), note)
         return merged
 
     def resolved(self, schema: Any, path: JsonPath, depth: int = 0) -> dict[str, Any]:
@@ -280,12 +277,9 @@ class _ToolNormalizer:
                 self.error(path, "a `false` schema accepts no value")
                 return {}
             rest = {k: v for k, v in schema.items() if k != "$ref"}
-            merged, unmerged = conjoin(self.resolved(target, path, depth + 1), rest)
-            for word in unmerged:
-                self.warn(
-                    (*path, word),
-                    f"keyword {word!r} differs from the one $ref brings: only one is enforced",
-                )
+            merged, notes = conjoin(self.resolved(target, path, depth + 1), rest)
+            for note in notes:
+                self.warn((*path, "$ref"), note)
             return merged
         return schema if isinstance(schema, dict) else {}
 
@@ -359,7 +353,8 @@ class _ToolNormalizer:
                 helper=self.helper_name(parts),
             )
         # An object: with properties a dataclass of its own, without them a map or a free-form dict.
-        if "properties" in schema:
+        # `additionalProperties: false` alone allows no name at all: a dataclass without fields.
+        if "properties" in schema or schema.get("additionalProperties") is False:
             class_name = self.names.take(self.pascal + "".join(pascal(p) for p in parts))
             return self.object_kind(
                 schema, path, parts, class_name, self.helper_name(parts), nullable=nullable
@@ -488,12 +483,9 @@ class _ToolNormalizer:
             if not outer or member is True:
                 member_schema = outer if member is True else member
             else:
-                member_schema, unmerged = conjoin(outer, resolved)
-                for word in unmerged:
-                    self.warn(
-                        (*where, word),
-                        f"keyword {word!r} differs from the one beside {combiner!r}: only one is enforced",
-                    )
+                member_schema, notes = conjoin(outer, resolved)
+                for note in notes:
+                    self.warn(where, note)
             kind = self.kind(
                 member_schema, where, parts if len(branches) <= 2 else (*parts, str(i))
             )

@@ -62,20 +62,21 @@ Schema = dict[str, Any] | bool
 def merge_all_of(
     schema: dict[str, Any], members: list[dict[str, Any]]
 ) -> tuple[dict[str, Any], list[str]]:
-    """One schema that takes exactly what `schema` and all its `allOf` members take, and the
-    keywords that could not be merged (the first member's is kept; the caller warns)."""
+    """One schema that takes exactly what `schema` and all its `allOf` members take, and what
+    could not be merged, in words (the caller warns)."""
     merged: dict[str, Any] = {}
-    unmerged: list[str] = []
+    notes: list[str] = []
     for part in [*members, {k: v for k, v in schema.items() if k != "allOf"}]:
         merged, more = conjoin(merged, part)
-        unmerged += [word for word in more if word not in unmerged]
-    return merged, unmerged
+        notes += [note for note in more if note not in notes]
+    return merged, notes
 
 
 def conjoin(first: dict[str, Any], second: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """One schema that a value satisfies when it satisfies both (JSON Schema's `allOf` of two),
-    keyword by keyword, and the keywords where that cannot be written as one schema."""
+    keyword by keyword, and what cannot be written as one schema, in words."""
     merged = dict(first)
+    notes = _extra_properties(first, second) + _extra_properties(second, first)
     unmerged: list[str] = []
     for word, value in second.items():
         if word not in merged or word in ANNOTATIONS:
@@ -115,7 +116,43 @@ def conjoin(first: dict[str, Any], second: dict[str, Any]) -> tuple[dict[str, An
             merged[word] = [*mine, *value]
         else:
             unmerged.append(word)
-    return merged, unmerged
+    if notes:
+        merged["properties"] = {
+            name: _limited(name, schema, first, second)
+            for name, schema in merged["properties"].items()
+        }
+    notes += [
+        f"keyword {word!r} differs between the schemas merged here: only the first is enforced"
+        for word in unmerged
+    ]
+    return merged, [note for note in notes if note]
+
+
+def _extra_properties(first: dict[str, Any], second: dict[str, Any]) -> list[str]:
+    """Whether `first`'s additionalProperties applies to properties that only `second` declares
+    (it does: each part of an allOf judges the names it does not declare itself)."""
+    extra = first.get("additionalProperties")
+    if extra is None or extra is True or not isinstance(second.get("properties"), dict):
+        return []
+    declared = first.get("properties", {})
+    names = [name for name in second["properties"] if name not in declared]
+    if extra is False and names:
+        listed = ", ".join(repr(name) for name in names)
+        message = (
+            f"additionalProperties: false in one part forbids {listed}, which another part "
+            "declares: read as declared (JSON Schema would refuse any value there)"
+        )
+        return [message]
+    return [""] if names else []
+
+
+def _limited(name: str, schema: Any, first: dict[str, Any], second: dict[str, Any]) -> Any:
+    """A property's schema with the additionalProperties of a part that does not declare it."""
+    for part in (first, second):
+        extra = part.get("additionalProperties")
+        if isinstance(extra, dict) and name not in part.get("properties", {}):
+            schema = both(schema, extra)
+    return schema
 
 
 def both(first: Schema, second: Schema) -> Schema:
