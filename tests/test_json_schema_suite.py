@@ -94,8 +94,10 @@ REASONS: list[tuple[str, str, str, list[str]]] = [
     (
         "refused",
         "accepts no value",
-        "a schema that accepts no value where a value is required (`false`, an allOf with "
-        "`false`, every branch `false`) is a mistake in a tool catalog",
+        (
+            "a schema that accepts no value where a value is required (`false`, an allOf with "
+            "`false`, every branch `false`) is a mistake in a tool catalog"
+        ),
         [
             "allOf: allOf with boolean schemas, some false",
             "allOf: allOf with boolean schemas, all false",
@@ -124,8 +126,10 @@ REASONS: list[tuple[str, str, str, list[str]]] = [
     (
         "warned",
         "is not enforced by the generated parser",
-        "a keyword SPEC §2 does not support (prefixItems, patternProperties, propertyNames, "
-        "dependentSchemas, unevaluatedProperties) is a build warning, and not enforced",
+        (
+            "a keyword SPEC §2 does not support (prefixItems, patternProperties, propertyNames, "
+            "dependentSchemas, unevaluatedProperties) is a build warning, and not enforced"
+        ),
         [
             "additionalProperties: additionalProperties being false does not allow other properties",
             "additionalProperties: non-ASCII pattern with additionalProperties",
