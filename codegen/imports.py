@@ -23,7 +23,7 @@ RUNTIME = frozenset(
     {
         "ABSENT", "INVALID", "Invalid", "RawArguments", "ToolCallRequest", "ToolSpec",
         "is_absolute_uri", "is_null_text", "key_text", "not_null", "run_parser", "slot_setters", "to_bool", "to_choice", "to_date",
-        "to_datetime", "to_dict", "to_float", "to_int", "to_list", "to_str", "to_uri", "unknown_keys",
+        "to_datetime", "to_dict", "to_float", "to_int", "to_json_choice", "to_list", "to_str", "to_uri", "unknown_keys",
     }
 )  # fmt: skip
 

@@ -264,6 +264,35 @@ class EnumKind(Kind):
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
+class JsonChoiceKind(Kind):
+    """`enum`/`const` with an object or array among its values: a value equal to one of them as
+    JSON (1 equals 1.0, true is not 1, objects in any key order). Nothing is coerced."""
+
+    choices: tuple[object, ...]
+    table: str = ""  # module-level name of the list of choices, assigned by the normalizer
+
+    runtime: ClassVar[str] = "to_json_choice"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None
+
+    def runtime_call(self, var: str) -> str:
+        return f"to_json_choice({var}, {self.table}, path, errors)"
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+    @property
+    def json_types(self) -> frozenset[str]:  # type: ignore[override]
+        names = {bool: "boolean", str: "string", list: "array", dict: "object"}
+        found: set[str] = set()
+        for choice in self.choices:
+            found |= {names[type(choice)]} if type(choice) in names else {"integer", "number"}
+        return frozenset(found)
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
 class AnyKind(Kind):
     """A schema with no type: any JSON value, kept as it is (null included)."""
 

@@ -28,6 +28,7 @@ from codegen.kinds import (
     EnumKind,
     Field,
     IntegerKind,
+    JsonChoiceKind,
     Kind,
     MapKind,
     NullKind,
@@ -201,6 +202,7 @@ class _ToolNormalizer:
                 {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}.values()
             )[::-1],
             enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
+            choice_lists=tuple(k for k in kinds if isinstance(k, JsonChoiceKind)),
             patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
             sha256=definition_digest(self.spec),
             line=self.loaded.line_of(self.base[:2]),
@@ -425,6 +427,8 @@ class _ToolNormalizer:
         types = schema.get("type")
         if types == "null" or (isinstance(types, list) and "null" in types):
             nullable = True
+        if any(isinstance(choice, (dict, list)) for choice in raw):
+            return self.json_choice_kind(schema, raw, path, parts, nullable)
         choices: list[str | int | float | bool] = []
         for i, choice in enumerate(raw):
             where = (*path, source, i) if source == "enum" else (*path, source)
@@ -456,6 +460,25 @@ class _ToolNormalizer:
             table=table,
             folded_table=folded_table,
             nullable=nullable,
+            helper=self.helper_name(parts),
+        )
+
+    def json_choice_kind(
+        self,
+        schema: dict[str, Any],
+        raw: list[Any],
+        path: JsonPath,
+        parts: tuple[str, ...],
+        nullable: bool,
+    ) -> Kind:
+        source = "enum" if "enum" in schema else "const"
+        for word in sorted(set(schema) - _STRUCTURE - ANNOTATIONS):
+            if not word.startswith("x-"):
+                self.warn((*path, word), f"keyword {word!r} is not enforced beside {source!r}")
+        return JsonChoiceKind(
+            choices=tuple(choice for choice in raw if choice is not None),
+            table=self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
+            nullable=nullable or any(choice is None for choice in raw),
             helper=self.helper_name(parts),
         )
 

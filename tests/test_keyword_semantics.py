@@ -32,7 +32,7 @@ tools:
         constnull: {const: null}
         low: {minimum: 1.5}
         short: {maxLength: 2}
-        mixed: {minimum: 1, maxLength: 2}
+        several: {minimum: 1, maxLength: 2}
         needs: {type: object, required: [a, "b.c"]}
         one:
           oneOf:
@@ -50,6 +50,8 @@ tools:
         capped: {$ref: "#/$defs/small", maximum: 50}
         between: {allOf: [{type: integer, maximum: 30}, {minimum: 20}]}
         none: {type: array, items: false}
+        shape: {const: {kind: box, size: [1, 2]}}
+        mixed: {enum: [6, "foo", [], true, {"foo": 12}]}
       $defs:
         tags: {type: array, items: {type: string}}
         small: {type: integer, maximum: 10}
@@ -73,7 +75,7 @@ def parse(built: tuple[ModuleType, list[str]], name: str, value: object) -> tupl
 def test_a_schema_without_type_is_read_as_the_kind_its_keywords_name_with_a_warning(
     built: tuple[ModuleType, list[str]],
 ) -> None:
-    low, short, mixed = built[1]
+    low, short, several = built[1]
     assert low == (
         "semantics.yaml:10: warning: tools[0].parameters.properties.low: no `type`: read as "
         "number, the kind its keywords (minimum) apply to, so other values are corrected or "
@@ -84,8 +86,8 @@ def test_a_schema_without_type_is_read_as_the_kind_its_keywords_name_with_a_warn
         "string, the kind its keywords (maxLength) apply to, so other values are corrected or "
         "refused (write `type: string` to say so)"
     )
-    assert mixed == (
-        "semantics.yaml:12: warning: tools[0].parameters.properties.mixed: no `type`, and keywords "
+    assert several == (
+        "semantics.yaml:12: warning: tools[0].parameters.properties.several: no `type`, and keywords "
         "of several kinds (number: minimum; string: maxLength): read as number or string, so "
         "other values are corrected or refused (write the `type` list to say so)"
     )
@@ -93,11 +95,11 @@ def test_a_schema_without_type_is_read_as_the_kind_its_keywords_name_with_a_warn
     assert parse(built, "low", 2) == (2.0, (), ())
     assert parse(built, "low", "3") == (3.0, ("string_literal_converted_to_number:low",), ())
     assert parse(built, "short", "foo") == ("<absent>", (), ("length_out_of_range:short",))
-    assert parse(built, "mixed", "ab") == ("ab", (), ())
-    assert parse(built, "mixed", 3) == (3.0, (), ())
+    assert parse(built, "several", "ab") == ("ab", (), ())
+    assert parse(built, "several", 3) == (3.0, (), ())
     # Below the minimum as a number, but short enough as text: corrected, and said.
-    assert parse(built, "mixed", 0) == ("0", ("non_string_literal_retained:mixed",), ())
-    assert parse(built, "mixed", [1]) == ("<absent>", (), ("unsupported_union_literal:mixed",))
+    assert parse(built, "several", 0) == ("0", ("non_string_literal_retained:several",), ())
+    assert parse(built, "several", [1]) == ("<absent>", (), ("unsupported_union_literal:several",))
 
 
 def test_null_type_and_null_const_take_null_alone(built: tuple[ModuleType, list[str]]) -> None:
@@ -167,6 +169,22 @@ def test_all_of_bounds_both_hold(built: tuple[ModuleType, list[str]]) -> None:
 def test_items_false_takes_the_empty_list_alone(built: tuple[ModuleType, list[str]]) -> None:
     assert parse(built, "none", []) == ([], (), ())
     assert parse(built, "none", [1]) == ("<absent>", (), ("length_out_of_range:none",))
+
+
+def test_an_enum_of_objects_and_arrays_compares_as_json(
+    built: tuple[ModuleType, list[str]],
+) -> None:
+    assert parse(built, "shape", {"size": [1, 2.0], "kind": "box"}) == (
+        {"size": [1, 2.0], "kind": "box"},
+        (),
+        (),
+    )
+    assert parse(built, "shape", {"kind": "box"}) == ("<absent>", (), ("enum_out_of_range:shape",))
+    assert parse(built, "mixed", []) == ([], (), ())
+    assert parse(built, "mixed", {"foo": 12}) == ({"foo": 12}, (), ())
+    # true is not 1, and nothing is coerced: "6" is not 6.
+    assert parse(built, "mixed", 1) == ("<absent>", (), ("enum_out_of_range:mixed",))
+    assert parse(built, "mixed", "6") == ("<absent>", (), ("enum_out_of_range:mixed",))
 
 
 def test_a_one_of_of_disjoint_types_is_written_as_any_of(tmp_path: Path) -> None:
