@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
 from codegen.imports import TAKEN
 from codegen.ir import Catalog, Tool
+from codegen.keywords import beside_choices, empty_ranges, unenforced
 from codegen.kinds import (
     AnyKind,
     ArrayKind,
@@ -44,28 +45,6 @@ from codegen.names import pascal, snake, usable
 from codegen.refs import ANNOTATIONS, RefError, conjoin, merge_all_of, ref_target
 from codegen.typeless import inferred_types
 
-_HANDLED = {
-    "string": {"minLength", "maxLength", "pattern", "format"},
-    "integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-    "array": {"items", "minItems", "maxItems"},
-    "object": {"properties", "required", "additionalProperties"},
-    "boolean": set(),
-}
-_STRUCTURE = {
-    "type",
-    "enum",
-    "const",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "$ref",
-    "$defs",
-    "definitions",
-    "nullable",
-    "$schema",
-    "$id",
-}
 # allOf inside allOf, $ref to $ref: deeper than this is a cycle.
 _MAX_MERGES = 32
 _FORMATS = {"date-time": DateTimeKind, "date": DateKind, "uri": UriKind, "x-attachment": StringKind}
@@ -440,9 +419,8 @@ class _ToolNormalizer:
                 self.error(where, f"duplicate enum value {choice!r}")
             else:
                 choices.append(choice)
-        for word in sorted(set(schema) - _STRUCTURE - ANNOTATIONS):
-            if not word.startswith("x-"):
-                self.warn((*path, word), f"keyword {word!r} is not enforced beside {source!r}")
+        for word, message in beside_choices(schema, source):
+            self.warn((*path, word), message)
         if not choices:
             return (
                 NullKind(code="enum_out_of_range", helper=self.helper_name(parts))
@@ -472,9 +450,8 @@ class _ToolNormalizer:
         nullable: bool,
     ) -> Kind:
         source = "enum" if "enum" in schema else "const"
-        for word in sorted(set(schema) - _STRUCTURE - ANNOTATIONS):
-            if not word.startswith("x-"):
-                self.warn((*path, word), f"keyword {word!r} is not enforced beside {source!r}")
+        for word, message in beside_choices(schema, source):
+            self.warn((*path, word), message)
         return JsonChoiceKind(
             choices=tuple(choice for choice in raw if choice is not None),
             table=self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
@@ -649,45 +626,9 @@ class _ToolNormalizer:
         return self.names.take("_" + "_".join(snake(p) for p in parts))
 
     def check_bounds(self, schema: dict[str, Any], path: JsonPath) -> None:
-        """A lower bound above its upper bound accepts no value at all: that is a mistake, not a rule."""
-        for low, high in (
-            ("minimum", "maximum"),
-            ("exclusiveMinimum", "maximum"),
-            ("minimum", "exclusiveMaximum"),
-            ("exclusiveMinimum", "exclusiveMaximum"),
-            ("minLength", "maxLength"),
-            ("minItems", "maxItems"),
-        ):
-            if isinstance(schema.get(low), (int, float)) and isinstance(
-                schema.get(high), (int, float)
-            ):
-                empty = (
-                    schema[low] >= schema[high]
-                    if "exclusive" in low + high
-                    else schema[low] > schema[high]
-                )
-                if empty:
-                    message = f"{high} {schema[high]!r} is below {low} {schema[low]!r}: no value would be accepted"
-                    self.error((*path, high), message)
+        for word, message in empty_ranges(schema):
+            self.error((*path, word), message)
 
     def check_keywords(self, schema: dict[str, Any], path: JsonPath, types: list[str]) -> None:
-        """Warn about every keyword the parser will not enforce: nothing is dropped silently."""
-        allowed = set().union(*(_HANDLED.get(t, set()) for t in types)) if types else set()
-        for word in sorted(schema):
-            if (
-                word in _STRUCTURE
-                or word in ANNOTATIONS
-                or word.startswith("x-")
-                or word in allowed
-            ):
-                continue
-            applies_to = [t for t, words in _HANDLED.items() if word in words]
-            if applies_to and types:
-                self.warn(
-                    (*path, word),
-                    f"keyword {word!r} applies to {applies_to[0]} values, not {' or '.join(types)}",
-                )
-            elif not applies_to:
-                self.warn(
-                    (*path, word), f"keyword {word!r} is not enforced by the generated parser"
-                )
+        for word, message in unenforced(schema, types):
+            self.warn((*path, word), message)
