@@ -217,7 +217,8 @@ class _ToolNormalizer:
             if message is not None:
                 self.warn(path, message)
         elif not types:
-            self.error((*path, "type"), "the types of this schema's parts have no value in common")
+            # Only a merge leaves no type (the meta-schema refuses `type: []`).
+            self.error(path, "the types of the schemas merged here (allOf, $ref) share no value")
             return AnyKind()
         if "null" in types:
             nullable = True
