@@ -472,6 +472,7 @@ class _ToolNormalizer:
             for k, v in schema.items()
             if k not in (combiner, "description", "title", "default", "examples")
         }
+        constraints = [k for k in outer if k not in ANNOTATIONS and not k.startswith("x-")]
         branches = schema[combiner]
         for i, member in enumerate(branches):
             where = (*path, combiner, i)
@@ -481,8 +482,11 @@ class _ToolNormalizer:
             if isinstance(resolved, dict) and resolved.get("type") == "null" and len(resolved) <= 2:
                 nullable = True
                 continue
-            if not outer or member is True:
-                member_schema = outer if member is True else member
+            if member is True:
+                member_schema = outer
+            elif not constraints:
+                # Only notes beside the combiner: a $ref branch stays the shared definition.
+                member_schema = member if "$ref" in member else {**outer, **member}
             else:
                 member_schema, notes = conjoin(outer, resolved)
                 for note in notes:

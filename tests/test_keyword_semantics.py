@@ -48,6 +48,7 @@ tools:
           anyOf: [false, {type: string}]
         tags: {$ref: "#/$defs/tags", maxItems: 2}
         capped: {$ref: "#/$defs/small", maximum: 50}
+        lower: {anyOf: [{$ref: "#/$defs/small"}, {type: "null"}], maximum: 5}
         between: {allOf: [{type: integer, maximum: 30}, {minimum: 20}]}
         none: {type: array, items: false}
         shape: {const: {kind: box, size: [1, 2]}}
@@ -158,6 +159,10 @@ def test_ref_siblings_apply_beside_the_target(built: tuple[ModuleType, list[str]
     # The target's maximum of 10 still holds beside a looser sibling.
     assert parse(built, "capped", 20) == ("<absent>", (), ("out_of_range:capped",))
     assert parse(built, "capped", 10) == (10, (), ())
+    # Beside anyOf, a keyword holds for every branch, a $ref one too.
+    assert parse(built, "lower", 7) == ("<absent>", (), ("out_of_range:lower",))
+    assert parse(built, "lower", 5) == (5, (), ())
+    assert parse(built, "lower", None) == (None, (), ())
 
 
 def test_all_of_bounds_both_hold(built: tuple[ModuleType, list[str]]) -> None:
