@@ -18,7 +18,7 @@ from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.format import format_python
 from codegen.ir import Catalog, Tool
 from codegen.load import CATALOG_SUFFIXES, display_name, load_catalog
-from codegen.normalize import normalize
+from codegen.normalize import internal_error, normalize
 from codegen.render import (
     render_init,
     render_repair,
@@ -133,6 +133,8 @@ def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[st
     }
     for path, text in shared.items():
         files[path] = _formatted(cache, path, text)
+    # PEP 561: type checkers read an installed package's annotations only when it says it has them.
+    files[f"{package}/py.typed"] = ""
     missing: list[tuple[str, Tool]] = []
     for tool in catalog.tools:
         path = f"{package}/tools/{tool.module}.py"
@@ -141,9 +143,15 @@ def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[st
             missing.append((path, tool))
         else:
             files[path] = cached
-    for (path, tool), text in zip(missing, _render_tools(catalog.source, missing), strict=True):
-        cache.put(tool_entry(catalog.source, tool), text)
-        files[path] = text
+    failures: list[Diagnostic] = []
+    for (path, tool), rendered in zip(missing, _render_tools(catalog.source, missing), strict=True):
+        if isinstance(rendered, Diagnostic):
+            failures.append(rendered)
+            continue
+        cache.put(tool_entry(catalog.source, tool), rendered)
+        files[path] = rendered
+    if failures:
+        raise CatalogError(failures)
     return dict(sorted(files.items()))
 
 
@@ -172,7 +180,7 @@ def split_header(text: str) -> tuple[str, str]:
     return text[:end], text[end:]
 
 
-def _render_tools(source: str, missing: list[tuple[str, Tool]]) -> Iterator[str]:
+def _render_tools(source: str, missing: list[tuple[str, Tool]]) -> Iterator[str | Diagnostic]:
     work = [(source, path, tool) for path, tool in missing]
     workers = min(os.cpu_count() or 1, len(work) // PARALLEL_FROM)
     if workers <= 1:
@@ -184,9 +192,13 @@ def _render_tools(source: str, missing: list[tuple[str, Tool]]) -> Iterator[str]
         )
 
 
-def _render_tool(job: tuple[str, str, Tool]) -> str:
+def _render_tool(job: tuple[str, str, Tool]) -> str | Diagnostic:
+    """A tool's module, or the report of codegen's own failure on it (a value: it crosses processes)."""
     source, path, tool = job
-    return format_python(path, render_tool(source, tool))
+    try:
+        return format_python(path, render_tool(source, tool))
+    except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
+        return Diagnostic(source, tool.line, tool.path, internal_error(exc))
 
 
 @dataclass(frozen=True)

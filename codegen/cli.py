@@ -47,6 +47,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GeneratedSyntaxError as exc:
         print(f"codegen: internal error, please report it: {exc}", file=sys.stderr)
         return FAILED
+    except Exception as exc:  # noqa: BLE001 - a bug of codegen's is a report, never a traceback
+        print(
+            f"codegen: internal error, please report it: {type(exc).__name__}: {exc}",
+            file=sys.stderr,
+        )
+        return FAILED
 
 
 def _parser() -> argparse.ArgumentParser:

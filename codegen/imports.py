@@ -23,8 +23,8 @@ STDLIB = {
 RUNTIME = frozenset(
     {
         "ABSENT", "INVALID", "Invalid", "RawArguments", "ToolCallRequest", "ToolSpec",
-        "copy_containers", "is_absolute_uri", "is_null_text", "run_parser", "draft_class", "to_bool", "to_choice", "to_date",
-        "to_datetime", "to_dict", "to_float", "to_int", "to_list", "to_str", "to_uri", "unknown_keys",
+        "copy_containers", "draft_class", "is_absolute_uri", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice", "to_date",
+        "to_datetime", "to_dict", "to_float", "to_int", "to_json_choice", "to_list", "to_str", "to_uri", "unknown_keys",
     }
 )  # fmt: skip
 

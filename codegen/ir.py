@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.kinds import EnumKind, Kind, ObjectKind, StringKind
+from codegen.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
 
 
 @dataclass(frozen=True)
@@ -20,10 +20,14 @@ class Tool:
     helpers: tuple[Kind, ...]  # kinds with a generated helper, children before parents
     classes: tuple[ObjectKind, ...]  # dataclasses, children before parents
     enums: tuple[EnumKind, ...]
+    choice_lists: tuple[JsonChoiceKind, ...]  # enums with an object or array among the values
     patterns: tuple[StringKind, ...]
     sha256: (
         str  # of the tool's definition: what its module depends on, for its header and the cache
     )
+    # Where the tool is in its catalog, for the report of a failure while rendering it.
+    line: int = 1
+    path: str = ""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,10 @@ from typing import ClassVar
 
 from codegen.literals import literal
 
+ALL_JSON_TYPES: frozenset[str] = frozenset(
+    {"null", "boolean", "integer", "number", "string", "array", "object"}
+)
+
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class Kind:
@@ -81,11 +85,20 @@ class Kind:
     def children(self) -> Iterator[Kind]:
         return iter(())
 
+    # The JSON types of the values this kind accepts as sent (null aside): two kinds that share
+    # none can never both match one value, so a `oneOf` of them needs no count.
+    json_types: ClassVar[frozenset[str]] = ALL_JSON_TYPES
+
+    @property
+    def accepts_anything(self) -> bool:
+        return False
+
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class BooleanKind(Kind):
     runtime: ClassVar[str] = "to_bool"
     base_annotation: ClassVar[str] = "bool"
+    json_types: ClassVar[frozenset[str]] = frozenset({"boolean"})
 
     def type_check(self, var: str) -> str:
         return f"type({var}) is bool"
@@ -116,6 +129,8 @@ class _Bounded(Kind):
 class IntegerKind(_Bounded):
     runtime: ClassVar[str] = "to_int"
     base_annotation: ClassVar[str] = "int"
+    # JSON Schema calls 1.0 an integer too.
+    json_types: ClassVar[frozenset[str]] = frozenset({"integer", "number"})
 
     def type_check(self, var: str) -> str:
         return f"type({var}) is int"
@@ -125,6 +140,7 @@ class IntegerKind(_Bounded):
 class NumberKind(_Bounded):
     runtime: ClassVar[str] = "to_float"
     base_annotation: ClassVar[str] = "float"
+    json_types: ClassVar[frozenset[str]] = frozenset({"integer", "number"})
 
     def type_check(self, var: str) -> str:
         # Integers take the slow path, which turns them into floats without a warning.
@@ -142,6 +158,7 @@ class StringKind(Kind):
     runtime: ClassVar[str] = "to_str"
     null_text_is_null: ClassVar[bool] = False
     base_annotation: ClassVar[str] = "str"
+    json_types: ClassVar[frozenset[str]] = frozenset({"string"})
 
     def type_check(self, var: str) -> str:
         return f"type({var}) is str"
@@ -165,6 +182,7 @@ class UriKind(StringKind):
 class DateTimeKind(Kind):
     runtime: ClassVar[str] = "to_datetime"
     base_annotation: ClassVar[str] = "datetime"
+    json_types: ClassVar[frozenset[str]] = frozenset({"string"})
 
     @property
     def plain_is_typed(self) -> bool:
@@ -216,6 +234,11 @@ class EnumKind(Kind):
     def type_names(self) -> list[str]:
         return sorted({type(c).__name__ for c in self.choices})
 
+    @property
+    def json_types(self) -> frozenset[str]:  # type: ignore[override]
+        names = {"bool": {"boolean"}, "str": {"string"}}
+        return frozenset().union(*(names.get(n, {"integer", "number"}) for n in self.type_names))
+
     def type_check(self, var: str) -> str:
         names = self.type_names
         if len(names) == 1:
@@ -246,6 +269,35 @@ class EnumKind(Kind):
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
+class JsonChoiceKind(Kind):
+    """`enum`/`const` with an object or array among its values: a value equal to one of them as
+    JSON (1 equals 1.0, true is not 1, objects in any key order). Nothing is coerced."""
+
+    choices: tuple[object, ...]
+    table: str = ""  # module-level name of the list of choices, assigned by the normalizer
+
+    runtime: ClassVar[str] = "to_json_choice"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None
+
+    def runtime_call(self, var: str) -> str:
+        return f"to_json_choice({var}, {self.table}, path, errors)"
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+    @property
+    def json_types(self) -> frozenset[str]:  # type: ignore[override]
+        names = {bool: "boolean", str: "string", list: "array", dict: "object"}
+        found: set[str] = set()
+        for choice in self.choices:
+            found |= {names[type(choice)]} if type(choice) in names else {"integer", "number"}
+        return frozenset(found)
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
 class AnyKind(Kind):
     """A schema with no type: any JSON value, kept as it is (null included)."""
 
@@ -266,6 +318,32 @@ class AnyKind(Kind):
     def has_slow_path(self) -> bool:
         return False
 
+    @property
+    def accepts_anything(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class NullKind(Kind):
+    """`type: "null"`, `const: null`: null alone (the text "null" becomes null, with its warning)."""
+
+    nullable: bool = True
+    # The error for any other value: `enum_out_of_range` when the null came from `enum`/`const`.
+    code: str = "unsupported_null_literal"
+
+    base_annotation: ClassVar[str] = "None"
+    json_types: ClassVar[frozenset[str]] = frozenset({"null"})
+
+    @property
+    def annotation(self) -> str:
+        return "None"
+
+    def type_check(self, var: str) -> str:
+        return f"{var} is None"
+
+    def runtime_call(self, var: str) -> str:
+        return f"not_null({var}, {literal(self.code)}, path, errors)"
+
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class _Collection(Kind):
@@ -274,6 +352,13 @@ class _Collection(Kind):
     @property
     def element(self) -> Kind | None:
         return None  # every collection names its own element kind
+
+    @property
+    def macro(self) -> str:  # type: ignore[override]
+        # Without per-element work, a collection's helper is a scalar's: coerce, then check.
+        return self.collection_macro if self.container else "scalar"
+
+    collection_macro: ClassVar[str] = ""
 
     @property
     def element_annotation(self) -> str:
@@ -301,8 +386,9 @@ class ArrayKind(_Collection):
     min_items: int | None = None
     max_items: int | None = None
 
-    macro: ClassVar[str] = "array"
+    collection_macro: ClassVar[str] = "array"
     runtime: ClassVar[str] = "to_list"
+    json_types: ClassVar[frozenset[str]] = frozenset({"array"})
 
     @property
     def element(self) -> Kind | None:
@@ -324,13 +410,20 @@ class MapKind(_Collection):
     """`type: object` without properties: a free-form object, or a map when values have a schema."""
 
     values: Kind | None = None
+    # Keys that must be present (`required` without `properties`): any value will do.
+    required: tuple[str, ...] = ()
 
-    macro: ClassVar[str] = "map"
+    collection_macro: ClassVar[str] = "map"
     runtime: ClassVar[str] = "to_dict"
+    json_types: ClassVar[frozenset[str]] = frozenset({"object"})
 
     @property
     def element(self) -> Kind | None:
         return self.values
+
+    @property
+    def container(self) -> bool:
+        return self.values is not None or bool(self.required)
 
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
@@ -408,6 +501,7 @@ class ObjectKind(Kind):
 
     macro: ClassVar[str] = "object"
     runtime: ClassVar[str] = "to_dict"
+    json_types: ClassVar[frozenset[str]] = frozenset({"object"})
 
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
@@ -437,11 +531,21 @@ class ObjectKind(Kind):
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class UnionKind(Kind):
-    """`anyOf`/`oneOf` or a type list of several non-null types: the first member that fits wins."""
+    """`anyOf`/`oneOf` or a type list of several non-null types.
+
+    A value that one member takes as sent is that member's; otherwise the first member that takes
+    it with a correction wins, with that member's warnings. For `oneOf` (`exactly_one`) a value
+    that several members take as sent is an error, as JSON Schema says.
+    """
 
     members: tuple[Kind, ...] = field(default=())
+    exactly_one: bool = False
 
     macro: ClassVar[str] = "union"
+
+    @property
+    def json_types(self) -> frozenset[str]:  # type: ignore[override]
+        return frozenset().union(*(m.json_types for m in self.members))
 
     @property
     def base_annotation(self) -> str:  # type: ignore[override]

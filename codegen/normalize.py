@@ -16,9 +16,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.diagnostics import Diagnostic, JsonPath, format_path
 from codegen.imports import TAKEN
 from codegen.ir import Catalog, Tool
+from codegen.keywords import beside_choices, empty_ranges, unenforced
 from codegen.kinds import (
     AnyKind,
     ArrayKind,
@@ -28,8 +29,10 @@ from codegen.kinds import (
     EnumKind,
     Field,
     IntegerKind,
+    JsonChoiceKind,
     Kind,
     MapKind,
+    NullKind,
     NumberKind,
     ObjectKind,
     StringKind,
@@ -39,30 +42,11 @@ from codegen.kinds import (
 )
 from codegen.load import LoadedCatalog
 from codegen.names import pascal, snake, usable
-from codegen.refs import ANNOTATIONS, RefError, merge_all_of, ref_target
+from codegen.refs import ANNOTATIONS, RefError, conjoin, merge_all_of, ref_target
+from codegen.typeless import inferred_types
 
-_HANDLED = {
-    "string": {"minLength", "maxLength", "pattern", "format"},
-    "integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-    "array": {"items", "minItems", "maxItems"},
-    "object": {"properties", "required", "additionalProperties"},
-    "boolean": set(),
-}
-_STRUCTURE = {
-    "type",
-    "enum",
-    "const",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "$ref",
-    "$defs",
-    "definitions",
-    "nullable",
-    "$schema",
-    "$id",
-}
+# allOf inside allOf, $ref to $ref: deeper than this is a cycle.
+_MAX_MERGES = 32
 _FORMATS = {"date-time": DateTimeKind, "date": DateKind, "uri": UriKind, "x-attachment": StringKind}
 
 
@@ -103,7 +87,11 @@ def normalize(
                 loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {spec['name']!r}")
             )
             continue
-        tool = _ToolNormalizer(loaded, index, spec, problems).tool()
+        try:
+            tool = _ToolNormalizer(loaded, index, spec, problems).tool()
+        except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
+            problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
+            continue
         if tool is None:
             continue
         clash = next((name for name in (tool.module, tool.args.class_name) if name in owners), None)
@@ -127,6 +115,11 @@ def normalize(
         name_line=loaded.line_of(("name",)),
     )
     return catalog, problems
+
+
+def internal_error(exc: BaseException) -> str:
+    """The message for a failure of codegen itself on a tool: a bug, reported where it happened."""
+    return f"codegen failed on this tool, which is a bug in codegen (please report it with this tool): {type(exc).__name__}: {exc}"
 
 
 def definition_digest(spec: dict[str, Any]) -> str:
@@ -188,8 +181,11 @@ class _ToolNormalizer:
                 {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}.values()
             )[::-1],
             enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
+            choice_lists=tuple(k for k in kinds if isinstance(k, JsonChoiceKind)),
             patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
             sha256=definition_digest(self.spec),
+            line=self.loaded.line_of(self.base[:2]),
+            path=format_path(self.base[:2]),
         )
 
     # -- kinds -------------------------------------------------------------------------------
@@ -203,9 +199,12 @@ class _ToolNormalizer:
             return AnyKind()
         if "$ref" in schema:
             return self.referenced(schema, path, parts)
-        if "allOf" in schema:
-            members = [self.resolved(m, (*path, "allOf", i)) for i, m in enumerate(schema["allOf"])]
-            schema = merge_all_of(schema, members)
+        for _ in range(_MAX_MERGES):
+            if "allOf" not in schema:
+                break
+            schema = self.merged_all_of(schema, path)
+            if schema is False:
+                return AnyKind()
         nullable = schema.get("nullable") is True
         if "enum" in schema or "const" in schema:
             return self.enum_kind(schema, path, parts, nullable)
@@ -213,11 +212,20 @@ class _ToolNormalizer:
             return self.union_of(schema, path, parts, nullable)
         types = schema.get("type")
         types = [types] if isinstance(types, str) else list(types or [])
+        if "type" not in schema:
+            types, message = inferred_types(schema)
+            if message is not None:
+                self.warn(path, message)
+        elif not types:
+            # Only a merge leaves no type (the meta-schema refuses `type: []`).
+            self.error(path, "the types of the schemas merged here (allOf, $ref) share no value")
+            return AnyKind()
         if "null" in types:
             nullable = True
             types.remove("null")
-        if not types:
-            types = ["object"] if "properties" in schema else ["array"] if "items" in schema else []
+            if not types:
+                self.check_keywords(schema, path, ["null"])
+                return NullKind(helper=self.helper_name(parts))
         self.check_keywords(schema, path, types)
         if not types:
             return AnyKind()
@@ -226,16 +234,35 @@ class _ToolNormalizer:
         members = tuple(self.typed(t, schema, path, (*parts, t), False) for t in types)
         return UnionKind(members=members, nullable=nullable, helper=self.helper_name(parts))
 
-    def resolved(self, schema: Any, path: JsonPath) -> dict[str, Any]:
+    def merged_all_of(self, schema: dict[str, Any], path: JsonPath) -> dict[str, Any] | bool:
+        """`schema` with its `allOf` members merged in (False when one of them accepts nothing)."""
+        members: list[dict[str, Any]] = []
+        for i, member in enumerate(schema["allOf"]):
+            if member is False:
+                self.error((*path, "allOf", i), "a `false` schema accepts no value")
+                return False
+            members.append(self.resolved(member, (*path, "allOf", i)))
+        merged, notes = merge_all_of(schema, members)
+        for note in notes:
+            self.warn((*path, "allOf"), note)
+        return merged
+
+    def resolved(self, schema: Any, path: JsonPath, depth: int = 0) -> dict[str, Any]:
         """`schema` with its `$ref` followed (for merging `allOf` members)."""
-        if isinstance(schema, dict) and "$ref" in schema:
+        if isinstance(schema, dict) and "$ref" in schema and depth < _MAX_MERGES:
             try:
                 _, target = ref_target(self.root, schema["$ref"], (*path, "$ref"))
             except RefError as exc:
                 self.error(exc.path, exc.message)
                 return {}
+            if target is False:
+                self.error(path, "a `false` schema accepts no value")
+                return {}
             rest = {k: v for k, v in schema.items() if k != "$ref"}
-            return {**(target if isinstance(target, dict) else {}), **rest}
+            merged, notes = conjoin(self.resolved(target, path, depth + 1), rest)
+            for note in notes:
+                self.warn((*path, "$ref"), note)
+            return merged
         return schema if isinstance(schema, dict) else {}
 
     def referenced(self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...]) -> Kind:
@@ -261,8 +288,8 @@ class _ToolNormalizer:
             # describes the parameter, not the shared class).
             kind = self.kind(target, tuple(ref[2:].split("/")), (name,))
         else:
-            merged = {**target, **siblings} if isinstance(target, dict) else target
-            kind = self.kind(merged, path, parts)
+            # The siblings of a $ref apply beside it (2020-12): both must hold.
+            kind = self.kind(self.resolved(schema, path), path, parts)
         self.resolving.pop()
         if shareable:
             self.shared[ref] = kind
@@ -292,6 +319,9 @@ class _ToolNormalizer:
             return self.string_kind(schema, path, parts, nullable)
         if type_name == "array":
             items = schema.get("items")
+            max_items = schema.get("maxItems")
+            if items is False:  # no item may be there: only the empty list
+                items, max_items = None, 0
             item_kind = (
                 None if items is None else self.kind(items, (*path, "items"), (*parts, "item"))
             )
@@ -300,12 +330,13 @@ class _ToolNormalizer:
             return ArrayKind(
                 items=item_kind,
                 min_items=schema.get("minItems"),
-                max_items=schema.get("maxItems"),
+                max_items=max_items,
                 nullable=nullable,
                 helper=self.helper_name(parts),
             )
         # An object: with properties a dataclass of its own, without them a map or a free-form dict.
-        if "properties" in schema:
+        # `additionalProperties: false` alone allows no name at all: a dataclass without fields.
+        if "properties" in schema or schema.get("additionalProperties") is False:
             class_name = self.names.take(self.pascal + "".join(pascal(p) for p in parts))
             return self.object_kind(
                 schema, path, parts, class_name, self.helper_name(parts), nullable=nullable
@@ -318,7 +349,13 @@ class _ToolNormalizer:
         )
         if isinstance(values, AnyKind):
             values = None
-        return MapKind(values=values, nullable=nullable, helper=self.helper_name(parts))
+        required = schema.get("required", [])
+        return MapKind(
+            values=values,
+            required=tuple(required),
+            nullable=nullable,
+            helper=self.helper_name(parts),
+        )
 
     def string_kind(
         self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
@@ -370,6 +407,8 @@ class _ToolNormalizer:
         types = schema.get("type")
         if types == "null" or (isinstance(types, list) and "null" in types):
             nullable = True
+        if any(isinstance(choice, (dict, list)) for choice in raw):
+            return self.json_choice_kind(schema, raw, path, parts, nullable)
         choices: list[str | int | float | bool] = []
         for i, choice in enumerate(raw):
             where = (*path, source, i) if source == "enum" else (*path, source)
@@ -381,11 +420,14 @@ class _ToolNormalizer:
                 self.error(where, f"duplicate enum value {choice!r}")
             else:
                 choices.append(choice)
-        for word in sorted(set(schema) - _STRUCTURE - ANNOTATIONS):
-            if not word.startswith("x-"):
-                self.warn((*path, word), f"keyword {word!r} is not enforced beside {source!r}")
+        for word, message in beside_choices(schema, source):
+            self.warn((*path, word), message)
         if not choices:
-            return AnyKind(nullable=True)
+            return (
+                NullKind(code="enum_out_of_range", helper=self.helper_name(parts))
+                if nullable
+                else AnyKind()
+            )
         stem = "".join(pascal(p) for p in parts)
         alias = self.names.take(self.pascal + stem)
         table = self.names.take("_" + "_".join(snake(p).upper() for p in parts))
@@ -402,49 +444,96 @@ class _ToolNormalizer:
             helper=self.helper_name(parts),
         )
 
+    def json_choice_kind(
+        self,
+        schema: dict[str, Any],
+        raw: list[Any],
+        path: JsonPath,
+        parts: tuple[str, ...],
+        nullable: bool,
+    ) -> Kind:
+        source = "enum" if "enum" in schema else "const"
+        for word, message in beside_choices(schema, source):
+            self.warn((*path, word), message)
+        return JsonChoiceKind(
+            choices=tuple(choice for choice in raw if choice is not None),
+            table=self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
+            nullable=nullable or any(choice is None for choice in raw),
+            helper=self.helper_name(parts),
+        )
+
     def union_of(
         self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
     ) -> Kind:
         combiner = "anyOf" if "anyOf" in schema else "oneOf"
         members: list[Kind] = []
+        # What the schema says beside the combiner holds for every member (a oneOf beside an
+        # anyOf among it, so both are enforced).
         outer = {
             k: v
             for k, v in schema.items()
             if k not in (combiner, "description", "title", "default", "examples")
         }
-        for i, member in enumerate(schema[combiner]):
-            resolved = (
-                self.resolved(member, (*path, combiner, i)) if isinstance(member, dict) else member
-            )
+        constraints = [k for k in outer if k not in ANNOTATIONS and not k.startswith("x-")]
+        branches = schema[combiner]
+        for i, member in enumerate(branches):
+            where = (*path, combiner, i)
+            if member is False:
+                continue  # a branch that takes nothing never matches
+            resolved = self.resolved(member, where) if isinstance(member, dict) else member
             if isinstance(resolved, dict) and resolved.get("type") == "null" and len(resolved) <= 2:
                 nullable = True
                 continue
-            member_schema = (
-                {**outer, **member} if isinstance(member, dict) and "$ref" not in member else member
-            )
+            if member is True:
+                member_schema = outer
+            elif not constraints:
+                # Only notes beside the combiner: a $ref branch stays the shared definition.
+                member_schema = member if "$ref" in member else {**outer, **member}
+            else:
+                member_schema, notes = conjoin(outer, resolved)
+                for note in notes:
+                    self.warn(where, note)
             kind = self.kind(
-                member_schema,
-                (*path, combiner, i),
-                parts if len(schema[combiner]) <= 2 else (*parts, str(i)),
+                member_schema, where, parts if len(branches) <= 2 else (*parts, str(i))
             )
-            if kind.nullable:
+            if isinstance(kind, NullKind):
+                nullable = True
+                continue
+            if kind.accepts_anything and combiner == "anyOf":
+                return AnyKind()  # one branch takes every value, so the union does
+            if kind.nullable and not kind.accepts_anything:
                 nullable = True
                 kind = dataclasses.replace(
                     kind, nullable=False, helper=self.helper_name((*parts, "value"))
                 )
             members.append(kind)
+        if all(member is False for member in branches):
+            self.error(
+                (*path, combiner),
+                f"every branch of this {combiner} is `false`: it accepts no value",
+            )
+            return AnyKind()
         if not members:
-            return AnyKind(nullable=True)
+            return NullKind(helper=self.helper_name(parts))
         if len(members) == 1:
             only = members[0]
-            if not nullable:
+            if not nullable or only.accepts_anything:
                 return only
             # A shared definition keeps its own helper for its other uses; a private one is reused.
             shared = any(only is kind for kind in self.shared.values())
             return dataclasses.replace(
                 only, nullable=True, helper=self.helper_name(parts) if shared else only.helper
             )
-        return UnionKind(members=tuple(members), nullable=nullable, helper=self.helper_name(parts))
+        # Members that take disjoint JSON types never both match: oneOf is then anyOf.
+        disjoint = sum(len(m.json_types) for m in members) == len(
+            frozenset().union(*(m.json_types for m in members))
+        )
+        return UnionKind(
+            members=tuple(members),
+            nullable=nullable,
+            helper=self.helper_name(parts),
+            exactly_one=combiner == "oneOf" and not disjoint,
+        )
 
     def object_kind(
         self,
@@ -544,45 +633,9 @@ class _ToolNormalizer:
         return self.names.take("_" + "_".join(snake(p) for p in parts))
 
     def check_bounds(self, schema: dict[str, Any], path: JsonPath) -> None:
-        """A lower bound above its upper bound accepts no value at all: that is a mistake, not a rule."""
-        for low, high in (
-            ("minimum", "maximum"),
-            ("exclusiveMinimum", "maximum"),
-            ("minimum", "exclusiveMaximum"),
-            ("exclusiveMinimum", "exclusiveMaximum"),
-            ("minLength", "maxLength"),
-            ("minItems", "maxItems"),
-        ):
-            if isinstance(schema.get(low), (int, float)) and isinstance(
-                schema.get(high), (int, float)
-            ):
-                empty = (
-                    schema[low] >= schema[high]
-                    if "exclusive" in low + high
-                    else schema[low] > schema[high]
-                )
-                if empty:
-                    message = f"{high} {schema[high]!r} is below {low} {schema[low]!r}: no value would be accepted"
-                    self.error((*path, high), message)
+        for word, message in empty_ranges(schema):
+            self.error((*path, word), message)
 
     def check_keywords(self, schema: dict[str, Any], path: JsonPath, types: list[str]) -> None:
-        """Warn about every keyword the parser will not enforce: nothing is dropped silently."""
-        allowed = set().union(*(_HANDLED.get(t, set()) for t in types)) if types else set()
-        for word in sorted(schema):
-            if (
-                word in _STRUCTURE
-                or word in ANNOTATIONS
-                or word.startswith("x-")
-                or word in allowed
-            ):
-                continue
-            applies_to = [t for t, words in _HANDLED.items() if word in words]
-            if applies_to and types:
-                self.warn(
-                    (*path, word),
-                    f"keyword {word!r} applies to {applies_to[0]} values, not {' or '.join(types)}",
-                )
-            elif not applies_to:
-                self.warn(
-                    (*path, word), f"keyword {word!r} is not enforced by the generated parser"
-                )
+        for word, message in unenforced(schema, types):
+            self.warn((*path, word), message)

@@ -819,8 +819,8 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
     # Four tools; the formatted bodies of both __init__ modules, _runtime and _repair, and the
-    # same four files whole, as the catalog's package refers to them; and that package.
-    assert len(entries) == 13
+    # same four files whole, as the catalog's package refers to them; py.typed; and that package.
+    assert len(entries) == 14
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries

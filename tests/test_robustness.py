@@ -29,7 +29,9 @@ from hypothesis import strategies as st
 
 MEMORY = ROOT / "schemas" / "memory_tools.yaml"
 CODE = re.compile(r"[a-z_]+(:.*)?", re.DOTALL)
-PACKAGES = ("memory_tools", "coercion", "hostile")
+# Every bundled catalog (schemas/) and every fixture catalog (tests/fixtures/).
+BUNDLED = ("memory_tools", "calendar_tools", "http_tools")
+PACKAGES = (*BUNDLED, "coercion", "hostile")
 UNKNOWN_TOOL = "no.such-tool"
 
 SMALL = """\
@@ -51,7 +53,8 @@ tools:
       required: [q]
 """
 
-PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Five catalogs, each property a test per catalog: 120 examples each keeps the file to seconds.
+PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,16 +77,24 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
 
 @pytest.fixture(scope="module")
 def packages(
-    memory: ModuleType, fixture_package: Callable[[str], ModuleType]
+    memory: ModuleType,
+    fixture_package: Callable[[str], ModuleType],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Callable[[str], ModuleType]:
     failures: dict[str, BaseException] = {}
+    bundled: dict[str, ModuleType] = {"memory_tools": memory}
 
     def get(name: str) -> ModuleType:
         # A package that fails to build or import fails every test that uses it, once each.
         if name in failures:
             raise failures[name]
         try:
-            return memory if name == "memory_tools" else fixture_package(f"{name}.yaml")
+            if name not in BUNDLED:
+                return fixture_package(f"{name}.yaml")
+            if name not in bundled:
+                (source,) = (ROOT / "schemas").glob(f"{name}.*")
+                bundled[name] = build_package(source, tmp_path_factory.mktemp(name))
+            return bundled[name]
         except Exception as exc:
             failures[name] = exc
             raise

@@ -42,7 +42,8 @@ def test_snapshot(
             (SNAPSHOTS / path).write_text(text, encoding="utf-8")
     stored = {
         p.relative_to(SNAPSHOTS).as_posix(): p.read_text(encoding="utf-8")
-        for p in tree.rglob("*.py")
+        for p in tree.rglob("*")
+        if p.is_file()
     }
     assert sorted(stored) == sorted(files), (
         "files differ; run with --update-snapshots after checking why"

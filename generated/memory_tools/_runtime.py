@@ -448,6 +448,12 @@ def is_null_text(v: object, path: str, warnings: list[str]) -> bool:
     return False
 
 
+def not_null(v: object, code: str, path: str, errors: list[str]) -> None | Invalid:
+    """The error for a value where only null is allowed (null itself never gets here)."""
+    errors.append(f"{code}:{path}")
+    return INVALID
+
+
 def to_bool(v: object, path: str, warnings: list[str], errors: list[str]) -> bool | Invalid:
     if type(v) is bool:
         return v
@@ -597,6 +603,32 @@ def to_choice(
             return hit
     errors.append(f"enum_out_of_range:{path}")
     return INVALID
+
+
+def to_json_choice(
+    v: object, choices: list[object], path: str, errors: list[str]
+) -> object | Invalid:
+    """A value equal, as JSON, to one of `choices` (an enum with objects or arrays): kept as sent."""
+    for choice in choices:
+        if json_equal(v, choice):
+            return v
+    errors.append(f"enum_out_of_range:{path}")
+    return INVALID
+
+
+def json_equal(a: object, b: object) -> bool:
+    """JSON's equality: 1 equals 1.0, but true is not 1; objects equal in any key order."""
+    if type(a) is bool or type(b) is bool:
+        return type(a) is type(b) and a == b
+    if type(a) in (int, float) and type(b) in (int, float):
+        return a == b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return len(a) == len(b) and all(
+            key in b and json_equal(item, b[key]) for key, item in a.items()
+        )
+    return type(a) is type(b) and a == b
 
 
 def _as_float(number: int) -> float | None:

@@ -1,0 +1,82 @@
+"""Which keywords the parser enforces for each type, and the build's findings about the others.
+
+Pure functions of one schema: the normalizer reports what they yield at the schema's path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from codegen.refs import ANNOTATIONS
+
+HANDLED = {
+    "string": {"minLength", "maxLength", "pattern", "format"},
+    "integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "array": {"items", "minItems", "maxItems"},
+    "object": {"properties", "required", "additionalProperties"},
+    "boolean": set(),
+}
+# Keywords that shape the kind rather than constrain a value of it.
+STRUCTURE = {
+    "type",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "nullable",
+    "$schema",
+    "$id",
+}
+
+
+def empty_ranges(schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(keyword, message) for each upper bound below its lower bound: no value would be accepted,
+    which is a mistake, not a rule."""
+    for low, high in (
+        ("minimum", "maximum"),
+        ("exclusiveMinimum", "maximum"),
+        ("minimum", "exclusiveMaximum"),
+        ("exclusiveMinimum", "exclusiveMaximum"),
+        ("minLength", "maxLength"),
+        ("minItems", "maxItems"),
+    ):
+        if isinstance(schema.get(low), (int, float)) and isinstance(schema.get(high), (int, float)):
+            empty = (
+                schema[low] >= schema[high]
+                if "exclusive" in low + high
+                else schema[low] > schema[high]
+            )
+            if empty:
+                message = f"{high} {schema[high]!r} is below {low} {schema[low]!r}: no value would be accepted"
+                yield high, message
+
+
+def unenforced(schema: dict[str, Any], types: list[str]) -> Iterator[tuple[str, str]]:
+    """(keyword, message) for every keyword the parser will not enforce on values of `types`:
+    nothing is dropped silently."""
+    allowed = set().union(*(HANDLED.get(t, set()) for t in types)) if types else set()
+    for word in sorted(schema):
+        if word in STRUCTURE or word in ANNOTATIONS or word.startswith("x-") or word in allowed:
+            continue
+        applies_to = [t for t, words in HANDLED.items() if word in words]
+        if applies_to and types:
+            yield (
+                word,
+                f"keyword {word!r} applies to {applies_to[0]} values, not {' or '.join(types)}",
+            )
+        elif not applies_to:
+            yield word, f"keyword {word!r} is not enforced by the generated parser"
+
+
+def beside_choices(schema: dict[str, Any], source: str) -> Iterator[tuple[str, str]]:
+    """(keyword, message) for the constraints beside an `enum` or `const` (`source`), which the
+    closed set of values makes moot and the parser does not check."""
+    for word in sorted(set(schema) - STRUCTURE - ANNOTATIONS):
+        if not word.startswith("x-"):
+            yield word, f"keyword {word!r} is not enforced beside {source!r}"
