@@ -136,6 +136,12 @@ def test_one_of_takes_a_value_exactly_one_branch_matches(
     assert parse(built, "one", 1.5) == (1, ("fractional_number_truncated_to_integer:one",), ())
     assert parse(built, "shapes", {"a": 1}) == ({"a": 1}, (), ())
     assert parse(built, "shapes", {"b": "x"}) == ({"b": "x"}, (), ())
+    # The first branch fails on `a` (and would drop it); the second sees the object as it was sent.
+    assert parse(built, "shapes", {"a": "x", "b": "y"}) == (
+        {"a": "x", "b": "y"},
+        ("unknown_parameter:shapes.a",),
+        (),
+    )
     assert parse(built, "anything", "text") == ("text", (), ())
     assert parse(built, "anything", 7) == ("<absent>", (), ("ambiguous_union_literal:anything",))
 
