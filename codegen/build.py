@@ -14,19 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen.cache import BuildCache, key
+from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.load import CATALOG_SUFFIXES, display_name, load_catalog
+from codegen.catalog.normalize import internal_error, normalize
+from codegen.catalog.validate import validate_catalog
 from codegen.diagnostics import CatalogError, Diagnostic
-from codegen.format import format_python
-from codegen.ir import Catalog, Tool
-from codegen.load import CATALOG_SUFFIXES, display_name, load_catalog
-from codegen.normalize import internal_error, normalize
-from codegen.render import (
+from codegen.python.format import format_python
+from codegen.python.render import (
     render_init,
     render_repair,
     render_runtime,
     render_tool,
     render_tools_init,
 )
-from codegen.validate import validate_catalog
 
 META_SCHEMA_NAME = "catalog.schema.json"
 

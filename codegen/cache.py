@@ -34,10 +34,13 @@ def generator_digest() -> str:
     )
     digest = hashlib.sha256(versions.encode())
     package = Path(__file__).parent
-    for path in sorted(
-        [*package.glob("*.py"), *Path(templates_dir()).glob("*.jinja"), meta_schema_path()]
-    ):
-        digest.update(path.name.encode())
+    templates = Path(templates_dir())
+    # Every module of codegen's and every template, in subfolders too, each under its own path.
+    sources = [(p.relative_to(package).as_posix(), p) for p in package.rglob("*.py")]
+    sources += [(p.relative_to(templates).as_posix(), p) for p in templates.rglob("*.jinja")]
+    sources.append((meta_schema_path().name, meta_schema_path()))
+    for name, path in sorted(sources):
+        digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

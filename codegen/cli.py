@@ -15,7 +15,7 @@ from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.emit import plan, write
-from codegen.format import GeneratedSyntaxError
+from codegen.python.format import GeneratedSyntaxError
 from codegen.sandbox import parse_with_catalog
 
 OK, FAILED, USAGE = 0, 1, 2

@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from codegen.build import BuildResult, build
+from codegen.catalog.load import load_catalog
 from codegen.diagnostics import CatalogError
-from codegen.load import load_catalog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 HOSTILE = FIXTURES / "hostile.yaml"

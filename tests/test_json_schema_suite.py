@@ -33,7 +33,7 @@ from conftest import build_package
 from jsonschema import Draft202012Validator
 
 from codegen.build import check_catalog
-from codegen.typeless import inferred_types
+from codegen.catalog.typeless import inferred_types
 
 SUITE = Path(__file__).resolve().parent / "json_schema_suite" / "draft2020-12"
 TYPELESS = "no `type`"

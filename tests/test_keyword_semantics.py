@@ -16,8 +16,8 @@ import pytest
 from conftest import build_package
 
 from codegen import build as build_module
-from codegen import normalize as normalize_module
 from codegen.build import check_catalog
+from codegen.catalog import normalize as normalize_module
 from codegen.cli import main
 
 CATALOG = """\

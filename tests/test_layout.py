@@ -19,11 +19,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import codegen.format
-from codegen import layout
+import codegen.python.format
 from codegen.build import build
-from codegen.format import MODE, format_python
-from codegen.literals import literal
+from codegen.python import layout
+from codegen.python.format import MODE, format_python
+from codegen.python.literals import literal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -151,7 +151,7 @@ def test_the_layout_is_what_black_makes_of_one_line_layouts(
         formatted.append(text)
         return real(text, mode=mode)
 
-    monkeypatch.setattr(codegen.format.black, "format_str", spy)
+    monkeypatch.setattr(codegen.python.format.black, "format_str", spy)
     monkeypatch.setattr(layout, "fits", lambda line: True)
     assert build(sources, root=tmp_path).files == laid_out
     assert sum(text.startswith("SCHEMA: ") for text in formatted) > 20
@@ -167,7 +167,7 @@ def test_black_runs_only_on_statements_with_lines_too_long(
         formatted.append(text)
         return real(text, mode=mode)
 
-    monkeypatch.setattr(codegen.format.black, "format_str", spy)
+    monkeypatch.setattr(codegen.python.format.black, "format_str", spy)
     bench, wide = tmp_path / "bench.json", tmp_path / "wide.json"
     bench.write_text(json.dumps(bench_catalog(40)), encoding="utf-8")
     build([bench], root=tmp_path)

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from codegen.build import check_catalogs
+from codegen.catalog.load import load_catalog
 from codegen.diagnostics import CatalogError
-from codegen.load import load_catalog
 
 
 def test_yaml_is_read_with_yaml_1_2_scalars(tmp_path: Path) -> None:

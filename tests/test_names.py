@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.names import pascal, snake
+from codegen.catalog.names import pascal, snake
 
 
 @pytest.mark.parametrize(

@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-from codegen.load import load_catalog
-from codegen.refs import ref_target
+from codegen.catalog.load import load_catalog
+from codegen.catalog.refs import ref_target
 
 CATALOGS = sorted(
     p

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from codegen.catalog.load import LoadedCatalog
 from codegen.diagnostics import Diagnostic
-from codegen.load import LoadedCatalog
 from codegen.resources import catalog_meta_schema
 
 _SHAPE = "a catalog is a mapping with 'name' and 'tools'"

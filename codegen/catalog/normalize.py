@@ -16,11 +16,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from codegen.diagnostics import Diagnostic, JsonPath, format_path
-from codegen.imports import TAKEN
-from codegen.ir import Catalog, Tool
-from codegen.keywords import beside_choices, empty_ranges, unenforced
-from codegen.kinds import (
+from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.keywords import beside_choices, empty_ranges, unenforced
+from codegen.catalog.kinds import (
     AnyKind,
     ArrayKind,
     BooleanKind,
@@ -40,10 +38,12 @@ from codegen.kinds import (
     UriKind,
     walk,
 )
-from codegen.load import LoadedCatalog
-from codegen.names import pascal, snake, usable
-from codegen.refs import ANNOTATIONS, RefError, conjoin, merge_all_of, ref_target
-from codegen.typeless import inferred_types
+from codegen.catalog.load import LoadedCatalog
+from codegen.catalog.names import pascal, snake, usable
+from codegen.catalog.refs import ANNOTATIONS, RefError, conjoin, merge_all_of, ref_target
+from codegen.catalog.typeless import inferred_types
+from codegen.diagnostics import Diagnostic, JsonPath, format_path
+from codegen.python.imports import TAKEN
 
 # allOf inside allOf, $ref to $ref: deeper than this is a cycle.
 _MAX_MERGES = 32

@@ -15,7 +15,7 @@ import re
 
 import black
 
-from codegen.layout import LINE_LENGTH, fits
+from codegen.python.layout import LINE_LENGTH, fits
 
 # Fixed here, never read from the user's configuration: the same catalog gives the same bytes everywhere.
 MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)

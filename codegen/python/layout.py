@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from black.strings import str_width
 
-from codegen.literals import literal
+from codegen.python.literals import literal
 
 LINE_LENGTH = 100
 INDENT = "    "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
+from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
 
 
 @dataclass(frozen=True)

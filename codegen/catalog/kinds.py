@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from codegen.literals import literal
+from codegen.python.literals import literal
 
 ALL_JSON_TYPES: frozenset[str] = frozenset(
     {"null", "boolean", "integer", "number", "string", "array", "object"}

@@ -7,10 +7,11 @@ from functools import cache
 
 import jinja2
 
-from codegen import __version__, layout
-from codegen.imports import RUNTIME, STDLIB
-from codegen.ir import Catalog, Tool
-from codegen.literals import docstring, literal, one_line
+from codegen import __version__
+from codegen.catalog.ir import Catalog, Tool
+from codegen.python import layout
+from codegen.python.imports import RUNTIME, STDLIB
+from codegen.python.literals import docstring, literal, one_line
 from codegen.resources import templates_dir
 
 

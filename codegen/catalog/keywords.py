@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from codegen.refs import ANNOTATIONS
+from codegen.catalog.refs import ANNOTATIONS
 
 HANDLED = {
     "string": {"minLength", "maxLength", "pattern", "format"},

@@ -1,0 +1,1 @@
+"""The front end: catalog files in, the IR out (load → validate → normalize)."""
