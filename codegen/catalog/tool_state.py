@@ -1,0 +1,85 @@
+"""What normalizing one tool keeps: the module's names, where the tool is, and its problems.
+
+The rules that turn a tool's schemas into kinds are split by what they handle (`combinations`,
+`choices`, `objects`, and `normalize` for the rest); each is a mixin over this state, and they
+call one another through `kind`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codegen.catalog.keywords import empty_ranges, unenforced
+from codegen.catalog.kinds import Kind
+from codegen.catalog.load import LoadedCatalog
+from codegen.catalog.names import pascal, snake
+from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.python.imports import TAKEN
+
+# allOf inside allOf, $ref to $ref: deeper than this is a cycle.
+MAX_MERGES = 32
+
+
+class Names:
+    """Module-level names of one tool module: unique, deterministic, in catalog order."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set(TAKEN)
+
+    def take(self, name: str) -> str:
+        candidate, n = name, 1
+        while candidate in self.taken:
+            n += 1
+            candidate = f"{name}{n}"
+        self.taken.add(candidate)
+        return candidate
+
+
+class ToolState:
+    """One tool being normalized: its schema, its module's names, and the problems found."""
+
+    def __init__(
+        self, loaded: LoadedCatalog, index: int, spec: dict[str, Any], problems: list[Diagnostic]
+    ) -> None:
+        self.loaded = loaded
+        self.spec = spec
+        self.root: dict[str, Any] = spec["parameters"]
+        self.base: JsonPath = ("tools", index, "parameters")
+        self.problems = problems
+        self.names = Names()
+        self.module = (
+            snake(spec["x-python-name"])
+            if "x-python-name" in spec
+            else snake(spec["name"], fallback="tool")
+        )
+        self.pascal = pascal(spec.get("x-python-name") or spec["name"], fallback="Tool")
+        self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
+        self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class
+        self.resolving: list[str] = []
+        self.failed = False
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def error(self, path: JsonPath, message: str) -> None:
+        self.failed = True
+        self.problems.append(self.loaded.diagnostic((*self.base, *path), message))
+
+    def warn(self, path: JsonPath, message: str) -> None:
+        self.problems.append(self.loaded.diagnostic((*self.base, *path), message, "warning"))
+
+    # -- shared by every rule ----------------------------------------------------------------
+
+    def kind(self, schema: Any, path: JsonPath, parts: tuple[str, ...]) -> Kind:
+        """The kind of `schema` at `path` inside the parameters (defined by the normalizer)."""
+        raise NotImplementedError
+
+    def helper_name(self, parts: tuple[str, ...]) -> str:
+        return self.names.take("_" + "_".join(snake(p) for p in parts))
+
+    def check_bounds(self, schema: dict[str, Any], path: JsonPath) -> None:
+        for word, message in empty_ranges(schema):
+            self.error((*path, word), message)
+
+    def check_keywords(self, schema: dict[str, Any], path: JsonPath, types: list[str]) -> None:
+        for word, message in unenforced(schema, types):
+            self.warn((*path, word), message)
