@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import re
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
@@ -82,10 +85,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help=f"render and format every module again, without reading or writing {DIRECTORY}/",
     )
+    build_cmd.add_argument("--strict", action="store_true", help=STRICT_HELP)
     build_cmd.set_defaults(run=_build)
 
-    validate_cmd = commands.add_parser("validate", help="report catalog errors and build warnings")
+    validate_cmd = commands.add_parser(
+        "validate", help="report catalog errors and every build warning"
+    )
     validate_cmd.add_argument("sources", nargs="*", metavar="SOURCE")
+    validate_cmd.add_argument("--strict", action="store_true", help=STRICT_HELP)
     validate_cmd.set_defaults(run=_validate)
 
     parse_cmd = commands.add_parser(
@@ -109,7 +116,8 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
     out: Path = args.out or config.out
     cache = BuildCache(None if args.no_cache else config.root / DIRECTORY)
     result = build(sources, config.root, cache)
-    _report(result.warnings)
+    _refuse_warnings_when_strict(args, config, result.warnings)
+    _summarize(result.warnings)
     if args.check:
         outcome = plan(result, out, config.root)
         for label, paths in (
@@ -135,6 +143,7 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
 
 def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     catalogs, warnings = check_catalogs(find_sources(sources), config.root)
+    _refuse_warnings_when_strict(args, config, warnings)
     _report(warnings)
     tools = sum(len(c.tools) for c in catalogs)
     print(
@@ -162,6 +171,45 @@ def _json_default(value: object) -> object:
 def _report(diagnostics: list[Diagnostic]) -> None:
     for diagnostic in diagnostics:
         print(diagnostic, file=sys.stderr)
+
+
+STRICT_HELP = "every build warning is an error (also [tool.codegen] strict = true)"
+
+
+def _refuse_warnings_when_strict(
+    args: argparse.Namespace, config: Config, warnings: list[Diagnostic]
+) -> None:
+    if (args.strict or config.strict) and warnings:
+        raise CatalogError([dataclasses.replace(w, level="error") for w in warnings])
+
+
+# Above this many warnings a build shows the first few and a count of each kind.
+SHOWN_WARNINGS = 10
+
+
+def _summarize(warnings: list[Diagnostic]) -> None:
+    """Every warning when there are few; else the first ones and how many of each kind there are
+    (`codegen validate` lists them all)."""
+    if len(warnings) <= 2 * SHOWN_WARNINGS:
+        _report(warnings)
+        return
+    _report(warnings[:SHOWN_WARNINGS])
+    kinds = Counter(_kind_of(w.message) for w in warnings)
+    print(f"codegen: {len(warnings)} warnings, by kind:", file=sys.stderr)
+    for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
+        print(f"  {count:>6}  {kind}", file=sys.stderr)
+    print("codegen: `codegen validate` lists every one of them", file=sys.stderr)
+
+
+def _kind_of(message: str) -> str:
+    """A warning's message with what is particular to it (names, values, numbers) taken out."""
+    return _PARTICULAR.sub("…", message)
+
+
+# Quoted text (a quote that does not touch a word: "parameter's" is not one), numbers, constants.
+_PARTICULAR = re.compile(
+    r"(?<!\w)'(?:[^'\\]|\\.)*?'(?!\w)|-?\b\d+(?:\.\d+)?\b|\b(?:True|False|None)\b"
+)
 
 
 def _count(n: int, noun: str) -> str:

@@ -14,7 +14,7 @@ class ConfigError(Exception):
     pass
 
 
-_KEYS = frozenset({"sources", "out"})
+_KEYS = frozenset({"sources", "out", "strict"})
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,7 @@ class Config:
     root: Path  # the project: where pyproject.toml is; paths in output are relative to it
     sources: tuple[Path, ...]
     out: Path
+    strict: bool = False  # every build warning is an error
 
 
 def find_project(start: Path) -> Path:
@@ -49,7 +50,7 @@ def load_config(start: Path) -> Config:
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise ConfigError(
-            f"{pyproject.name}: unknown key(s) in [tool.codegen]: {', '.join(unknown)} (known: sources, out)"
+            f"{pyproject.name}: unknown key(s) in [tool.codegen]: {', '.join(unknown)} (known: sources, out, strict)"
         )
     sources = table.get("sources", list(DEFAULT_SOURCES))
     out = table.get("out", DEFAULT_OUT)
@@ -57,7 +58,12 @@ def load_config(start: Path) -> Config:
         raise ConfigError(f"{pyproject.name}: [tool.codegen] sources must be a list of paths")
     if not isinstance(out, str):
         raise ConfigError(f"{pyproject.name}: [tool.codegen] out must be a path")
-    return Config(project, tuple(_shown(project / s) for s in sources), _shown(project / out))
+    strict = table.get("strict", False)
+    if not isinstance(strict, bool):
+        raise ConfigError(f"{pyproject.name}: [tool.codegen] strict must be true or false")
+    return Config(
+        project, tuple(_shown(project / s) for s in sources), _shown(project / out), strict
+    )
 
 
 def _shown(path: Path) -> Path:

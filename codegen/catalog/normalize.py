@@ -55,6 +55,7 @@ def normalize(
     tools: list[Tool] = []
     owners: dict[str, tuple[int, str]] = {}
     seen: set[str] = set()
+    python_names = tool_python_names(loaded, skip, problems)
     for index, spec in enumerate(data["tools"]):
         if index in skip:
             continue
@@ -66,7 +67,7 @@ def normalize(
             )
             continue
         try:
-            tool = _ToolNormalizer(loaded, index, spec, problems).tool()
+            tool = _ToolNormalizer(loaded, index, spec, problems, python_names[index]).tool()
         except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
             problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
             continue
@@ -93,6 +94,46 @@ def normalize(
         name_line=loaded.line_of(("name",)),
     )
     return catalog, problems
+
+
+def tool_python_names(
+    loaded: LoadedCatalog, skip: set[int] | frozenset[int], problems: list[Diagnostic]
+) -> dict[int, tuple[str, str]]:
+    """Each tool's module name and class stem. Tools whose names collide in Python (`todo.add`
+    and `todo_add`) are told apart deterministically: a wire name that already is the module's
+    name keeps it, the others take a suffix in catalog order, with a warning."""
+    wanted: dict[int, tuple[str, str]] = {}
+    for index, spec in enumerate(loaded.data["tools"]):
+        if index not in skip:
+            pinned = spec.get("x-python-name")
+            wanted[index] = (
+                snake(pinned) if pinned else snake(spec["name"], fallback="tool"),
+                pascal(pinned or spec["name"], fallback="Tool"),
+            )
+    specs = loaded.data["tools"]
+    owners: dict[str, int] = {}
+    for index, (module, _) in wanted.items():
+        if specs[index]["name"] == module:
+            owners.setdefault(module, index)
+    chosen: dict[int, tuple[str, str]] = {}
+    for index, (module, stem) in wanted.items():
+        owner = owners.setdefault(module, index)
+        if owner == index or specs[owner]["name"] == specs[index]["name"]:
+            chosen[index] = (module, stem)  # the same wire name twice is an error of its own
+            continue
+        # Free both as a module and as a class stem (`t.1` must not become `t_12`'s `T12`).
+        names = [*wanted.values(), *chosen.values()]
+        taken = {*owners, *(m for m, _ in names), *(s for _, s in names)}
+        n = 2
+        while f"{module}_{n}" in taken or f"{stem}{n}" in taken:
+            n += 1
+        chosen[index] = (f"{module}_{n}", f"{stem}{n}")
+        message = (
+            f"tool {specs[index]['name']!r} becomes Python name {chosen[index][0]!r}, since tool "
+            f"{specs[owner]['name']!r} has {module!r} (set x-python-name on either to choose)"
+        )
+        problems.append(loaded.diagnostic(("tools", index, "name"), message, "warning"))
+    return chosen
 
 
 def internal_error(exc: BaseException) -> str:
@@ -148,6 +189,12 @@ class _ToolNormalizer(Objects, Choices, Combinations):
         if schema is False:
             self.error(path, "a `false` schema accepts no value")
             return AnyKind()
+        flags = [w for w in ("required", "optional") if isinstance(schema.get(w), bool)]
+        if flags:
+            # Beside a property the object honours them (objects.plain_property); here nothing can.
+            for word in flags:
+                self.warn((*path, word), f"`{word}` is not beside a property here: ignored")
+            schema = {k: v for k, v in schema.items() if k not in flags}
         if "$ref" in schema:
             return self.referenced(schema, path, parts)
         for _ in range(MAX_MERGES):

@@ -8,6 +8,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from codegen.catalog.defaults import corrected
 from codegen.catalog.kinds import DateKind, DateTimeKind, Field, IntegerKind, Kind, ObjectKind
 from codegen.catalog.names import snake, usable
 from codegen.catalog.tool_state import ToolState
@@ -29,34 +30,21 @@ class Objects(ToolState):
             class_name = self.names.take(class_name)
             self.check_keywords(schema, path, ["object"])
         properties: dict[str, Any] = schema.get("properties", {})
-        required: list[str] = schema.get("required", [])
+        listed = schema.get("required", [])
+        required: list[str] = list(listed) if isinstance(listed, list) else []
         for i, name in enumerate(required):
             if name not in properties:
                 self.error(
                     (*path, "required", i), f"required parameter {name!r} is not in properties"
                 )
+        properties = {
+            wire: self.plain_property(wire, prop, (*path, "properties", wire), required)
+            for wire, prop in properties.items()
+        }
         fields: list[Field] = []
-        by_py_name: dict[str, str] = {}
-        for wire, prop in properties.items():
+        for wire, py_name in self.python_names(properties, path).items():
+            prop = properties[wire]
             where = (*path, "properties", wire)
-            py_name = (
-                prop.get("x-python-name")
-                if isinstance(prop, dict) and "x-python-name" in prop
-                else snake(wire)
-            )
-            if not usable(py_name):
-                self.error(
-                    (*where, "x-python-name"),
-                    f"x-python-name {py_name!r} is a Python keyword or a name the generated class uses",
-                )
-                continue
-            if py_name in by_py_name:
-                self.error(
-                    where,
-                    f"parameter {wire!r} and parameter {by_py_name[py_name]!r} both become Python name {py_name!r} (set x-python-name on one)",
-                )
-                continue
-            by_py_name[py_name] = wire
             kind = self.kind(prop, where, (*parts, wire))
             fields.append(self.field(wire, py_name, kind, prop, where, wire in required))
         extra_schema = schema.get("additionalProperties")
@@ -76,6 +64,64 @@ class Objects(ToolState):
             draft_name=self.names.take(f"_{constant}_DRAFT"),
         )
 
+    def plain_property(self, wire: str, prop: Any, where: JsonPath, required: list[str]) -> Any:
+        """The property's schema without the cardinality keywords found in the wild (a boolean
+        `required`, `optional`), whose plain meaning goes into the object's `required` list."""
+        if not isinstance(prop, dict):
+            return prop
+        flags = {
+            word: value
+            for word, value in prop.items()
+            if word in ("required", "optional") and isinstance(value, bool)
+        }
+        for word, value in flags.items():
+            wanted = value if word == "required" else not value
+            listed = wire in required
+            if wanted and not listed:
+                required.append(wire)
+            elif listed and not wanted:
+                required.remove(wire)
+            state = "required" if wanted else "optional"
+            self.warn(
+                (*where, word),
+                f"`{word}: {str(value).lower()}` beside a property is not JSON Schema: read as "
+                f"{state} (list the name in the object's `required` to say so)",
+            )
+        return {word: value for word, value in prop.items() if word not in flags}
+
+    def python_names(self, properties: dict[str, Any], path: JsonPath) -> dict[str, str]:
+        """Each property's Python name. Names that collide are told apart deterministically: a
+        wire name that already is the identifier keeps it, the others take a suffix in order."""
+        wanted: dict[str, str] = {}
+        for wire, prop in properties.items():
+            pinned = isinstance(prop, dict) and "x-python-name" in prop
+            py_name = prop["x-python-name"] if pinned else snake(wire)
+            if not usable(py_name):
+                self.error(
+                    (*path, "properties", wire, "x-python-name"),
+                    f"x-python-name {py_name!r} is a Python keyword or a name the generated class uses",
+                )
+                continue
+            wanted[wire] = py_name
+        owners = {py_name: wire for wire, py_name in wanted.items() if wire == py_name}
+        chosen: dict[str, str] = {}
+        for wire, py_name in wanted.items():
+            owner = owners.setdefault(py_name, wire)
+            if owner == wire:
+                chosen[wire] = py_name
+                continue
+            taken = {*owners, *wanted.values(), *chosen.values()}
+            n = 2
+            while f"{py_name}_{n}" in taken:
+                n += 1
+            chosen[wire] = f"{py_name}_{n}"
+            self.warn(
+                (*path, "properties", wire),
+                f"parameter {wire!r} becomes Python name {chosen[wire]!r}, since parameter "
+                f"{owner!r} has {py_name!r} (set x-python-name on either to choose)",
+            )
+        return {wire: chosen[wire] for wire in wanted}
+
     def field(
         self, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool
     ) -> Field:
@@ -89,8 +135,16 @@ class Objects(ToolState):
             )  # `default: null` means "no value"
         if isinstance(kind, IntegerKind) and isinstance(default, float) and default.is_integer():
             default = int(default)
-        for message in self.default_problems(prop, kind, default):
-            self.error((*path, "default"), message)
+        problems = list(self.default_problems(prop, kind, default))
+        if problems:
+            # A default from the wild: corrected as a call's value would be, or left out; said.
+            fixed = corrected(kind, default)
+            if fixed is None or list(self.default_problems(prop, kind, fixed[0])):
+                self.warn((*path, "default"), f"{problems[0]}: the parameter has no default")
+                return Field(wire, py_name, kind, required, description)
+            default, codes = fixed
+            how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
+            self.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})")
         return Field(wire, py_name, kind, required, description, has_default=True, default=default)
 
     def default_problems(self, prop: dict[str, Any], kind: Kind, default: Any) -> Iterator[str]:

@@ -12,7 +12,7 @@ from typing import Any
 from codegen.catalog.keywords import empty_ranges, unenforced
 from codegen.catalog.kinds import Kind
 from codegen.catalog.load import LoadedCatalog
-from codegen.catalog.names import pascal, snake
+from codegen.catalog.names import snake
 from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.python.imports import TAKEN
 
@@ -39,7 +39,12 @@ class ToolState:
     """One tool being normalized: its schema, its module's names, and the problems found."""
 
     def __init__(
-        self, loaded: LoadedCatalog, index: int, spec: dict[str, Any], problems: list[Diagnostic]
+        self,
+        loaded: LoadedCatalog,
+        index: int,
+        spec: dict[str, Any],
+        problems: list[Diagnostic],
+        python_name: tuple[str, str],
     ) -> None:
         self.loaded = loaded
         self.spec = spec
@@ -47,12 +52,7 @@ class ToolState:
         self.base: JsonPath = ("tools", index, "parameters")
         self.problems = problems
         self.names = Names()
-        self.module = (
-            snake(spec["x-python-name"])
-            if "x-python-name" in spec
-            else snake(spec["name"], fallback="tool")
-        )
-        self.pascal = pascal(spec.get("x-python-name") or spec["name"], fallback="Tool")
+        self.module, self.pascal = python_name  # the module's name, and the stem of its classes
         self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
         self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class
         self.resolving: list[str] = []
