@@ -18,6 +18,7 @@ from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.emit import plan, write
+from codegen.lint import lint
 from codegen.python.format import GeneratedSyntaxError
 from codegen.sandbox import parse_with_catalog
 
@@ -95,6 +96,13 @@ def _parser() -> argparse.ArgumentParser:
     validate_cmd.add_argument("--strict", action="store_true", help=STRICT_HELP)
     validate_cmd.set_defaults(run=_validate)
 
+    lint_cmd = commands.add_parser(
+        "lint", help="what makes catalogs harder for a model to use, with stable rule codes"
+    )
+    lint_cmd.add_argument("sources", nargs="*", metavar="SOURCE")
+    lint_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    lint_cmd.set_defaults(run=_lint)
+
     parse_cmd = commands.add_parser(
         "parse",
         help="parse one call with a catalog and print the result as JSON (exit 1 when the call has errors)",
@@ -150,6 +158,21 @@ def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> 
         f"codegen: {_count(len(catalogs), 'catalog')} valid ({_count(tools, 'tool')}, {_count(len(warnings), 'warning')})"
     )
     return OK
+
+
+def _lint(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
+    """Exit 1 when a finding is at error level: a catalog error, or a contradiction."""
+    findings = lint(find_sources(sources), config.root)
+    if args.format == "json":
+        print(json.dumps([f.as_json() for f in findings], indent=2, ensure_ascii=False))
+    else:
+        for finding in findings:
+            print(finding)
+        levels = Counter(f.level for f in findings)
+        counts = f"{_count(levels['error'], 'error')}, {_count(levels['warning'], 'warning')}, "
+        counts += f"{levels['info']} info"
+        print(f"codegen: {_count(len(findings), 'finding')} ({counts})", file=sys.stderr)
+    return FAILED if any(f.level == "error" for f in findings) else OK
 
 
 def _parse(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
