@@ -12,12 +12,16 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 
+import yaml
+
 from codegen import __version__
 from codegen.build import UsageError, build, check_catalogs, find_sources
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.emit import plan, write
+from codegen.importers import FORMATS, UnreadableToolList, import_tools
+from codegen.importers.yaml_out import to_yaml
 from codegen.lint import lint
 from codegen.python.format import GeneratedSyntaxError
 from codegen.sandbox import parse_with_catalog
@@ -96,6 +100,27 @@ def _parser() -> argparse.ArgumentParser:
     validate_cmd.add_argument("--strict", action="store_true", help=STRICT_HELP)
     validate_cmd.set_defaults(run=_validate)
 
+    import_cmd = commands.add_parser(
+        "import", help="turn a tool list people already have into a catalog (YAML)"
+    )
+    import_cmd.add_argument(
+        "source", metavar="SOURCE", help="a JSON or YAML file with the tool list (- for stdin)"
+    )
+    import_cmd.add_argument(
+        "--from", dest="source_format", choices=("auto", *FORMATS), default="auto"
+    )
+    import_cmd.add_argument("--name", help="the catalog's name (default: the file's name)")
+    import_cmd.add_argument(
+        "-o", "--output", type=Path, help="the catalog to write (default: stdout)"
+    )
+    import_cmd.add_argument(
+        "--names",
+        type=Path,
+        metavar="PROVIDER_NAMES.json",
+        help="a build's provider_names map: aliases a provider was sent become wire names again",
+    )
+    import_cmd.set_defaults(run=_import)
+
     lint_cmd = commands.add_parser(
         "lint", help="what makes catalogs harder for a model to use, with stable rule codes"
     )
@@ -158,6 +183,40 @@ def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> 
         f"codegen: {_count(len(catalogs), 'catalog')} valid ({_count(tools, 'tool')}, {_count(len(warnings), 'warning')})"
     )
     return OK
+
+
+def _import(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
+    text = sys.stdin.read() if args.source == "-" else _read(Path(args.source))
+    try:
+        document = yaml.safe_load(text)  # JSON is YAML too
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{args.source}: neither JSON nor YAML: {exc}") from None
+    names = json.loads(_read(args.names)) if args.names else None
+    name = args.name or ("imported_tools" if args.source == "-" else Path(args.source).stem)
+    try:
+        catalog, fmt, notes = import_tools(document, args.source_format, name, names)
+    except UnreadableToolList as exc:
+        raise UsageError(f"{args.source}: {exc}") from None
+    for note in notes:
+        print(f"{args.source}: warning: {note}", file=sys.stderr)
+    text = to_yaml(catalog)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    print(
+        f"codegen: imported {_count(len(catalog['tools']), 'tool')} ({fmt}) with "
+        f"{_count(len(notes), 'change')}",
+        file=sys.stderr,
+    )
+    return OK
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: {exc}") from None
 
 
 def _lint(args: argparse.Namespace, sources: list[Path], config: Config) -> int:

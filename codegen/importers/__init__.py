@@ -1,0 +1,63 @@
+"""`codegen import`: the tool lists teams already have, as a catalog (SPEC §6).
+
+A provider's payload, an MCP `tools/list` result, or a bare list in the loose dialects of
+function-calling datasets is read (`formats`), each schema is made standard JSON Schema
+(`dialect`), aliases a provider was sent are mapped back to wire names, and the catalog is written
+as YAML a person would write (`yaml_out`). Every change is a note; nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codegen.catalog.names import snake
+from codegen.importers.dialect import Notes, standard
+from codegen.importers.formats import (
+    FORMATS,
+    PROVIDER_OF,
+    READERS,
+    UnreadableToolList,
+    detect,
+    items_of,
+)
+
+__all__ = ["FORMATS", "UnreadableToolList", "import_tools"]
+
+
+def import_tools(
+    document: Any,
+    source_format: str = "auto",
+    name: str = "imported_tools",
+    provider_names: dict[str, dict[str, str]] | None = None,
+) -> tuple[dict[str, Any], str, Notes]:
+    """The catalog of a tool list, the format it was read as, and what was changed on the way."""
+    fmt = detect(document) if source_format == "auto" else source_format
+    if fmt not in READERS:
+        raise UnreadableToolList(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    notes = Notes()
+    wire_names = {
+        alias: wire
+        for wire, alias in (provider_names or {}).get(PROVIDER_OF.get(fmt, ""), {}).items()
+    }
+    tools: list[dict[str, Any]] = []
+    for index, item in enumerate(items_of(document)):
+        where = ("tools", index)
+        if not isinstance(item, dict):
+            notes.add(where, "not a tool entry (an object): left out")
+            continue
+        tool = READERS[fmt](item)
+        if tool["name"] in wire_names:
+            notes.add(
+                (*where, "name"), f"{tool['name']!r} is the alias of {wire_names[tool['name']]!r}"
+            )
+            tool["name"] = wire_names[tool["name"]]
+        if not tool.get("description"):
+            notes.add((*where, "description"), "no description: write one (the build needs it)")
+            tool["description"] = ""
+        parameters = standard(tool["parameters"], (*where, "parameters"), notes)
+        if isinstance(parameters, dict) and "type" not in parameters:
+            parameters = {"type": "object", **parameters}
+            notes.add((*where, "parameters"), "parameters without a type: read as an object")
+        tool["parameters"] = parameters
+        tools.append(tool)
+    return {"name": snake(name, fallback="imported_tools"), "tools": tools}, fmt, notes

@@ -1,0 +1,147 @@
+"""Tool lists in each provider's format, and bare ones: which format a document is, and its tools.
+
+Each reader takes one item of the list and returns the tool as a catalog writes it (name, title,
+description, annotations, examples, parameters as written there); `detect` names the format of a
+whole document by the shape of its items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+FORMATS = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "loose")
+# The providers whose names `PROVIDER_NAMES` may hold aliases for, by format.
+PROVIDER_OF = {
+    "openai": "openai",
+    "openai-responses": "openai",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+    "mcp": "mcp",
+}
+EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+class UnreadableToolList(ValueError):
+    """A document that holds no tool list this reads."""
+
+
+def items_of(document: Any) -> list[Any]:
+    """The list of tool entries in a document: a bare list, or one inside the envelopes found in
+    the wild (`{"tools": [...]}` of a request or an MCP `tools/list` result, a JSON-RPC
+    `{"result": {...}}`, Gemini's `functionDeclarations`)."""
+    if isinstance(document, dict) and isinstance(document.get("result"), dict):
+        document = document["result"]
+    if isinstance(document, dict) and isinstance(document.get("tools"), list):
+        document = document["tools"]
+    if isinstance(document, dict) and ("name" in document or _declarations(document) is not None):
+        document = [document]  # one tool, or one Gemini `Tool`
+    if not isinstance(document, list):
+        raise UnreadableToolList("no list of tools in it (a list, or an object with `tools`)")
+    items: list[Any] = []
+    for item in document:
+        declarations = _declarations(item)
+        items.extend(declarations if declarations is not None else [item])
+    return items
+
+
+def _declarations(item: Any) -> list[Any] | None:
+    if isinstance(item, dict):
+        for key in ("functionDeclarations", "function_declarations"):
+            if isinstance(item.get(key), list):
+                return list(item[key])
+    return None
+
+
+def detect(document: Any) -> str:
+    """The format of a document, from the shape of its first tool entry."""
+    raw = document.get("tools") if isinstance(document, dict) else document
+    wrapped = isinstance(raw, list) and any(_declarations(item) is not None for item in raw)
+    items = items_of(document)
+    first = next((item for item in items if isinstance(item, dict)), {})
+    if wrapped or "parametersJsonSchema" in first or "parameters_json_schema" in first:
+        return "gemini"
+    if "inputSchema" in first:
+        return "mcp"
+    if "input_schema" in first:
+        return "anthropic"
+    if first.get("type") == "function" and isinstance(first.get("function"), dict):
+        return "openai"
+    if first.get("type") == "function":
+        return "openai-responses"
+    if _upper_case_types(first.get("parameters")):
+        return "gemini"
+    return "loose"
+
+
+def _upper_case_types(schema: Any) -> bool:
+    return isinstance(schema, dict) and str(schema.get("type", "")).isupper()
+
+
+def _openai(item: dict[str, Any]) -> dict[str, Any]:
+    function = item.get("function", {})
+    return _tool(function.get("name"), function.get("description"), function.get("parameters"))
+
+
+def _responses(item: dict[str, Any]) -> dict[str, Any]:
+    return _tool(item.get("name"), item.get("description"), item.get("parameters"))
+
+
+def _anthropic(item: dict[str, Any]) -> dict[str, Any]:
+    tool = _tool(item.get("name"), item.get("description"), item.get("input_schema"))
+    if isinstance(item.get("input_examples"), list):
+        tool["examples"] = item["input_examples"]
+    return tool
+
+
+def _gemini(item: dict[str, Any]) -> dict[str, Any]:
+    parameters = next(
+        (
+            item[k]
+            for k in ("parametersJsonSchema", "parameters_json_schema", "parameters")
+            if k in item
+        ),
+        None,
+    )
+    return _tool(item.get("name"), item.get("description"), parameters)
+
+
+def _mcp(item: dict[str, Any]) -> dict[str, Any]:
+    tool = _tool(item.get("name"), item.get("description"), item.get("inputSchema"))
+    annotations = dict(item.get("annotations") or {})
+    title = item.get("title") or annotations.pop("title", None)
+    annotations.pop("title", None)
+    if title:
+        tool = {
+            "name": tool["name"],
+            "title": title,
+            **{k: v for k, v in tool.items() if k != "name"},
+        }
+    if annotations:
+        tool["annotations"] = annotations
+    return tool
+
+
+def _loose(item: dict[str, Any]) -> dict[str, Any]:
+    # Datasets write the schema under any of these names.
+    parameters = next(
+        (item[k] for k in ("parameters", "input_schema", "inputSchema", "arguments") if k in item),
+        None,
+    )
+    return _tool(item.get("name"), item.get("description"), parameters)
+
+
+def _tool(name: Any, description: Any, parameters: Any) -> dict[str, Any]:
+    tool: dict[str, Any] = {"name": name, "description": description}
+    tool["parameters"] = parameters if parameters is not None else dict(EMPTY)
+    return tool
+
+
+READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "openai": _openai,
+    "openai-responses": _responses,
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+    "mcp": _mcp,
+    "loose": _loose,
+}

@@ -1,0 +1,120 @@
+"""A catalog as YAML a person would write: keys in reading order, long text as block scalars.
+
+The build reads YAML 1.2; PyYAML writes YAML 1.1, which quotes every string 1.1 would read as
+something else (`yes`, `010`, `2024-01-01`), so what is written reads back the same either way
+(a test reads each import back and compares).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+# A tool's keys, and a schema's, in the order a person reads them; others follow as they came.
+_TOOL_ORDER = ("name", "title", "description", "annotations", "examples", "parameters")
+_SCHEMA_ORDER = (
+    "type", "title", "description", "enum", "const", "format", "default", "examples",
+    "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+    "minLength", "maxLength", "pattern", "items", "minItems", "maxItems", "uniqueItems",
+    "properties", "required", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs",
+)  # fmt: skip
+_SCHEMA_MAPS = ("properties", "$defs", "definitions")
+_SCHEMA_ONE = ("items", "additionalProperties", "not")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+LONG = 80  # characters: a longer text goes on lines of its own
+
+
+class _Block(str):
+    """Text written as a block scalar."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _block(dumper: yaml.SafeDumper, text: _Block) -> yaml.ScalarNode:
+    # Literal (`|`) keeps the line breaks a description has; folded (`>`) wraps a long line.
+    style = "|" if "\n" in text else ">"
+    return dumper.represent_scalar("tag:yaml.org,2002:str", str(text), style=style)
+
+
+_Dumper.add_representer(_Block, _block)
+
+
+class _Flow(list[object]):
+    """A short list of scalars (`required`, `enum`), written on one line as people write them."""
+
+
+def _flow(dumper: yaml.SafeDumper, items: _Flow) -> yaml.SequenceNode:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", list(items), flow_style=True)
+
+
+_Dumper.add_representer(_Flow, _flow)
+
+
+def to_yaml(catalog: dict[str, Any]) -> str:
+    tools = [_ordered(tool, _TOOL_ORDER, _tool_value) for tool in catalog["tools"]]
+    head = {k: v for k, v in catalog.items() if k != "tools"}
+    text: str = yaml.dump(
+        {**head, "tools": tools},
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
+        default_flow_style=False,
+    )
+    return text
+
+
+def _ordered(value: dict[str, Any], order: tuple[str, ...], child: Any) -> dict[str, Any]:
+    first = [k for k in order if k in value]
+    rest = [k for k in value if k not in order]
+    return {k: child(k, value[k]) for k in first + rest}
+
+
+def _tool_value(key: str, value: Any) -> Any:
+    if key == "parameters":
+        return _schema(value)
+    return _text(value) if key == "description" else value
+
+
+def _schema(schema: Any) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    return _ordered(schema, _SCHEMA_ORDER, _schema_value)
+
+
+def _schema_value(key: str, value: Any) -> Any:
+    if key in _SCHEMA_MAPS and isinstance(value, dict):
+        return {name: _schema(sub) for name, sub in value.items()}
+    if key in _SCHEMA_ONE:
+        return _schema(value)
+    if key in _SCHEMA_LISTS and isinstance(value, list):
+        return [_schema(sub) for sub in value]
+    if key == "description":
+        return _text(value)
+    return _short_list(value)
+
+
+def _short_list(value: Any) -> Any:
+    scalars = (str, int, float, bool, type(None))
+    if (
+        isinstance(value, list)
+        and all(isinstance(v, scalars) for v in value)
+        and len(yaml.safe_dump(value, default_flow_style=True, width=1000)) <= LONG
+    ):
+        return _Flow(value)
+    return value
+
+
+def _text(value: Any) -> Any:
+    if isinstance(value, str) and (len(value) > LONG or "\n" in value) and _blockable(value):
+        return _Block(value)
+    return value
+
+
+def _blockable(text: str) -> bool:
+    # A block scalar cannot hold trailing spaces on a line or a leading space that changes the
+    # indentation; such text stays quoted.
+    return not any(line != line.rstrip() for line in text.split("\n")) and not text.startswith(" ")

@@ -1,0 +1,194 @@
+"""`codegen import`: tool lists in every provider's format, and loose ones, become catalogs that build.
+
+`tests/importing/<case>.json` is shaped like the real thing (the providers' documented examples, an
+MCP `tools/list` response, a function-calling dataset's dialect); `<case>.yaml` is the exact catalog
+the import writes and `<case>.notes` what it says on the way.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, build_package
+from test_invalid_catalogs import run_codegen
+
+from codegen.catalog.load import load_catalog
+from codegen.importers import UnreadableToolList, import_tools
+
+IMPORTING = ROOT / "tests" / "importing"
+CASES = {
+    "openai_chat": "openai",
+    "openai_responses": "openai-responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+    "mcp": "mcp",
+    "loose": "loose",
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_format_imports_exactly_and_is_detected(case: str, tmp_path: Path) -> None:
+    out = tmp_path / f"{case}.yaml"
+    done = run_codegen("import", f"tests/importing/{case}.json", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text(encoding="utf-8") == (IMPORTING / f"{case}.yaml").read_text(
+        encoding="utf-8"
+    )
+    assert done.stderr == (IMPORTING / f"{case}.notes").read_text(encoding="utf-8")
+    assert f"({CASES[case]})" in done.stderr.splitlines()[-1]
+    # The same with the format named instead of detected.
+    named = run_codegen("import", f"tests/importing/{case}.json", "--from", CASES[case])
+    assert named.stdout == out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_what_is_written_reads_back_as_what_was_imported(case: str) -> None:
+    document = json.loads((IMPORTING / f"{case}.json").read_text(encoding="utf-8"))
+    catalog, _, _ = import_tools(document, name=case)
+    assert load_catalog(IMPORTING / f"{case}.yaml", ROOT).data == catalog
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c != "loose"])
+def test_an_imported_catalog_builds_and_parses(case: str, tmp_path: Path) -> None:
+    package = build_package(IMPORTING / f"{case}.yaml", tmp_path)
+    name = next(iter(package.TOOLS))
+    assert (
+        package.TOOLS[name].schema
+        == load_catalog(IMPORTING / f"{case}.yaml", ROOT).data["tools"][0]["parameters"]
+    )
+
+
+def test_a_tool_without_a_description_is_left_for_a_person_to_describe() -> None:
+    done = run_codegen("validate", "tests/importing/loose.yaml")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0] == (
+        "tests/importing/loose.yaml:29: tools[1].description: a tool needs a description: the "
+        "model depends on it"
+    )
+
+
+def test_loose_dialects_become_json_schema() -> None:
+    catalog, fmt, notes = import_tools(
+        json.loads((IMPORTING / "loose.json").read_text(encoding="utf-8")), name="loose"
+    )
+    assert fmt == "loose"
+    parameters = catalog["tools"][0]["parameters"]
+    assert parameters["type"] == "object"
+    assert {k: v.get("type") for k, v in parameters["properties"].items()} == {
+        "base": "integer",
+        "height": "number",
+        "unit": "string",
+        "vertices": "array",
+        "metadata": "object",
+        "extra": None,
+    }
+    assert parameters["required"] == ["base", "height", "metadata"]
+    assert len(notes) == 11
+
+
+def test_provider_aliases_become_wire_names_again(tmp_path: Path) -> None:
+    sent = {
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "memory_search",
+                    "description": "Find passages in the memory store.",
+                    "parameters": {"type": "object", "properties": {}},
+                },
+            }
+        ]
+    }
+    (tmp_path / "sent.json").write_text(json.dumps(sent), encoding="utf-8")
+    names = {
+        "openai": {"memory.search": "memory_search"},
+        "mcp": {"memory.search": "memory.search"},
+    }
+    (tmp_path / "provider_names.json").write_text(json.dumps(names), encoding="utf-8")
+    done = run_codegen(
+        "import", "sent.json", "--names", "provider_names.json", "--name", "memory", cwd=tmp_path
+    )
+    assert done.returncode == 0
+    assert "- name: memory.search\n" in done.stdout
+    assert "warning: tools[0].name: 'memory_search' is the alias of 'memory.search'" in done.stderr
+
+
+@pytest.mark.parametrize("document", [42, "text", {"nothing": []}])
+def test_a_document_without_a_tool_list_is_a_usage_error(document: object, tmp_path: Path) -> None:
+    with pytest.raises(UnreadableToolList):
+        import_tools(document)
+    (tmp_path / "x.json").write_text(json.dumps(document), encoding="utf-8")
+    done = run_codegen("import", "x.json", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("codegen: x.json: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Three hundred definitions with every kind of dirt of the wild, in one run
+
+DIRTY_TYPES = [
+    "dict",
+    "float",
+    "double",
+    "long",
+    "tuple",
+    "any",
+    "String",
+    "HashMap",
+    "int",
+    "bool",
+]
+
+
+def wild_definitions(count: int, seed: int = 4) -> list[dict[str, object]]:
+    rng = random.Random(seed)
+    tools: list[dict[str, object]] = []
+    for i in range(count):
+        # Every fifth tool collides with the one before by case or a dot.
+        name = f"tool_{i}" if i % 5 else f"Tool.{i - 1 if i else 0}"
+        properties: dict[str, object] = {}
+        for j in range(rng.randint(1, 5)):
+            kind = rng.choice(DIRTY_TYPES)
+            prop: dict[str, object] = {"type": kind, "description": f"Parameter {j}."}
+            if kind in ("tuple",):
+                prop["items"] = {"type": "long"}
+            if rng.random() < 0.3:
+                prop[rng.choice(["required", "optional"])] = rng.random() < 0.5
+            if kind == "bool" and rng.random() < 0.5:
+                prop["default"] = rng.choice(["false", "True", "yes"])
+            if kind in ("int", "long") and rng.random() < 0.5:
+                prop["default"] = rng.choice(["5", "dontcare", 2.0])
+            properties[f"p{j}" if j % 3 else f"P{j}"] = prop
+        if rng.random() < 0.2:
+            properties["Content-Type"] = {"type": "String", "description": "Header."}
+            properties["content_type"] = {"type": "String", "description": "Stored."}
+        tools.append(
+            {
+                "name": name,
+                "description": f"Tool number {i}, from a dataset.",
+                "parameters": {"type": "dict", "properties": properties, "required": []},
+            }
+        )
+    return tools
+
+
+def test_three_hundred_dirty_definitions_import_and_build_in_one_run(tmp_path: Path) -> None:
+    (tmp_path / "wild.json").write_text(json.dumps(wild_definitions(300)), encoding="utf-8")
+    imported = run_codegen("import", "wild.json", "-o", "wild.yaml", cwd=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    built = run_codegen("build", "wild.yaml", "--out", "out", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    summary = built.stderr.splitlines()
+    assert "codegen: `codegen validate` lists every one of them" in summary
+    kinds = "\n".join(summary)
+    for what in ("becomes Python name", "read as", "the parameter has no default"):
+        assert what in kinds
+    strict = run_codegen("build", "wild.yaml", "--out", "strict", "--strict", cwd=tmp_path)
+    assert strict.returncode == 1 and not (tmp_path / "strict").exists()
+    package = build_package(tmp_path / "wild.yaml", tmp_path / "pkg")
+    assert len(package.TOOLS) == 300
+    request = package.parse("tool_1", {})
+    assert request.tool_name == "tool_1" and request.errors == ()
