@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -20,7 +21,8 @@ from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.emit import plan, write
-from codegen.importers import FORMATS, UnreadableToolList, import_tools
+from codegen.importers import FORMATS, UnreadableToolList, import_functions, import_tools
+from codegen.importers.dialect import Notes
 from codegen.importers.yaml_out import to_yaml
 from codegen.lint import lint
 from codegen.python.format import GeneratedSyntaxError
@@ -104,10 +106,13 @@ def _parser() -> argparse.ArgumentParser:
         "import", help="turn a tool list people already have into a catalog (YAML)"
     )
     import_cmd.add_argument(
-        "source", metavar="SOURCE", help="a JSON or YAML file with the tool list (- for stdin)"
+        "source",
+        metavar="SOURCE",
+        help="a JSON or YAML file with the tool list (- for stdin); with --from python, "
+        "package.module[:function]",
     )
     import_cmd.add_argument(
-        "--from", dest="source_format", choices=("auto", *FORMATS), default="auto"
+        "--from", dest="source_format", choices=("auto", *FORMATS, "python"), default="auto"
     )
     import_cmd.add_argument("--name", help="the catalog's name (default: the file's name)")
     import_cmd.add_argument(
@@ -186,15 +191,12 @@ def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> 
 
 
 def _import(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
-    text = sys.stdin.read() if args.source == "-" else _read(Path(args.source))
     try:
-        document = yaml.safe_load(text)  # JSON is YAML too
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{args.source}: neither JSON nor YAML: {exc}") from None
-    names = json.loads(_read(args.names)) if args.names else None
-    name = args.name or ("imported_tools" if args.source == "-" else Path(args.source).stem)
-    try:
-        catalog, fmt, notes = import_tools(document, args.source_format, name, names)
+        if args.source_format == "python":
+            fmt = "python"
+            catalog, notes = import_functions(args.source, Path.cwd(), args.name)
+        else:
+            catalog, fmt, notes = _import_document(args)
     except UnreadableToolList as exc:
         raise UsageError(f"{args.source}: {exc}") from None
     for note in notes:
@@ -210,6 +212,17 @@ def _import(args: argparse.Namespace, sources: list[Path], config: Config) -> in
         file=sys.stderr,
     )
     return OK
+
+
+def _import_document(args: argparse.Namespace) -> tuple[dict[str, Any], str, Notes]:
+    text = sys.stdin.read() if args.source == "-" else _read(Path(args.source))
+    try:
+        document = yaml.safe_load(text)  # JSON is YAML too
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{args.source}: neither JSON nor YAML: {exc}") from None
+    names = json.loads(_read(args.names)) if args.names else None
+    name = args.name or ("imported_tools" if args.source == "-" else Path(args.source).stem)
+    return import_tools(document, args.source_format, name, names)
 
 
 def _read(path: Path) -> str:

@@ -192,3 +192,49 @@ def test_three_hundred_dirty_definitions_import_and_build_in_one_run(tmp_path: P
     assert len(package.TOOLS) == 300
     request = package.parse("tool_1", {})
     assert request.tool_name == "tool_1" and request.errors == ()
+
+
+# ---------------------------------------------------------------------------------------------
+# Python functions: docstrings in the Google, NumPy and reST styles, annotations as schemas
+
+
+def test_python_functions_import_exactly() -> None:
+    done = run_codegen("import", "shop", "--from", "python", cwd=IMPORTING)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (IMPORTING / "shop.yaml").read_text(encoding="utf-8")
+    assert done.stderr == (IMPORTING / "shop.notes").read_text(encoding="utf-8")
+
+
+def test_one_function_by_name_and_an_unknown_one(tmp_path: Path) -> None:
+    done = run_codegen("import", "shop:refund", "--from", "python", cwd=IMPORTING)
+    assert done.returncode == 0
+    assert [line for line in done.stdout.splitlines() if line.startswith("- name:")] == [
+        "- name: refund"
+    ]
+    missing = run_codegen("import", "shop:nothing", "--from", "python", cwd=IMPORTING)
+    assert (missing.returncode, missing.stderr) == (
+        2,
+        "codegen: shop:nothing: 'shop' has no function 'nothing'\n",
+    )
+
+
+def test_imported_functions_build_into_parsers_that_fit_them(tmp_path: Path) -> None:
+    package = build_package(IMPORTING / "shop.yaml", tmp_path)
+    request = package.parse(
+        "place_order",
+        {
+            "item": "A-1",
+            "quantity": "2",
+            "speed": "EXPRESS",
+            "address": {"street": "x", "city": "y"},
+        },
+    )
+    assert request.errors == ()
+    assert request.warnings == (
+        "string_literal_converted_to_integer:quantity",
+        "enum_case_normalized:speed",
+    )
+    assert request.values["address"] == {"street": "x", "city": "y", "country": "NL"}
+    refund = package.parse("refund", {"order_id": 7, "amount": {"amount": 5}, "reason": "late"})
+    assert refund.errors == ("missing_required:amount.currency",)
+    assert package.parse("deliveries", {"since": "2026-11-01"}).values["limit"] == 20

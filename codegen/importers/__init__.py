@@ -8,6 +8,7 @@ as YAML a person would write (`yaml_out`). Every change is a note; nothing is dr
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from codegen.catalog.names import snake
@@ -20,8 +21,24 @@ from codegen.importers.formats import (
     detect,
     items_of,
 )
+from codegen.importers.python import functions_of, tools_of
 
-__all__ = ["FORMATS", "UnreadableToolList", "import_tools"]
+__all__ = ["FORMATS", "UnreadableToolList", "import_functions", "import_tools"]
+
+
+def import_functions(
+    target: str, root: Path, name: str | None = None
+) -> tuple[dict[str, Any], Notes]:
+    """The catalog of the type-annotated functions `target` names (`package.module[:function]`)."""
+    notes = Notes()
+    tools = tools_of(functions_of(target, root), notes)
+    for index, tool in enumerate(tools):
+        if not tool["description"]:
+            notes.add(
+                ("tools", index, "description"), "no docstring: write one (the build needs it)"
+            )
+    stem = name or target.partition(":")[0].rsplit(".", 1)[-1]
+    return {"name": snake(stem, fallback="imported_tools"), "tools": tools}, notes
 
 
 def import_tools(
