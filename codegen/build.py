@@ -22,6 +22,7 @@ from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.python.format import format_python
 from codegen.python.render import (
     render_init,
+    render_providers,
     render_repair,
     render_runtime,
     render_tool,
@@ -129,6 +130,7 @@ def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[st
         f"{package}/__init__.py": render_init(catalog),
         f"{package}/_runtime.py": render_runtime(),
         f"{package}/_repair.py": render_repair(),
+        f"{package}/_providers.py": render_providers(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
     for path, text in shared.items():

@@ -56,6 +56,10 @@ def render_init(catalog: Catalog) -> str:
         "RawArguments",
         "ToolCallRequest",
         "ToolSpec",
+        "from_anthropic",
+        "from_gemini",
+        "from_openai_chat",
+        "from_openai_responses",
         "parse",
     ]
     exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
@@ -85,6 +89,10 @@ def render_runtime() -> str:
 
 def render_repair() -> str:
     return environment().get_template("repair.py.jinja").render(header=_SHARED_HEADER)
+
+
+def render_providers() -> str:
+    return environment().get_template("providers.py.jinja").render(header=_SHARED_HEADER)
 
 
 def render_tools_init(catalog: Catalog) -> str:

@@ -56,6 +56,37 @@ def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCall
     return spec.parse(raw, tool_call_id)
 
 
+def from_openai_chat(obj: object) -> list[ToolCallRequest[object]]:
+    """The tool calls in an OpenAI Chat Completions response, or any part of one, parsed.
+
+    The adapters' module is imported on first use: a service that never calls them never loads it.
+    """
+    from . import _providers
+
+    return _providers.from_openai_chat(obj, parse)
+
+
+def from_openai_responses(obj: object) -> list[ToolCallRequest[object]]:
+    """The function calls in an OpenAI Responses response, or any part of one, parsed."""
+    from . import _providers
+
+    return _providers.from_openai_responses(obj, parse)
+
+
+def from_anthropic(obj: object) -> list[ToolCallRequest[object]]:
+    """The tool uses in an Anthropic message, or any part of one, parsed."""
+    from . import _providers
+
+    return _providers.from_anthropic(obj, parse)
+
+
+def from_gemini(obj: object) -> list[ToolCallRequest[object]]:
+    """The function calls in a Gemini response, or any part of one, parsed."""
+    from . import _providers
+
+    return _providers.from_gemini(obj, parse)
+
+
 __all__ = [
     "CATALOG",
     "TOOLS",
@@ -68,6 +99,10 @@ __all__ = [
     "RuntimeArgs",
     "ToolCallRequest",
     "ToolSpec",
+    "from_anthropic",
+    "from_gemini",
+    "from_openai_chat",
+    "from_openai_responses",
     "parse",
     "parse_hostile_tool_one",
     "parse_hostile_tool_two",

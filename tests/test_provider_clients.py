@@ -1,0 +1,275 @@
+"""End to end with the real clients: `openai`, `anthropic` and `google-genai` send a catalog's tools
+to a stub HTTP server on 127.0.0.1, which records what it received and replays a reply holding tool
+calls; the adapters parse the reply the client returns."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
+
+import anthropic
+import openai
+import pytest
+from google import genai
+from google.genai import types as gemini
+
+from tests.conftest import build_package
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def pkg(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    return build_package(ROOT / "schemas" / "memory_tools.yaml", tmp_path_factory.mktemp("pkg"))
+
+
+def tools_for(pkg: ModuleType, provider: str) -> list[dict[str, object]]:
+    """The tools list each provider takes, from the catalog.
+
+    Until the package's payload constants are merged (OPENAI_TOOLS, OPENAI_RESPONSES_TOOLS,
+    ANTHROPIC_TOOLS, GEMINI_TOOLS), this builds the minimal form of each from `TOOLS`; the tests
+    compare what the server received with what this returns, so switching is one change here.
+    """
+    found: list[dict[str, object]] = []
+    for name, spec in pkg.TOOLS.items():
+        schema = json.loads(json.dumps(spec.schema))
+        described = {"name": name, "description": spec.description}
+        if provider == "openai_chat":
+            found.append({"type": "function", "function": {**described, "parameters": schema}})
+        elif provider == "openai_responses":
+            found.append({"type": "function", **described, "parameters": schema, "strict": False})
+        elif provider == "anthropic":
+            found.append({**described, "input_schema": schema})
+        else:
+            found.append({**described, "parametersJsonSchema": schema})
+    return found
+
+
+@dataclass
+class Stub:
+    """A provider's API on 127.0.0.1: each POST to a path in `replies` gets that JSON reply."""
+
+    replies: dict[str, dict[str, object]]
+    received: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+    url: str = ""
+
+
+@pytest.fixture
+def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stub]:
+    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(proxy, raising=False)  # the clients must reach 127.0.0.1 directly
+    state = Stub({})
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            path = self.path.split("?")[0]
+            state.received.append((path, body))
+            reply = state.replies.get(path)
+            data = json.dumps(reply if reply is not None else {"error": path}).encode()
+            self.send_response(200 if reply is not None else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass  # keep the test output clean
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+# The calls every reply holds: one clean, one with the slips models make. The tool names need no
+# provider alias, so these replies hold for every provider.
+READ = {"filePath": "README.md", "startLine": "3"}
+UPDATE = {"settings": {"timeout": 30, "mode": "SAFE"}, "dryRun": "true"}
+
+
+def expected(pkg: ModuleType, read_id: str, update_id: str) -> list[object]:
+    """The requests the two calls make, checked: what each adapter must return for them."""
+    read = pkg.parse("read_file", json.dumps(READ), read_id)
+    assert read.values == {"filePath": "README.md", "startLine": 3, "encoding": "utf-8"}
+    assert read.warnings == ("string_literal_converted_to_integer:startLine",)
+    update = pkg.parse("update_config", json.dumps(UPDATE), update_id)
+    assert update.values == {
+        "settings": {"timeout": 30, "mode": "safe", "retries": 3},
+        "dryRun": True,
+    }
+    assert update.warnings == (
+        "enum_case_normalized:settings.mode",
+        "string_literal_converted_to_boolean:dryRun",
+    )
+    assert read.arguments is not None and update.arguments is not None
+    return [read, update]
+
+
+def snake_keys(record: dict[str, object]) -> dict[str, object]:
+    """The record with its own keys (not its values') in snake_case."""
+    return {re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower(): value for key, value in record.items()}
+
+
+USER = "Read the README, then switch to safe mode."
+
+
+def test_openai_chat_client(pkg: ModuleType, stub: Stub) -> None:
+    stub.replies["/v1/chat/completions"] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-test",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "call_read",
+                            "type": "function",
+                            "function": {"name": "read_file", "arguments": json.dumps(READ)},
+                        },
+                        {
+                            "id": "call_update",
+                            "type": "function",
+                            "function": {"name": "update_config", "arguments": json.dumps(UPDATE)},
+                        },
+                    ],
+                },
+            }
+        ],
+    }
+    client = openai.OpenAI(base_url=f"{stub.url}/v1", api_key="test", max_retries=0)
+    tools = tools_for(pkg, "openai_chat")
+    completion = client.chat.completions.create(
+        model="gpt-test", messages=[{"role": "user", "content": USER}], tools=tools
+    )
+    assert [(path, body["tools"]) for path, body in stub.received] == [
+        ("/v1/chat/completions", tools)
+    ]
+    assert pkg.from_openai_chat(completion) == expected(pkg, "call_read", "call_update")
+
+
+def test_openai_responses_client(pkg: ModuleType, stub: Stub) -> None:
+    stub.replies["/v1/responses"] = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "gpt-test",
+        "status": "completed",
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "output": [
+            {"type": "reasoning", "id": "rs_1", "summary": []},
+            {
+                "type": "function_call",
+                "id": "fc_1",
+                "call_id": "call_read",
+                "name": "read_file",
+                "arguments": json.dumps(READ),
+                "status": "completed",
+            },
+            {
+                "type": "function_call",
+                "id": "fc_2",
+                "call_id": "call_update",
+                "name": "update_config",
+                "arguments": json.dumps(UPDATE),
+                "status": "completed",
+            },
+        ],
+    }
+    client = openai.OpenAI(base_url=f"{stub.url}/v1", api_key="test", max_retries=0)
+    tools = tools_for(pkg, "openai_responses")
+    response = client.responses.create(model="gpt-test", input=USER, tools=tools)
+    assert [(path, body["tools"]) for path, body in stub.received] == [("/v1/responses", tools)]
+    assert pkg.from_openai_responses(response) == expected(pkg, "call_read", "call_update")
+
+
+def test_anthropic_client(pkg: ModuleType, stub: Stub) -> None:
+    stub.replies["/v1/messages"] = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 20},
+        "content": [
+            {"type": "text", "text": "Reading it, then switching."},
+            {"type": "tool_use", "id": "toolu_read", "name": "read_file", "input": READ},
+            {"type": "tool_use", "id": "toolu_update", "name": "update_config", "input": UPDATE},
+        ],
+    }
+    client = anthropic.Anthropic(base_url=stub.url, api_key="test", max_retries=0)
+    tools = tools_for(pkg, "anthropic")
+    message = client.messages.create(
+        model="claude-test",
+        max_tokens=1024,
+        messages=[{"role": "user", "content": USER}],
+        tools=tools,
+    )
+    assert [(path, body["tools"]) for path, body in stub.received] == [("/v1/messages", tools)]
+    assert pkg.from_anthropic(message) == expected(pkg, "toolu_read", "toolu_update")
+
+
+def test_gemini_client(pkg: ModuleType, stub: Stub) -> None:
+    path = "/v1beta/models/gemini-test:generateContent"
+    stub.replies[path] = {
+        "candidates": [
+            {
+                "index": 0,
+                "finishReason": "STOP",
+                "content": {
+                    "role": "model",
+                    "parts": [
+                        {"text": "Reading it, then switching."},
+                        {"functionCall": {"name": "read_file", "args": READ}},
+                        {
+                            "functionCall": {
+                                "id": "fc-update",
+                                "name": "update_config",
+                                "args": UPDATE,
+                            }
+                        },
+                    ],
+                },
+            }
+        ],
+        "modelVersion": "gemini-test",
+    }
+    options = gemini.HttpOptions(base_url=stub.url, api_version="v1beta")
+    client = genai.Client(api_key="test", http_options=options)
+    declarations = tools_for(pkg, "gemini")
+    response = client.models.generate_content(
+        model="gemini-test",
+        contents=USER,
+        config=gemini.GenerateContentConfig(
+            tools=[gemini.Tool(function_declarations=declarations)]
+        ),
+    )
+    # The SDK sends a declaration's fields as it spells them (parameters_json_schema), which the
+    # API's proto JSON reads as it reads camelCase: compare the fields whatever their spelling.
+    assert [
+        (path, [snake_keys(d) for tool in body["tools"] for d in tool["functionDeclarations"]])
+        for path, body in stub.received
+    ] == [(path, [snake_keys(d) for d in declarations])]
+    # The first call came without an id: it gets its position among the requests returned.
+    assert pkg.from_gemini(response) == expected(pkg, "call_0", "fc-update")
