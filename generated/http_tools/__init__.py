@@ -11,6 +11,14 @@ from . import _runtime
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._handlers import Executor, Handlers
+    from ._results import (
+        ToolCallResult,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
     from .tools.http_get import HttpGetArgs, parse_http_get
     from .tools.http_post import HttpPostArgs, parse_http_post
 
@@ -33,6 +41,15 @@ __getattr__ = lazy_exports(
         "HttpPostArgs": "http_post",
         "parse_http_post": "http_post",
     },
+    {
+        "Executor": "_handlers",
+        "Handlers": "_handlers",
+        "ToolCallResult": "_results",
+        "to_anthropic": "_results",
+        "to_gemini": "_results",
+        "to_openai_chat": "_results",
+        "to_openai_responses": "_results",
+    },
 )
 
 
@@ -48,12 +65,19 @@ __all__ = [
     "CATALOG",
     "TOOLS",
     "VERSION",
+    "Executor",
+    "Handlers",
     "HttpGetArgs",
     "HttpPostArgs",
     "RawArguments",
     "ToolCallRequest",
+    "ToolCallResult",
     "ToolSpec",
     "parse",
     "parse_http_get",
     "parse_http_post",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]

@@ -11,6 +11,14 @@ from . import _runtime
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._handlers import Executor, Handlers
+    from ._results import (
+        ToolCallResult,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
     from .tools.hostile_tool_one import HostileToolOneArgs, parse_hostile_tool_one
     from .tools.hostile_tool_two import HostileToolTwoArgs, parse_hostile_tool_two
     from .tools.import_ import ImportArgs, parse_import_
@@ -45,6 +53,15 @@ __getattr__ = lazy_exports(
         "RuntimeArgs": "runtime",
         "parse_runtime": "runtime",
     },
+    {
+        "Executor": "_handlers",
+        "Handlers": "_handlers",
+        "ToolCallResult": "_results",
+        "to_anthropic": "_results",
+        "to_gemini": "_results",
+        "to_openai_chat": "_results",
+        "to_openai_responses": "_results",
+    },
 )
 
 
@@ -60,6 +77,8 @@ __all__ = [
     "CATALOG",
     "TOOLS",
     "VERSION",
+    "Executor",
+    "Handlers",
     "HostileToolOneArgs",
     "HostileToolTwoArgs",
     "ImportArgs",
@@ -67,6 +86,7 @@ __all__ = [
     "RawArguments",
     "RuntimeArgs",
     "ToolCallRequest",
+    "ToolCallResult",
     "ToolSpec",
     "parse",
     "parse_hostile_tool_one",
@@ -74,4 +94,8 @@ __all__ = [
     "parse_import_",
     "parse_ns_tool_3",
     "parse_runtime",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]
