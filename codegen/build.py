@@ -21,10 +21,11 @@ from codegen.catalog.validate import validate_catalog
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.python.format import format_python
 from codegen.python.render import (
+    render_handlers,
     render_init,
-    render_providers,
     render_repair,
     render_runtime,
+    render_shared,
     render_tool,
     render_tools_init,
 )
@@ -130,7 +131,11 @@ def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[st
         f"{package}/__init__.py": render_init(catalog),
         f"{package}/_runtime.py": render_runtime(),
         f"{package}/_repair.py": render_repair(),
-        f"{package}/_providers.py": render_providers(),
+        f"{package}/_providers.py": render_shared("providers"),
+        f"{package}/_executor.py": render_shared("executor"),
+        f"{package}/_results.py": render_shared("results"),
+        f"{package}/_explain.py": render_shared("explain"),
+        f"{package}/_handlers.py": render_handlers(catalog),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
     for path, text in shared.items():

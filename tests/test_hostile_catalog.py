@@ -259,12 +259,16 @@ def test_top_level_statements_are_only_the_expected_kinds(result: BuildResult) -
         for index, node in enumerate(tree.body):
             where = f"{path}:{node.lineno}"
             if isinstance(node, ast.If):
-                # `if TYPE_CHECKING:` with the tools' imports, for type checkers only.
+                # `if TYPE_CHECKING:` with the tools' imports, the executor's, and Callable, for
+                # type checkers only.
                 assert ast.unparse(node.test) == "TYPE_CHECKING" and not node.orelse, where
                 assert all(
                     isinstance(item, ast.ImportFrom)
-                    and item.level == 1
-                    and (item.module or "").startswith("tools.")
+                    and (
+                        (item.level == 1 and (item.module or "").startswith("tools."))
+                        or (item.level == 1 and item.module in {"_handlers", "_results"})
+                        or (item.level == 0 and item.module == "collections.abc")
+                    )
                     for item in node.body
                 ), where
             elif isinstance(node, ast.Expr):
@@ -312,6 +316,14 @@ def test_top_level_statements_are_only_the_expected_kinds(result: BuildResult) -
                     and isinstance(first.value, ast.Constant)
                     and isinstance(first.value.value, str)
                 ), where
+                if [ast.unparse(base) for base in node.bases] == ["Protocol"]:
+                    # A handler's keywords: one `__call__` that does nothing, its parameters
+                    # the fields' Python names.
+                    (call,) = rest
+                    assert isinstance(call, ast.FunctionDef) and call.name == "__call__", where
+                    assert not call.decorator_list and ast.unparse(call.body[0]) == "...", where
+                    assert len(call.body) == 1, where
+                    continue
                 for statement in rest:
                     assert isinstance(statement, ast.AnnAssign) and isinstance(
                         statement.target, ast.Name

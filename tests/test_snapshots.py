@@ -17,7 +17,14 @@ from codegen.build import build
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 SNAPSHOTS = ROOT / "tests" / "snapshots"
-SHARED = ("_runtime.py", "_repair.py", "_providers.py")
+SHARED = (
+    "_runtime.py",
+    "_repair.py",
+    "_providers.py",
+    "_executor.py",
+    "_results.py",
+    "_explain.py",
+)
 CATALOGS = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 
 

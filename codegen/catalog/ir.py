@@ -16,6 +16,8 @@ class Tool:
     module: str  # the module under tools/, and the stem of every public name of the tool
     args: ObjectKind  # the root object: <Pascal>Args
     parse_name: str
+    keywords_name: str  # the Protocol of a handler that takes the parameters as keywords
+    call_self: str  # its __call__'s first parameter: `self`, unless a parameter is called so
     schema: dict[str, Any]  # the parameters exactly as the catalog wrote them
     helpers: tuple[Kind, ...]  # kinds with a generated helper, children before parents
     classes: tuple[ObjectKind, ...]  # dataclasses, children before parents
@@ -28,6 +30,28 @@ class Tool:
     # Where the tool is in its catalog, for the report of a failure while rendering it.
     line: int = 1
     path: str = ""
+
+    @property
+    def keyword_parameters(self) -> list[str]:
+        """The parameters of the keywords Protocol's `__call__`: each field, by keyword only."""
+        fields = [f"{f.py_name}: {_numeric_tower(f.field_annotation)}" for f in self.args.fields]
+        return [self.call_self, "*", *fields] if fields else [self.call_self]
+
+
+def _numeric_tower(annotation: str) -> str:
+    """`float` takes an int already (PEP 484), and linters refuse `int | float` in a parameter:
+    the same type without `int`, at the top level of a union (where ruff's PYI041 looks)."""
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(annotation):
+        depth += (char == "[") - (char == "]")
+        if depth == 0 and annotation.startswith(" | ", index):
+            parts.append(annotation[start:index])
+            start = index + 3
+    parts.append(annotation[start:])
+    if "float" in parts and "int" in parts:
+        parts.remove("int")
+    return " | ".join(parts)
 
 
 @dataclass(frozen=True)

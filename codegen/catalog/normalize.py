@@ -141,6 +141,12 @@ def internal_error(exc: BaseException) -> str:
     return f"codegen failed on this tool, which is a bug in codegen (please report it with this tool): {type(exc).__name__}: {exc}"
 
 
+def _free_name(name: str, taken: set[str]) -> str:
+    while name in taken:
+        name += "_"
+    return name
+
+
 def definition_digest(spec: dict[str, Any]) -> str:
     """The digest of a tool's definition as written (its `$defs` live inside its parameters)."""
     text = json.dumps(spec, ensure_ascii=False, separators=(",", ":"))
@@ -153,6 +159,8 @@ class _ToolNormalizer(Objects, Choices, Combinations):
     # -- the tool ----------------------------------------------------------------------------
 
     def tool(self) -> Tool | None:
+        # Before any parameter's class can claim the name: the tool's own names are predictable.
+        keywords_name = self.names.take(f"{self.pascal}Keywords")
         root = self.object_kind(
             self.root, (), (), f"{self.pascal}Args", self.root_helper, root=True
         )
@@ -166,6 +174,8 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             module=self.module,
             args=root,
             parse_name=f"parse_{self.module}",
+            keywords_name=keywords_name,
+            call_self=_free_name("self", {f.py_name for f in root.fields}),
             schema=self.root,
             helpers=tuple(k for k in kinds if k.needs_helper),
             # A nullable use of a shared definition is a kind of its own with the same class.

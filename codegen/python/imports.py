@@ -17,6 +17,7 @@ STDLIB = {
     "Any": ("typing", "Any"),
     "Final": ("typing", "Final"),
     "Literal": ("typing", "Literal"),
+    "Protocol": ("typing", "Protocol"),
 }
 
 # From the package's own _runtime module.

@@ -47,6 +47,18 @@ def render_tool(source: str, tool: Tool) -> str:
     return f"{head}{doc}\n\nfrom __future__ import annotations\n\n{_imports(body)}\n\n{body}"
 
 
+# What each package exports from its executor modules (_handlers, _results), lazily.
+EXECUTOR_EXPORTS = (
+    "Executor",
+    "Handlers",
+    "ToolCallResult",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
+)
+
+
 def render_init(catalog: Catalog) -> str:
     tools = sorted(catalog.tools, key=lambda tool: tool.module)
     exported = [
@@ -61,6 +73,7 @@ def render_init(catalog: Catalog) -> str:
         "from_openai_chat",
         "from_openai_responses",
         "parse",
+        *EXECUTOR_EXPORTS,
     ]
     exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
     body = (
@@ -91,8 +104,21 @@ def render_repair() -> str:
     return environment().get_template("repair.py.jinja").render(header=_SHARED_HEADER)
 
 
-def render_providers() -> str:
-    return environment().get_template("providers.py.jinja").render(header=_SHARED_HEADER)
+def render_shared(template: str) -> str:
+    """A module that is the same in every package (`executor`, `results`, `explain`)."""
+    return environment().get_template(f"{template}.py.jinja").render(header=_SHARED_HEADER)
+
+
+def render_handlers(catalog: Catalog) -> str:
+    """The catalog's `Executor` and the `Handlers` type that mypy checks its handlers against."""
+    tools = sorted(catalog.tools, key=lambda tool: tool.module)
+    body = environment().get_template("handlers.py.jinja").render(catalog=catalog, imports=tools)
+    # Handlers' types are text, so that only type checkers import the tool modules they name.
+    doc = docstring(
+        "The executor of this catalog's tools, and `Handlers`: for each tool, a function of its"
+        " `<Tool>Args` or of its parameters as keywords, sync or async."
+    )
+    return f"{header(catalog.source, catalog.sha256)}{doc}\n\nfrom __future__ import annotations\n\n{body}"
 
 
 def render_tools_init(catalog: Catalog) -> str:

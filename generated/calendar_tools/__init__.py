@@ -11,6 +11,14 @@ from . import _runtime
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._handlers import Executor, Handlers
+    from ._results import (
+        ToolCallResult,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
     from .tools.create_event import CreateEventArgs, parse_create_event
     from .tools.invite_attendees import InviteAttendeesArgs, parse_invite_attendees
     from .tools.list_calendars import ListCalendarsArgs, parse_list_calendars
@@ -52,6 +60,15 @@ __getattr__ = lazy_exports(
         "parse_update_event": "update_event",
         "UploadAttachmentArgs": "upload_attachment",
         "parse_upload_attachment": "upload_attachment",
+    },
+    {
+        "Executor": "_handlers",
+        "Handlers": "_handlers",
+        "ToolCallResult": "_results",
+        "to_anthropic": "_results",
+        "to_gemini": "_results",
+        "to_openai_chat": "_results",
+        "to_openai_responses": "_results",
     },
 )
 
@@ -100,12 +117,15 @@ __all__ = [
     "TOOLS",
     "VERSION",
     "CreateEventArgs",
+    "Executor",
+    "Handlers",
     "InviteAttendeesArgs",
     "ListCalendarsArgs",
     "ListEventsArgs",
     "RawArguments",
     "SendWebhookArgs",
     "ToolCallRequest",
+    "ToolCallResult",
     "ToolSpec",
     "UpdateEventArgs",
     "UploadAttachmentArgs",
@@ -121,4 +141,8 @@ __all__ = [
     "parse_send_webhook",
     "parse_update_event",
     "parse_upload_attachment",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]

@@ -11,6 +11,14 @@ from . import _runtime
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._handlers import Executor, Handlers
+    from ._results import (
+        ToolCallResult,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
     from .tools.http_get import HttpGetArgs, parse_http_get
     from .tools.http_post import HttpPostArgs, parse_http_post
 
@@ -32,6 +40,15 @@ __getattr__ = lazy_exports(
         "parse_http_get": "http_get",
         "HttpPostArgs": "http_post",
         "parse_http_post": "http_post",
+    },
+    {
+        "Executor": "_handlers",
+        "Handlers": "_handlers",
+        "ToolCallResult": "_results",
+        "to_anthropic": "_results",
+        "to_gemini": "_results",
+        "to_openai_chat": "_results",
+        "to_openai_responses": "_results",
     },
 )
 
@@ -79,10 +96,13 @@ __all__ = [
     "CATALOG",
     "TOOLS",
     "VERSION",
+    "Executor",
+    "Handlers",
     "HttpGetArgs",
     "HttpPostArgs",
     "RawArguments",
     "ToolCallRequest",
+    "ToolCallResult",
     "ToolSpec",
     "from_anthropic",
     "from_gemini",
@@ -91,4 +111,8 @@ __all__ = [
     "parse",
     "parse_http_get",
     "parse_http_post",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]

@@ -11,6 +11,14 @@ from . import _runtime
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._handlers import Executor, Handlers
+    from ._results import (
+        ToolCallResult,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
     from .tools.memory_search import MemorySearchArgs, parse_memory_search
     from .tools.read_file import ReadFileArgs, parse_read_file
     from .tools.search_files import SearchFilesArgs, parse_search_files
@@ -40,6 +48,15 @@ __getattr__ = lazy_exports(
         "parse_search_files": "search_files",
         "UpdateConfigArgs": "update_config",
         "parse_update_config": "update_config",
+    },
+    {
+        "Executor": "_handlers",
+        "Handlers": "_handlers",
+        "ToolCallResult": "_results",
+        "to_anthropic": "_results",
+        "to_gemini": "_results",
+        "to_openai_chat": "_results",
+        "to_openai_responses": "_results",
     },
 )
 
@@ -87,11 +104,14 @@ __all__ = [
     "CATALOG",
     "TOOLS",
     "VERSION",
+    "Executor",
+    "Handlers",
     "MemorySearchArgs",
     "RawArguments",
     "ReadFileArgs",
     "SearchFilesArgs",
     "ToolCallRequest",
+    "ToolCallResult",
     "ToolSpec",
     "UpdateConfigArgs",
     "from_anthropic",
@@ -103,4 +123,8 @@ __all__ = [
     "parse_read_file",
     "parse_search_files",
     "parse_update_config",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]

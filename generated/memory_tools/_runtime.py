@@ -148,15 +148,22 @@ class LazyTools(Mapping[str, ToolSpec[object]]):
         return f"LazyTools({self._package!r}, {len(self)} tools)"
 
 
-def lazy_exports(package: str, modules: dict[str, str]) -> Callable[[str], object]:
+def lazy_exports(
+    package: str, modules: dict[str, str], own: Mapping[str, str] | None = None
+) -> Callable[[str], object]:
     """The `__getattr__` of a catalog's package (PEP 562): each tool's `<Tool>Args` and
-    `parse_<tool>`, imported from the tool's module (`modules` maps the name to it) on first use."""
+    `parse_<tool>`, imported from the tool's module (`modules` maps the name to it) on first use,
+    and the names `own` maps to a module of the package itself (the executor's), the same way."""
 
     def exported(name: str) -> object:
         module = modules.get(name)
-        if module is None:
+        if module is not None:
+            path = f"{package}.tools.{module}"
+        elif own is not None and name in own:
+            path = f"{package}.{own[name]}"
+        else:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.tools.{module}"), name)
+        value = getattr(importlib.import_module(path), name)
         setattr(sys.modules[package], name, value)  # found directly from now on
         return value
 

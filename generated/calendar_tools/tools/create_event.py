@@ -8,7 +8,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -591,3 +591,22 @@ TOOL: Final = ToolSpec(
     parse_create_event,
     SCHEMA,
 )
+
+
+class CreateEventKeywords(Protocol):
+    """A handler of create_event that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        calendar_id: str,
+        title: str,
+        start: CreateEventEventTime,
+        end: CreateEventEventTime,
+        all_day: bool,
+        location: str | None,
+        priority: CreateEventPriority,
+        tags: list[str],
+        reminders: list[CreateEventRemindersItem] | None,
+        extended_properties: dict[str, object] | None,
+    ) -> object: ...

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -356,3 +356,16 @@ TOOL: Final = ToolSpec(
     parse_invite_attendees,
     SCHEMA,
 )
+
+
+class InviteAttendeesKeywords(Protocol):
+    """A handler of invite_attendees that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        event_id: str,
+        attendees: list[InviteAttendeesAttendeesItem],
+        message: str | None,
+        field_2fa_code: str | None,
+    ) -> object: ...

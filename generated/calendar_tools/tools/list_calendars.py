@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     INVALID,
@@ -64,3 +64,9 @@ TOOL: Final = ToolSpec(
     parse_list_calendars,
     SCHEMA,
 )
+
+
+class ListCalendarsKeywords(Protocol):
+    """A handler of list_calendars that takes its parameters as keywords, by Python name."""
+
+    def __call__(self) -> object: ...

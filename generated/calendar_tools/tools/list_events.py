@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -280,3 +280,19 @@ TOOL: Final = ToolSpec(
     parse_list_events,
     SCHEMA,
 )
+
+
+class ListEventsKeywords(Protocol):
+    """A handler of list_events that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        calendar_ids: list[str],
+        start_date: date,
+        end_date: date,
+        query: str | None,
+        order_by: ListEventsOrderBy,
+        max_results: int,
+        page_token: str | None,
+    ) -> object: ...

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from math import isfinite
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -349,3 +349,20 @@ TOOL: Final = ToolSpec(
     parse_send_webhook,
     SCHEMA,
 )
+
+
+class SendWebhookKeywords(Protocol):
+    """A handler of send_webhook that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        url: str,
+        method: SendWebhookMethod,
+        headers: dict[str, str] | None,
+        content_type: SendWebhookContentType,
+        x_request_id: str | None,
+        schema_version: SendWebhookSchemaVersion | None,
+        payload: dict[str, object],
+        timeout_seconds: float,
+    ) -> object: ...

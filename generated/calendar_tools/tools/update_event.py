@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -330,3 +330,19 @@ TOOL: Final = ToolSpec(
     parse_update_event,
     SCHEMA,
 )
+
+
+class UpdateEventKeywords(Protocol):
+    """A handler of update_event that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        event_id: str,
+        title: str | None,
+        description: str | None,
+        color_id: int | str | None,
+        status: UpdateEventStatus | None,
+        recurrence: list[object] | None,
+        send_updates: UpdateEventSendUpdates,
+    ) -> object: ...

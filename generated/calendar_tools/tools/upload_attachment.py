@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from math import isfinite
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -254,3 +254,18 @@ TOOL: Final = ToolSpec(
     parse_upload_attachment,
     SCHEMA,
 )
+
+
+class UploadAttachmentKeywords(Protocol):
+    """A handler of upload_attachment that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        event_id: str,
+        file: str,
+        file_name: str | None,
+        class_: UploadAttachmentClass,
+        image_quality: float,
+        expires_on: date | None,
+    ) -> object: ...

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isfinite
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -188,3 +188,16 @@ TOOL: Final = ToolSpec(
     parse_http_get,
     SCHEMA,
 )
+
+
+class HttpGetKeywords(Protocol):
+    """A handler of http.get that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        url: str,
+        headers: dict[str, str] | None,
+        timeout_seconds: float,
+        follow_redirects: bool,
+    ) -> object: ...

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -165,3 +165,11 @@ TOOL: Final = ToolSpec(
     parse_http_post,
     SCHEMA,
 )
+
+
+class HttpPostKeywords(Protocol):
+    """A handler of http.post that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self, *, url: str, body: dict[str, object] | str, content_type: HttpPostContentType
+    ) -> object: ...

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -121,3 +121,9 @@ TOOL: Final = ToolSpec(
     parse_memory_search,
     SCHEMA,
 )
+
+
+class MemorySearchKeywords(Protocol):
+    """A handler of memory.search that takes its parameters as keywords, by Python name."""
+
+    def __call__(self, *, query: str, limit: int) -> object: ...

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -169,3 +169,11 @@ TOOL: Final = ToolSpec(
     parse_read_file,
     SCHEMA,
 )
+
+
+class ReadFileKeywords(Protocol):
+    """A handler of read_file that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self, *, file_path: str, start_line: int | None, encoding: ReadFileEncoding
+    ) -> object: ...

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -143,3 +143,9 @@ TOOL: Final = ToolSpec(
     parse_search_files,
     SCHEMA,
 )
+
+
+class SearchFilesKeywords(Protocol):
+    """A handler of search_files that takes its parameters as keywords, by Python name."""
+
+    def __call__(self, *, pattern: str, case_sensitive: bool, max_results: int) -> object: ...

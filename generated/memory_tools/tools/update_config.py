@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isfinite
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -373,3 +373,9 @@ TOOL: Final = ToolSpec(
     parse_update_config,
     SCHEMA,
 )
+
+
+class UpdateConfigKeywords(Protocol):
+    """A handler of update_config that takes its parameters as keywords, by Python name."""
+
+    def __call__(self, *, settings: UpdateConfigSettings, dry_run: bool) -> object: ...

@@ -11,6 +11,14 @@ from . import _runtime
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._handlers import Executor, Handlers
+    from ._results import (
+        ToolCallResult,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
     from .tools.choices import ChoicesArgs, parse_choices
     from .tools.collections import CollectionsArgs, parse_collections
     from .tools.defaults import DefaultsArgs, parse_defaults
@@ -56,6 +64,15 @@ __getattr__ = lazy_exports(
         "parse_required_params": "required_params",
         "ScalarsArgs": "scalars",
         "parse_scalars": "scalars",
+    },
+    {
+        "Executor": "_handlers",
+        "Handlers": "_handlers",
+        "ToolCallResult": "_results",
+        "to_anthropic": "_results",
+        "to_gemini": "_results",
+        "to_openai_chat": "_results",
+        "to_openai_responses": "_results",
     },
 )
 
@@ -106,13 +123,16 @@ __all__ = [
     "ChoicesArgs",
     "CollectionsArgs",
     "DefaultsArgs",
+    "Executor",
     "FormatsArgs",
+    "Handlers",
     "NestedArgs",
     "NullablesArgs",
     "RawArguments",
     "RequiredParamsArgs",
     "ScalarsArgs",
     "ToolCallRequest",
+    "ToolCallResult",
     "ToolSpec",
     "from_anthropic",
     "from_gemini",
@@ -127,4 +147,8 @@ __all__ = [
     "parse_nullables",
     "parse_required_params",
     "parse_scalars",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]

@@ -11,6 +11,14 @@ from . import _runtime
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._handlers import Executor, Handlers
+    from ._results import (
+        ToolCallResult,
+        to_anthropic,
+        to_gemini,
+        to_openai_chat,
+        to_openai_responses,
+    )
     from .tools.hostile_tool_one import HostileToolOneArgs, parse_hostile_tool_one
     from .tools.hostile_tool_two import HostileToolTwoArgs, parse_hostile_tool_two
     from .tools.import_ import ImportArgs, parse_import_
@@ -44,6 +52,15 @@ __getattr__ = lazy_exports(
         "parse_ns_tool_3": "ns_tool_3",
         "RuntimeArgs": "runtime",
         "parse_runtime": "runtime",
+    },
+    {
+        "Executor": "_handlers",
+        "Handlers": "_handlers",
+        "ToolCallResult": "_results",
+        "to_anthropic": "_results",
+        "to_gemini": "_results",
+        "to_openai_chat": "_results",
+        "to_openai_responses": "_results",
     },
 )
 
@@ -91,6 +108,8 @@ __all__ = [
     "CATALOG",
     "TOOLS",
     "VERSION",
+    "Executor",
+    "Handlers",
     "HostileToolOneArgs",
     "HostileToolTwoArgs",
     "ImportArgs",
@@ -98,6 +117,7 @@ __all__ = [
     "RawArguments",
     "RuntimeArgs",
     "ToolCallRequest",
+    "ToolCallResult",
     "ToolSpec",
     "from_anthropic",
     "from_gemini",
@@ -109,4 +129,8 @@ __all__ = [
     "parse_import_",
     "parse_ns_tool_3",
     "parse_runtime",
+    "to_anthropic",
+    "to_gemini",
+    "to_openai_chat",
+    "to_openai_responses",
 ]

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -228,3 +228,17 @@ SCHEMA: Final[dict[str, object]] = {
 }
 
 TOOL: Final = ToolSpec(NAME, "Enumerations and constants.", ChoicesArgs, parse_choices, SCHEMA)
+
+
+class ChoicesKeywords(Protocol):
+    """A handler of choices that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        color: ChoicesColor | None,
+        mode: ChoicesMode | None,
+        level: ChoicesLevel | None,
+        version: ChoicesVersion | None,
+        kind: ChoicesKind | None,
+    ) -> object: ...

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -361,3 +361,17 @@ SCHEMA: Final[dict[str, object]] = {
 TOOL: Final = ToolSpec(
     NAME, "Arrays, maps and free-form objects.", CollectionsArgs, parse_collections, SCHEMA
 )
+
+
+class CollectionsKeywords(Protocol):
+    """A handler of collections that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        tags: list[str] | None,
+        limited: list[int] | None,
+        people: list[CollectionsPeopleItem] | None,
+        counts: dict[str, int] | None,
+        extra: dict[str, object] | None,
+    ) -> object: ...

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -265,3 +265,17 @@ SCHEMA: Final[dict[str, object]] = {
 }
 
 TOOL: Final = ToolSpec(NAME, "Defaults of every shape.", DefaultsArgs, parse_defaults, SCHEMA)
+
+
+class DefaultsKeywords(Protocol):
+    """A handler of defaults that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        limit: int,
+        labels: list[str],
+        options: DefaultsOptions,
+        since: datetime,
+        note: str | None,
+    ) -> object: ...

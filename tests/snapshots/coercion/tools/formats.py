@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -115,3 +115,9 @@ SCHEMA: Final[dict[str, object]] = {
 }
 
 TOOL: Final = ToolSpec(NAME, "Timestamps, dates and URIs.", FormatsArgs, parse_formats, SCHEMA)
+
+
+class FormatsKeywords(Protocol):
+    """A handler of formats that takes its parameters as keywords, by Python name."""
+
+    def __call__(self, *, when: datetime | None, day: date | None, link: str | None) -> object: ...

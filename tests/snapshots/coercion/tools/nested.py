@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isfinite
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -581,3 +581,16 @@ TOOL: Final = ToolSpec(
     parse_nested,
     SCHEMA,
 )
+
+
+class NestedKeywords(Protocol):
+    """A handler of nested that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        settings: NestedSettings,
+        origin: NestedPoint | None,
+        route: list[NestedPoint] | None,
+        target: NestedTarget | NestedTarget2 | None,
+    ) -> object: ...

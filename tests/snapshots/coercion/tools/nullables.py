@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -177,3 +177,16 @@ SCHEMA: Final[dict[str, object]] = {
 TOOL: Final = ToolSpec(
     NAME, "Nullable parameters and unions.", NullablesArgs, parse_nullables, SCHEMA
 )
+
+
+class NullablesKeywords(Protocol):
+    """A handler of nullables that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        maybe_count: int | None,
+        maybe_text: str | None,
+        maybe_day: date | None,
+        id: int | str | None,
+    ) -> object: ...

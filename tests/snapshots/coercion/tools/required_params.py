@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -136,3 +136,11 @@ SCHEMA: Final[dict[str, object]] = {
 TOOL: Final = ToolSpec(
     NAME, "Required and optional parameters.", RequiredParamsArgs, parse_required_params, SCHEMA
 )
+
+
+class RequiredParamsKeywords(Protocol):
+    """A handler of required_params that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self, *, name: str, count: int, maybe: str | None, flag: bool | None
+    ) -> object: ...

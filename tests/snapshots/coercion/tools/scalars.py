@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from math import isfinite
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -298,3 +298,21 @@ SCHEMA: Final[dict[str, object]] = {
 TOOL: Final = ToolSpec(
     NAME, "Scalar parameters, with and without constraints.", ScalarsArgs, parse_scalars, SCHEMA
 )
+
+
+class ScalarsKeywords(Protocol):
+    """A handler of scalars that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        flag: bool | None,
+        count: int | None,
+        bounded: int | None,
+        exclusive: int | None,
+        ratio: float | None,
+        score: float | None,
+        text: str | None,
+        code: str | None,
+        slug: str | None,
+    ) -> object: ...

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from math import isfinite
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -1434,3 +1434,61 @@ TOOL: Final = ToolSpec(
     parse_hostile_tool_one,
     SCHEMA,
 )
+
+
+class HostileToolOneKeywords(Protocol):
+    """A handler of hostile.tool-one that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        str_: str,
+        int_: int,
+        float_: float,
+        bool_: bool,
+        list_: list[str] | None,
+        dict_: dict[str, int] | None,
+        object_: object,
+        dataclasses_: int,
+        dataclass: str | None,
+        field: str | None,
+        namae: str | None,
+        datetime_: datetime | None,
+        date_: date | None,
+        re: str | None,
+        class_: str,
+        from_: int | None,
+        lambda_: bool,
+        match: HostileToolOneMatch | None,
+        type: str | None,
+        len: int | None,
+        values: dict[str, object] | None,
+        v: int | None,
+        src: str | None,
+        errors: list[int] | None,
+        warnings: list[str],
+        path: str | None,
+        c: float | None,
+        key: str | None,
+        item: HostileToolOneItem | None,
+        items: list[HostileToolOneItemsItem] | None,
+        failed: bool | None,
+        final: int | None,
+        literal: str | None,
+        invalid: str | None,
+        absent: str | None,
+        arguments: int | None,
+        content_type: str | None,
+        field_2fa: bool | None,
+        grosse: int | None,
+        tags: list[str],
+        when: datetime | None,
+        day: date | None,
+        name: str | None,
+        count: int | None,
+        ratio: float | None,
+        flag: bool | None,
+        names: list[str] | None,
+        scores: dict[str, int] | None,
+        mode: HostileToolOneMode | None,
+    ) -> object: ...

@@ -8,7 +8,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from math import isfinite
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -804,3 +804,18 @@ TOOL: Final = ToolSpec(
     parse_hostile_tool_two,
     SCHEMA,
 )
+
+
+class HostileToolTwoKeywords(Protocol):
+    """A handler of hostile-tool.two that takes its parameters as keywords, by Python name."""
+
+    def __call__(
+        self,
+        *,
+        outer: HostileToolTwoOuter,
+        choice: HostileToolTwoChoice,
+        mixed: bool | float | str | None,
+        note: str,
+        pattern: str | None,
+        config: dict[str, str],
+    ) -> object: ...

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -78,3 +78,9 @@ SCHEMA: Final[dict[str, object]] = {
 TOOL: Final = ToolSpec(
     NAME, "A tool named like a keyword. '''\"\"\"\\", ImportArgs, parse_import_, SCHEMA
 )
+
+
+class ImportKeywords(Protocol):
+    """A handler of import that takes its parameters as keywords, by Python name."""
+
+    def __call__(self, *, lambda_: str | None) -> object: ...

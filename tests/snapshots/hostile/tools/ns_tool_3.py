@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -82,3 +82,9 @@ TOOL: Final = ToolSpec(
     parse_ns_tool_3,
     SCHEMA,
 )
+
+
+class NsTool3Keywords(Protocol):
+    """A handler of ns:tool_3 that takes its parameters as keywords, by Python name."""
+
+    def __call__(self, *, x: str | None) -> object: ...

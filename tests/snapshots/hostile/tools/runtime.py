@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._runtime import (
     ABSENT,
@@ -98,3 +98,9 @@ SCHEMA: Final[dict[str, object]] = {
 TOOL: Final = ToolSpec(
     NAME, "A tool named like the runtime module.", RuntimeArgs, parse_runtime, SCHEMA
 )
+
+
+class RuntimeKeywords(Protocol):
+    """A handler of _runtime that takes its parameters as keywords, by Python name."""
+
+    def __call__(self, *, none: str | None, true: str | None) -> object: ...

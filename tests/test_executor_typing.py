@@ -1,0 +1,93 @@
+"""mypy holds handlers to their tools: a handler of `memory.search` takes `MemorySearchArgs`, or
+the tool's parameters as keywords, sync or async; anything else is a type error in the map."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+USER_CODE = """\
+from generated.memory_tools import (
+    Executor, Handlers, MemorySearchArgs, ReadFileArgs, ToolCallResult, parse, to_anthropic
+)
+
+
+def search(args: MemorySearchArgs) -> list[str]:
+    return [args.query] * args.limit
+
+
+async def asearch(args: MemorySearchArgs) -> str:
+    return args.query
+
+
+def by_keywords(query: str, limit: int = 3) -> str:
+    return query * limit
+
+
+async def by_keywords_async(*, query: str, limit: int) -> str:
+    return query
+
+
+def read(args: ReadFileArgs) -> str:
+    return args.file_path
+
+
+def wrong_type(query: int, limit: int = 3) -> str:
+    return ""
+
+
+def missing_limit(query: str) -> str:
+    return query
+
+
+good: Handlers = {"memory.search": search, "read_file": read}
+also_good: Handlers = {"memory.search": by_keywords}
+async_good: Handlers = {"memory.search": asearch}
+async_keywords: Handlers = {"memory.search": by_keywords_async}
+executor = Executor(good, timeout=5)
+result: ToolCallResult = executor.execute(parse("memory.search", "{}"))
+blocks = to_anthropic([result])
+Executor({"memory.search": read})
+Executor({"memory.search": wrong_type})
+Executor({"memory.search": missing_limit})
+Executor({"memory.serch": search})
+"""
+
+ITEM = 'TypedDict item "memory.search" has type "Callable\\[\\[MemorySearchArgs\\], object\\] \\| MemorySearchKeywords"'
+EXPECTED = [
+    rf'error: Incompatible types \(expression has type "Callable\[\[ReadFileArgs\], str\]", {ITEM}\)  \[typeddict-item\]',
+    rf'error: Incompatible types \(expression has type "Callable\[\[int, int\], str\]", {ITEM}\)  \[typeddict-item\]',
+    rf'error: Incompatible types \(expression has type "Callable\[\[str\], str\]", {ITEM}\)  \[typeddict-item\]',
+    r'error: Extra key "memory.serch" for TypedDict "Handlers"  \[typeddict-unknown-key\]',
+]
+
+
+def test_mypy_accepts_right_handlers_and_rejects_wrong_ones(tmp_path: Path) -> None:
+    user = tmp_path / "user_code.py"
+    user.write_text(USER_CODE, encoding="utf-8")
+    done = subprocess.run(
+        [str(BIN / "mypy"), "--strict", "--no-incremental", "--python-version", "3.11", str(user)],
+        cwd=ROOT,
+        env={**os.environ, "MYPYPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = [
+        (int(line.split(":")[1]), line.split(": ", 1)[1])
+        for line in done.stdout.splitlines()
+        if line.startswith(str(user))
+    ]
+    # The lines of the four wrong maps, and nothing on the lines of the right ones.
+    wrong_lines = [
+        n for n, text in enumerate(USER_CODE.splitlines(), 1) if text.startswith("Executor({")
+    ]
+    assert [n for n, _ in found] == wrong_lines, done.stdout
+    for (_, message), pattern in zip(found, EXPECTED, strict=True):
+        assert re.fullmatch(pattern, message), (message, pattern)

@@ -1,0 +1,260 @@
+"""A refused call says what to fix, in words, for every error code of the parser (README,
+"What a refused call says"); the words come from the tool's JSON Schema and the value sent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from generated.memory_tools._explain import explain_errors, explain_warnings
+from tests.conftest import build_package
+
+CATALOG = """\
+name: explained
+tools:
+  - name: check
+    description: One parameter of each constraint.
+    parameters:
+      type: object
+      $defs:
+        Point:
+          type: object
+          properties: {x: {type: number, maximum: 10}}
+          required: [x]
+      properties:
+        flag: {type: boolean}
+        count: {type: integer, minimum: 1, maximum: 50}
+        ratio: {type: number, exclusiveMinimum: 0, exclusiveMaximum: 1}
+        text: {type: string, minLength: 2, maxLength: 4}
+        slug: {type: string, pattern: "^[a-z-]+$"}
+        tags: {type: array, items: {type: string}, minItems: 1, maxItems: 2}
+        color: {type: string, enum: [red, green]}
+        level: {type: integer, const: 2}
+        settings:
+          type: object
+          properties:
+            timeout: {type: integer, minimum: 0}
+        route: {type: array, items: {$ref: "#/$defs/Point"}}
+        when: {type: string, format: date-time}
+        day: {anyOf: [{type: string, format: date}, {type: "null"}]}
+        id: {anyOf: [{type: integer}, {type: boolean}]}
+        shape: {oneOf: [{type: string}, {type: string, maxLength: 3}]}
+        nothing: {type: "null"}
+        a.b: {type: integer, maximum: 3}
+        nullable_count: {type: [integer, "null"], maximum: 5}
+"""
+
+
+@pytest.fixture(scope="module")
+def explained(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    source = tmp_path_factory.mktemp("catalog") / "explained.yaml"
+    source.write_text(CATALOG, encoding="utf-8")
+    return build_package(source, tmp_path_factory.mktemp("out"))
+
+
+def refusal(package: ModuleType, raw: str) -> tuple[tuple[str, ...], str | None]:
+    """The request's error codes, and what the refusal says."""
+    executor = package.Executor({"check": lambda args: "ran"})
+    result = executor.execute(package.parse("check", raw, "call_1"))
+    assert result.status == "rejected"
+    return result.errors, result.error
+
+
+@pytest.mark.parametrize(
+    ("raw", "code", "words"),
+    [
+        ('{"flag": "maybe"}', "unsupported_boolean_literal:flag", "`flag` must be true or false"),
+        ('{"count": "many"}', "unsupported_integer_literal:count", "`count` must be an integer"),
+        ('{"ratio": true}', "unsupported_number_literal:ratio", "`ratio` must be a number"),
+        ('{"text": [1]}', "unsupported_string_literal:text", "`text` must be a string"),
+        (
+            '{"settings": 3}',
+            "unsupported_object_literal:settings",
+            "`settings` must be a JSON object",
+        ),
+        ('{"count": 500}', "out_of_range:count", "`count` must be at most 50"),
+        ('{"count": "0"}', "out_of_range:count", "`count` must be at least 1"),
+        ('{"ratio": 1}', "out_of_range:ratio", "`ratio` must be less than 1"),
+        ('{"ratio": 0}', "out_of_range:ratio", "`ratio` must be greater than 0"),
+        (
+            '{"nullable_count": 6}',
+            "out_of_range:nullable_count",
+            "`nullable_count` must be at most 5",
+        ),
+        (
+            '{"settings": {"timeout": -1}}',
+            "out_of_range:settings.timeout",
+            "`settings.timeout` must be at least 0",
+        ),
+        (
+            '{"route": [{"x": 1}, {"x": 11}]}',
+            "out_of_range:route[1].x",
+            "`route[1].x` must be at most 10",
+        ),
+        ('{"route": [{"x": 1}, {}]}', "missing_required:route[1].x", "`route[1].x` is missing"),
+        ('{"a.b": 4}', "out_of_range:a.b", "`a.b` must be at most 3"),
+        (
+            '{"text": "abcde"}',
+            "length_out_of_range:text",
+            "`text` must be at most 4 characters long",
+        ),
+        ('{"text": "a"}', "length_out_of_range:text", "`text` must be at least 2 characters long"),
+        ('{"tags": []}', "length_out_of_range:tags", "`tags` must have at least 1 item"),
+        (
+            '{"tags": ["a", "b", "c"]}',
+            "length_out_of_range:tags",
+            "`tags` must have at most 2 items",
+        ),
+        ('{"slug": "A B"}', "pattern_mismatch:slug", "`slug` must match the pattern `^[a-z-]+$`"),
+        ('{"color": "blue"}', "enum_out_of_range:color", '`color` must be one of "red", "green"'),
+        ('{"level": 3}', "enum_out_of_range:level", "`level` must be 2"),
+        (
+            '{"when": "yesterday"}',
+            "unsupported_timestamp_literal:when",
+            "`when` must be a date and time in ISO 8601 form, such as 2024-05-01T09:30:00Z",
+        ),
+        (
+            '{"day": "1 May"}',
+            "unsupported_timestamp_literal:day",
+            "`day` must be a date in ISO 8601 form, such as 2024-05-01",
+        ),
+        (
+            '{"id": [1]}',
+            "unsupported_union_literal:id",
+            "`id` must be one of these types: integer, boolean",
+        ),
+        (
+            '{"shape": "ab"}',
+            "ambiguous_union_literal:shape",
+            "`shape` matches more than one of its allowed forms; send a value that matches exactly one",
+        ),
+        ('{"nothing": 1}', "unsupported_null_literal:nothing", "`nothing` must be null"),
+        ('{"count": 3', "truncated_arguments", "the arguments were cut off before their end"),
+        (
+            "[1]",
+            "arguments_not_object",
+            "the arguments must be one JSON object of named parameters",
+        ),
+        (
+            '{"a": ' * 200 + "1" + "}" * 200,
+            "arguments_too_deep",
+            "the arguments are nested too deeply",
+        ),
+    ],
+)
+def test_each_error_code_says_what_to_fix(
+    explained: ModuleType, raw: str, code: str, words: str
+) -> None:
+    assert refusal(explained, raw) == ((code,), words)
+
+
+def test_invalid_json_says_why() -> None:
+    assert (
+        explain_errors(
+            ["json_parse_error:Expecting value at line 1 column 1 (original: hello)"], {}
+        )
+        == "the arguments are not valid JSON (Expecting value at line 1 column 1); they must be one JSON object"
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("arguments_too_large", "the arguments are too large"),
+        ("unreadable_arguments:ValueError", "the arguments could not be read"),
+        ("unsupported_array_literal:tags", "`tags` must be an array"),
+        ("model_reported_error:no such file", "the call reported an error: no such file"),
+        ("something_new:x", "`x` has the error `something_new`"),
+        ("something_new", "the call has the error `something_new`"),
+    ],
+)
+def test_codes_that_need_no_schema(code: str, words: str) -> None:
+    assert explain_errors([code], {}) == words
+
+
+def test_several_errors_are_said_in_the_order_of_the_codes(explained: ModuleType) -> None:
+    codes, error = refusal(explained, '{"count": 0, "flag": 2, "color": "x", "ratio": 5}')
+    assert codes == (
+        "unsupported_boolean_literal:flag",
+        "out_of_range:count",
+        "out_of_range:ratio",
+        "enum_out_of_range:color",
+    )
+    assert error == (
+        "`flag` must be true or false; `count` must be at least 1;"
+        ' `ratio` must be less than 1; `color` must be one of "red", "green"'
+    )
+
+
+def test_the_same_words_are_said_once() -> None:
+    assert explain_errors(["missing_required:a", "missing_required:a"], {}) == "`a` is missing"
+
+
+def test_without_the_value_sent_a_bound_is_said_whole() -> None:
+    schema = {"properties": {"n": {"type": "integer", "minimum": 1, "maximum": 50}}}
+    assert explain_errors(["out_of_range:n"], schema) == "`n` must be at least 1 and at most 50"
+    strings = {"properties": {"s": {"type": "string", "minLength": 2, "maxLength": 4}}}
+    assert (
+        explain_errors(["length_out_of_range:s"], strings) == "`s` must be 2 to 4 characters long"
+    )
+
+
+def test_a_long_enum_is_cut_short() -> None:
+    schema = {"properties": {"n": {"enum": list(range(30))}}}
+    assert explain_errors(["enum_out_of_range:n"], schema) == (
+        "`n` must be one of " + ", ".join(map(str, range(20))) + ", … (30 values in all)"
+    )
+
+
+def test_a_reference_cycle_is_no_hang() -> None:
+    schema = {"$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"n": {"$ref": "#/$defs/a"}}}
+    assert explain_errors(["out_of_range:n"], schema) == "`n` must be within its allowed range"
+
+
+def test_warnings_that_changed_what_was_sent_are_noted_and_no_others() -> None:
+    assert explain_warnings(
+        [
+            "string_literal_converted_to_integer:limit",
+            "unknown_parameter:lmit",
+            "fractional_number_truncated_to_integer:limit",
+            "null_treated_as_absent:mode",
+            "enum_case_normalized:mode",
+            "markdown_fence_stripped",
+        ]
+    ) == (
+        "`lmit` is not a parameter of this tool and was ignored;"
+        " `limit` must be an integer and was truncated to one;"
+        " `mode` was null and was treated as not given"
+    )
+    assert explain_warnings(["scalar_coerced_to_list:tags"]) is None
+
+
+def test_the_readme_documents_every_error_code() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### What a refused call says", 1)[1].split("\n## ", 1)[0]
+    for code in (
+        "missing_required",
+        "out_of_range",
+        "length_out_of_range",
+        "pattern_mismatch",
+        "enum_out_of_range",
+        "unsupported_boolean_literal",
+        "unsupported_integer_literal",
+        "unsupported_number_literal",
+        "unsupported_string_literal",
+        "unsupported_object_literal",
+        "unsupported_array_literal",
+        "unsupported_timestamp_literal",
+        "unsupported_union_literal",
+        "ambiguous_union_literal",
+        "unsupported_null_literal",
+        "truncated_arguments",
+        "json_parse_error",
+        "arguments_not_object",
+        "arguments_too_deep",
+        "arguments_too_large",
+        "unreadable_arguments",
+    ):
+        assert f"`{code}" in section, code
