@@ -75,6 +75,7 @@ def normalize(
         message = f"catalog name {data['name']!r} is a Python keyword: the generated package could not be imported"
         problems.append(loaded.diagnostic(("name",), message))
     tools: list[Tool] = []
+    lines = _lines_by_tool(loaded)
     owners: dict[str, tuple[int, str]] = {}
     seen: set[str] = set()
     for index, spec in enumerate(data["tools"]):
@@ -88,7 +89,7 @@ def normalize(
             )
             continue
         try:
-            tool = _ToolNormalizer(loaded, index, spec, problems).tool()
+            tool = _ToolNormalizer(loaded, index, spec, problems, lines.get(index, {})).tool()
         except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
             problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
             continue
@@ -117,6 +118,15 @@ def normalize(
     return catalog, problems
 
 
+def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:
+    """Each tool's line map, by path inside the tool: one pass over the catalog's lines."""
+    found: dict[int, dict[JsonPath, int]] = {}
+    for path, line in loaded.lines.items():
+        if len(path) >= 2 and path[0] == "tools" and isinstance(path[1], int):
+            found.setdefault(path[1], {})[path[2:]] = line
+    return found
+
+
 def internal_error(exc: BaseException) -> str:
     """The message for a failure of codegen itself on a tool: a bug, reported where it happened."""
     return f"codegen failed on this tool, which is a bug in codegen (please report it with this tool): {type(exc).__name__}: {exc}"
@@ -130,9 +140,15 @@ def definition_digest(spec: dict[str, Any]) -> str:
 
 class _ToolNormalizer:
     def __init__(
-        self, loaded: LoadedCatalog, index: int, spec: dict[str, Any], problems: list[Diagnostic]
+        self,
+        loaded: LoadedCatalog,
+        index: int,
+        spec: dict[str, Any],
+        problems: list[Diagnostic],
+        lines: dict[JsonPath, int],
     ) -> None:
         self.loaded = loaded
+        self.lines = lines
         self.spec = spec
         self.root: dict[str, Any] = spec["parameters"]
         self.base: JsonPath = ("tools", index, "parameters")
@@ -186,6 +202,9 @@ class _ToolNormalizer:
             sha256=definition_digest(self.spec),
             line=self.loaded.line_of(self.base[:2]),
             path=format_path(self.base[:2]),
+            annotations=dict(self.spec.get("annotations", {})),
+            examples=tuple(self.spec.get("examples", ())),
+            lines=self.lines,
         )
 
     # -- kinds -------------------------------------------------------------------------------

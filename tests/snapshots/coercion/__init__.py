@@ -8,9 +8,20 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from . import _runtime
+from ._payloads import lazy_payloads
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._payloads import (
+        ANTHROPIC_TOOLS,
+        GEMINI_LEGACY_TOOLS,
+        GEMINI_TOOLS,
+        MCP_TOOLS,
+        OPENAI_RESPONSES_TOOLS,
+        OPENAI_STRICT_TOOLS,
+        OPENAI_TOOLS,
+        PROVIDER_NAMES,
+    )
     from .tools.choices import ChoicesArgs, parse_choices
     from .tools.collections import CollectionsArgs, parse_collections
     from .tools.defaults import DefaultsArgs, parse_defaults
@@ -37,39 +48,58 @@ TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
     },
 )
 
-__getattr__ = lazy_exports(
+
+_ALIASES: Final[Mapping[str, str]] = {}
+
+__getattr__ = lazy_payloads(
     __name__,
-    {
-        "ChoicesArgs": "choices",
-        "parse_choices": "choices",
-        "CollectionsArgs": "collections",
-        "parse_collections": "collections",
-        "DefaultsArgs": "defaults",
-        "parse_defaults": "defaults",
-        "FormatsArgs": "formats",
-        "parse_formats": "formats",
-        "NestedArgs": "nested",
-        "parse_nested": "nested",
-        "NullablesArgs": "nullables",
-        "parse_nullables": "nullables",
-        "RequiredParamsArgs": "required_params",
-        "parse_required_params": "required_params",
-        "ScalarsArgs": "scalars",
-        "parse_scalars": "scalars",
-    },
+    lazy_exports(
+        __name__,
+        {
+            "ChoicesArgs": "choices",
+            "parse_choices": "choices",
+            "CollectionsArgs": "collections",
+            "parse_collections": "collections",
+            "DefaultsArgs": "defaults",
+            "parse_defaults": "defaults",
+            "FormatsArgs": "formats",
+            "parse_formats": "formats",
+            "NestedArgs": "nested",
+            "parse_nested": "nested",
+            "NullablesArgs": "nullables",
+            "parse_nullables": "nullables",
+            "RequiredParamsArgs": "required_params",
+            "parse_required_params": "required_params",
+            "ScalarsArgs": "scalars",
+            "parse_scalars": "scalars",
+        },
+    ),
 )
 
 
 def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[object]:
-    """Parse a call of any tool of the catalog by its wire name; an unknown name gets the generic parse."""
+    """Parse a call of any tool of the catalog by its wire name or by the alias a provider was
+    sent instead (PROVIDER_NAMES); the request names the wire name. An unknown name gets the
+    generic parse."""
     spec = TOOLS.get(tool_name)
     if spec is None:
-        return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
+        wire_name = _ALIASES.get(tool_name)
+        if wire_name is None:
+            return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
+        spec = TOOLS[wire_name]
     return spec.parse(raw, tool_call_id)
 
 
 __all__ = [
+    "ANTHROPIC_TOOLS",
     "CATALOG",
+    "GEMINI_LEGACY_TOOLS",
+    "GEMINI_TOOLS",
+    "MCP_TOOLS",
+    "OPENAI_RESPONSES_TOOLS",
+    "OPENAI_STRICT_TOOLS",
+    "OPENAI_TOOLS",
+    "PROVIDER_NAMES",
     "TOOLS",
     "VERSION",
     "ChoicesArgs",
