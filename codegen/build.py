@@ -14,15 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen.cache import BuildCache, key
+from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.load import CATALOG_SUFFIXES, display_name, load_catalog
 from codegen.catalog.normalize import internal_error, normalize
 from codegen.catalog.validate import validate_catalog
 from codegen.diagnostics import CatalogError, Diagnostic
+from codegen.examples import check_examples
+from codegen.payloads.files import payload_files, payloads
 from codegen.python.format import format_python
 from codegen.python.render import (
     render_handlers,
     render_init,
+    render_payloads,
     render_repair,
     render_runtime,
     render_shared,
@@ -80,7 +84,10 @@ def check_catalogs(
     Paths in messages and output are relative to the project `root` (default: the working directory).
     """
     found, warnings = _check(sources, root or Path.cwd(), BuildCache(None))
-    return [item.catalog for item in found if isinstance(item, _Checked)], warnings
+    catalogs = [item.catalog for item in found if isinstance(item, _Checked)]
+    for catalog in catalogs:
+        warnings += payloads(catalog)[1]  # what a provider's format cannot carry
+    return catalogs, sorted(warnings)
 
 
 def check_catalog(source: Path, root: Path) -> tuple[Catalog | None, list[Diagnostic]]:
@@ -97,9 +104,10 @@ def check_catalog(source: Path, root: Path) -> tuple[Catalog | None, list[Diagno
     # Tools the meta-schema passed are checked further even when others failed: one run, every error.
     catalog, more = normalize(loaded, skip=validation.broken_tools)
     found += more
-    if any(d.level == "error" for d in found):
+    if catalog is None or any(d.level == "error" for d in found):
         return None, found
-    return catalog, found
+    catalog, collisions = with_provider_names(catalog)
+    return catalog, found + collisions
 
 
 def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
@@ -122,8 +130,21 @@ PARALLEL_FROM = 16
 
 
 def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[str, str]:
-    """Every module of the catalog's package, formatted. With a cache, a tool whose definition is
-    unchanged is neither rendered nor formatted again, and the others are rendered in parallel."""
+    """Every file of the catalog's package: its modules, formatted, and its payloads."""
+    return render_package(catalog, cache)[0]
+
+
+def render_package(
+    catalog: Catalog, cache: BuildCache | None = None
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """Every file of the catalog's package, and the payload back end's warnings. With a cache, a
+    tool whose definition is unchanged is neither rendered nor formatted again, and the others
+    are rendered in parallel."""
+    files, warnings = payload_files(catalog)
+    return {**_python_files(catalog, cache), **files}, warnings
+
+
+def _python_files(catalog: Catalog, cache: BuildCache | None) -> dict[str, str]:
     cache = cache or BuildCache(None)
     package = catalog.name
     files: dict[str, str] = {}
@@ -136,6 +157,7 @@ def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[st
         f"{package}/_results.py": render_shared("results"),
         f"{package}/_explain.py": render_shared("explain"),
         f"{package}/_handlers.py": render_handlers(catalog),
+        f"{package}/_payloads.py": render_payloads(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
     for path, text in shared.items():
@@ -247,16 +269,24 @@ def build(
     cache = cache or BuildCache(None)
     found, warnings = _check(find_sources(paths), root or Path.cwd(), cache)
     result = BuildResult(warnings=warnings)
+    errors: list[Diagnostic] = []
     for item in found:
-        package = (
-            _render_package(item.catalog, item.warnings, cache)
-            if isinstance(item, _Checked)
-            else item
-        )
+        if isinstance(item, _Checked):
+            try:
+                package = _render_package(item.catalog, item.warnings, cache)
+            except CatalogError as exc:
+                errors += exc.diagnostics
+                continue
+            result.warnings += package.warnings[len(item.warnings) :]
+        else:
+            package = item
         result.packages.append(package.name)
         for path, text in package.files.items():
             result.files[path] = text
             result.owners[path] = package.source
+    if errors:
+        raise CatalogError(errors + result.warnings)
+    result.warnings.sort()
     return result
 
 
@@ -304,7 +334,9 @@ def _collector_paused() -> Iterator[None]:
 def _render_package(
     catalog: Catalog, warnings: tuple[Diagnostic, ...], cache: BuildCache
 ) -> Package:
-    files = render_catalog(catalog, cache)
+    files, more = render_package(catalog, cache)
+    check_examples(catalog, files, cache)
+    warnings = (*warnings, *sorted(more))
     package = Package(catalog.name, catalog.source, catalog.name_line, files, warnings)
     # Tool modules are in the cache already, under their tools' entries, and the others are
     # stored by their text: the record refers to both, so it stays small.

@@ -114,6 +114,24 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def front_end_warnings(stderr: str) -> list[str]:
+    return [
+        line
+        for line in stderr.splitlines()
+        if ": OpenAI strict: " not in line and ": Gemini legacy: " not in line
+    ]
+
+
+def only_payload_warnings(stderr: str) -> bool:
+    """What a clean catalog still gets: the provider formats' warnings of what they cannot carry
+    (SPEC §4: a default in strict mode, a non-string enum in Gemini's legacy subset, ...)."""
+    lines = stderr.splitlines()
+    return bool(lines) and all(
+        ": warning: " in line and (": OpenAI strict: " in line or ": Gemini legacy: " in line)
+        for line in lines
+    )
+
+
 @pytest.fixture
 def built(project: Path) -> Path:
     result = run(project, "build")
@@ -131,7 +149,7 @@ def test_build_writes_the_package_and_the_manifest(project: Path) -> None:
     for path in MEMORY_FILES:
         assert (out / path).is_file(), f"{path} was not written"
     assert (out / MANIFEST).is_file()
-    assert result.stderr == ""
+    assert only_payload_warnings(result.stderr)
 
     # The manifest lists every file the build wrote (other than itself), each with its source.
     manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
@@ -155,6 +173,7 @@ def test_build_writes_the_package_and_the_manifest(project: Path) -> None:
                     "/_executor.py",
                     "/_results.py",
                     "/_explain.py",
+                    "/_payloads.py",
                 )
             ):
                 assert "The same in every catalog's package" in head[0], (path, head)
@@ -578,7 +597,7 @@ tools:
 def test_validate_of_a_clean_catalog_is_quiet_and_writes_nothing(project: Path) -> None:
     result = run(project, "validate")
     assert result.returncode == 0, output(result)
-    assert result.stderr == ""
+    assert only_payload_warnings(result.stderr)
     assert "1 catalog valid" in result.stdout and "4 tools" in result.stdout, result.stdout
     assert not (project / "generated").exists()
 
@@ -587,7 +606,7 @@ def test_validate_prints_build_warnings_with_file_line_and_path(project: Path) -
     (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
     result = run(project, "validate", "schemas/contacts.yaml")
     assert result.returncode == 0, output(result)
-    lines = result.stderr.splitlines()
+    lines = front_end_warnings(result.stderr)
     assert len(lines) == 2, result.stderr
     email, unique = lines
     assert email.startswith(
@@ -598,7 +617,18 @@ def test_validate_prints_build_warnings_with_file_line_and_path(project: Path) -
         "schemas/contacts.yaml:15: warning: tools[0].parameters.properties.tags.uniqueItems: "
     ), unique
     assert "uniqueItems" in unique.split(": ", 3)[-1]
-    assert "2 warnings" in result.stdout
+    # The formats' own: a uniqueItems neither strict mode nor Gemini's subset can carry.
+    assert [line for line in result.stderr.splitlines() if line not in lines] == [
+        (
+            "schemas/contacts.yaml:15: warning: tools[0].parameters.properties.tags.uniqueItems:"
+            " Gemini legacy: keyword 'uniqueItems' removed (the subset has no uniqueItems)"
+        ),
+        (
+            "schemas/contacts.yaml:15: warning: tools[0].parameters.properties.tags.uniqueItems:"
+            " OpenAI strict: keyword 'uniqueItems' removed: strict mode does not take it"
+        ),
+    ]
+    assert "4 warnings" in result.stdout
     assert not (project / "generated").exists()
 
 
@@ -608,7 +638,7 @@ def test_build_prints_the_same_warnings_and_succeeds(project: Path) -> None:
     result = run(project, "build")
     assert result.returncode == 0, output(result)
     assert result.stderr == validate.stderr
-    assert len(result.stderr.splitlines()) == 2
+    assert len(front_end_warnings(result.stderr)) == 2
     assert (project / "generated/contacts/tools/add_contact.py").is_file()
 
 
@@ -814,10 +844,22 @@ def test_editing_one_tool_changes_its_module_alone(built: Path) -> None:
     after = tree(built / "generated")
     changed = sorted(path for path in after if after[path] != before.get(path))
     # The package's __init__ (and _handlers) is headed with the catalog's digest; a tool's module
-    # with its own.
+    # with its own; every payload file but the provider names holds the tool's description.
     assert changed == [
         "memory_tools/__init__.py",
         "memory_tools/_handlers.py",
+        *(
+            f"memory_tools/payloads/{name}.json"
+            for name in (
+                "anthropic",
+                "gemini",
+                "gemini_legacy",
+                "mcp",
+                "openai_chat",
+                "openai_chat_strict",
+                "openai_responses",
+            )
+        ),
         "memory_tools/tools/__init__.py",
         "memory_tools/tools/memory_search.py",
     ]
@@ -829,16 +871,17 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # Four tools; the formatted bodies of both __init__ modules, _handlers and the six modules
-    # the same in every package, and the same nine files whole, as the catalog's package refers
-    # to them; py.typed; and that package.
-    assert len(entries) == 24
+    # Four tools; the formatted bodies of both __init__ modules, _handlers and the seven modules
+    # the same in every package, and the same ten files whole, as the catalog's package refers to
+    # them; py.typed; the eight payload files; the check of update_config's examples; the package.
+    assert len(entries) == 4 + 10 + 10 + 1 + 8 + 1 + 1
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
-    # The edited tool, the package, and both __init__ modules and _handlers whole: they changed
-    # only in their headers, so their bodies were not formatted again.
-    assert len(new) == 5, sorted(p.name for p in new)
+    # The edited tool, the package, both __init__ modules and _handlers whole: they changed only
+    # in their headers, so their bodies were not formatted again; and the seven payload files that
+    # hold the tool's schema. memory.search has no examples to check again.
+    assert len(new) == 5 + 7, sorted(p.name for p in new)
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"
@@ -855,7 +898,7 @@ def test_an_unchanged_catalog_is_not_read_again_and_keeps_its_warnings(
     (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
     cache = BuildCache(project / DIRECTORY)
     first = build([project / "schemas"], project, cache)
-    assert len(first.warnings) == 2
+    assert len(front_end_warnings("\n".join(str(w) for w in first.warnings))) == 2
 
     def unread(path: Path, root: Path) -> None:
         raise AssertionError(f"{path} was read again")

@@ -16,12 +16,9 @@ from generated.memory_tools import Executor, parse
 
 
 def mcp_tools() -> list[dict[str, Any]]:
-    """The catalog's `tools/list` entries. The one place to switch to `MCP_TOOLS` once the
-    package has it; until then, built from `TOOLS` as MCP wants them."""
-    return [
-        {"name": spec.name, "description": spec.description, "inputSchema": dict(spec.schema)}
-        for spec in memory_tools.TOOLS.values()
-    ]
+    """The catalog's `tools/list` entries, as the package has them."""
+    tools: list[dict[str, Any]] = memory_tools.MCP_TOOLS
+    return tools
 
 
 def make_server(executor: Executor) -> Server[Any]:

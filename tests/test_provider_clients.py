@@ -30,25 +30,15 @@ def pkg(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
 
 
 def tools_for(pkg: ModuleType, provider: str) -> list[dict[str, object]]:
-    """The tools list each provider takes, from the catalog.
-
-    Until the package's payload constants are merged (OPENAI_TOOLS, OPENAI_RESPONSES_TOOLS,
-    ANTHROPIC_TOOLS, GEMINI_TOOLS), this builds the minimal form of each from `TOOLS`; the tests
-    compare what the server received with what this returns, so switching is one change here.
-    """
-    found: list[dict[str, object]] = []
-    for name, spec in pkg.TOOLS.items():
-        schema = json.loads(json.dumps(spec.schema))
-        described = {"name": name, "description": spec.description}
-        if provider == "openai_chat":
-            found.append({"type": "function", "function": {**described, "parameters": schema}})
-        elif provider == "openai_responses":
-            found.append({"type": "function", **described, "parameters": schema, "strict": False})
-        elif provider == "anthropic":
-            found.append({**described, "input_schema": schema})
-        else:
-            found.append({**described, "parametersJsonSchema": schema})
-    return found
+    """The tools list each provider takes: the package's own payload constants."""
+    constant = {
+        "openai_chat": "OPENAI_TOOLS",
+        "openai_responses": "OPENAI_RESPONSES_TOOLS",
+        "anthropic": "ANTHROPIC_TOOLS",
+        "gemini": "GEMINI_TOOLS",
+    }[provider]
+    tools: list[dict[str, object]] = json.loads(json.dumps(getattr(pkg, constant)))
+    return tools
 
 
 @dataclass

@@ -24,6 +24,7 @@ SHARED = (
     "_executor.py",
     "_results.py",
     "_explain.py",
+    "_payloads.py",
 )
 CATALOGS = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 

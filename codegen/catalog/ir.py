@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
@@ -30,6 +30,20 @@ class Tool:
     # Where the tool is in its catalog, for the report of a failure while rendering it.
     line: int = 1
     path: str = ""
+    # MCP's hints (readOnlyHint, ...) and whole-call examples (argument objects), as written.
+    annotations: dict[str, bool] = field(default_factory=dict)
+    examples: tuple[dict[str, Any], ...] = ()
+    # The line of each node of the tool's definition, by JSON path inside the tool
+    # (`("parameters", "properties", "limit")`): back ends report their findings with it.
+    lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+
+    def line_of(self, path: tuple[str | int, ...]) -> int:
+        """The line of the nearest node on `path` (inside the tool) that is known."""
+        for end in range(len(path), -1, -1):
+            line = self.lines.get(path[:end])
+            if line is not None:
+                return line
+        return self.line
 
     @property
     def keyword_parameters(self) -> list[str]:
@@ -64,3 +78,6 @@ class Catalog:
     sha256: str
     tools: tuple[Tool, ...]
     name_line: int = 1
+    # Provider → wire name → the name sent to it (an alias where the provider forbids the wire
+    # name): the payloads send it, the package's `parse` maps it back.
+    provider_names: dict[str, dict[str, str]] = field(default_factory=dict)

@@ -36,7 +36,7 @@ from codegen.catalog.kinds import (
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import pascal, snake
 from codegen.catalog.objects import Objects
-from codegen.catalog.tool_state import MAX_MERGES
+from codegen.catalog.tool_state import GONE, MAX_MERGES
 from codegen.catalog.typeless import inferred_types
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
 
@@ -53,6 +53,7 @@ def normalize(
         message = f"catalog name {data['name']!r} is a Python keyword: the generated package could not be imported"
         problems.append(loaded.diagnostic(("name",), message))
     tools: list[Tool] = []
+    lines = _lines_by_tool(loaded)
     owners: dict[str, tuple[int, str]] = {}
     seen: set[str] = set()
     python_names = tool_python_names(loaded, skip, problems)
@@ -67,7 +68,10 @@ def normalize(
             )
             continue
         try:
-            tool = _ToolNormalizer(loaded, index, spec, problems, python_names[index]).tool()
+            python_name = python_names[index]
+            lines_of_tool = lines.get(index, {})
+            normalizer = _ToolNormalizer(loaded, index, spec, problems, python_name, lines_of_tool)
+            tool = normalizer.tool()
         except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
             problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
             continue
@@ -136,6 +140,15 @@ def tool_python_names(
     return chosen
 
 
+def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:
+    """Each tool's line map, by path inside the tool: one pass over the catalog's lines."""
+    found: dict[int, dict[JsonPath, int]] = {}
+    for path, line in loaded.lines.items():
+        if len(path) >= 2 and path[0] == "tools" and isinstance(path[1], int):
+            found.setdefault(path[1], {})[path[2:]] = line
+    return found
+
+
 def internal_error(exc: BaseException) -> str:
     """The message for a failure of codegen itself on a tool: a bug, reported where it happened."""
     return f"codegen failed on this tool, which is a bug in codegen (please report it with this tool): {type(exc).__name__}: {exc}"
@@ -176,7 +189,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             parse_name=f"parse_{self.module}",
             keywords_name=keywords_name,
             call_self=_free_name("self", {f.py_name for f in root.fields}),
-            schema=self.root,
+            schema=self.fixed_schema(),
             helpers=tuple(k for k in kinds if k.needs_helper),
             # A nullable use of a shared definition is a kind of its own with the same class.
             classes=tuple(
@@ -188,6 +201,9 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             sha256=definition_digest(self.spec),
             line=self.loaded.line_of(self.base[:2]),
             path=format_path(self.base[:2]),
+            annotations=dict(self.spec.get("annotations", {})),
+            examples=tuple(self.spec.get("examples", ())),
+            lines=self.lines,
         )
 
     # -- kinds -------------------------------------------------------------------------------
@@ -204,6 +220,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             # Beside a property the object honours them (objects.plain_property); here nothing can.
             for word in flags:
                 self.warn((*path, word), f"`{word}` is not beside a property here: ignored")
+                self.fix((*path, word), GONE)
             schema = {k: v for k, v in schema.items() if k not in flags}
         if "$ref" in schema:
             return self.referenced(schema, path, parts)

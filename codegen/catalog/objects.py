@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from codegen.catalog.defaults import corrected
 from codegen.catalog.kinds import DateKind, DateTimeKind, Field, IntegerKind, Kind, ObjectKind
 from codegen.catalog.names import snake, usable
-from codegen.catalog.tool_state import ToolState
+from codegen.catalog.tool_state import GONE, ToolState
 from codegen.diagnostics import JsonPath
 
 
@@ -41,6 +41,8 @@ class Objects(ToolState):
             wire: self.plain_property(wire, prop, (*path, "properties", wire), required)
             for wire, prop in properties.items()
         }
+        if required != listed and (required or isinstance(listed, list)):
+            self.fix((*path, "required"), list(required))
         fields: list[Field] = []
         for wire, py_name in self.python_names(properties, path).items():
             prop = properties[wire]
@@ -87,6 +89,8 @@ class Objects(ToolState):
                 f"`{word}: {str(value).lower()}` beside a property is not JSON Schema: read as "
                 f"{state} (list the name in the object's `required` to say so)",
             )
+        for word in flags:
+            self.fix((*where, word), GONE)
         return {word: value for word, value in prop.items() if word not in flags}
 
     def python_names(self, properties: dict[str, Any], path: JsonPath) -> dict[str, str]:
@@ -141,10 +145,12 @@ class Objects(ToolState):
             fixed = corrected(kind, default)
             if fixed is None or list(self.default_problems(prop, kind, fixed[0])):
                 self.warn((*path, "default"), f"{problems[0]}: the parameter has no default")
+                self.fix((*path, "default"), GONE)
                 return Field(wire, py_name, kind, required, description)
             default, codes = fixed
             how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
             self.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})")
+            self.fix((*path, "default"), default)
         return Field(wire, py_name, kind, required, description, has_default=True, default=default)
 
     def default_problems(self, prop: dict[str, Any], kind: Kind, default: Any) -> Iterator[str]:

@@ -7,6 +7,7 @@ call one another through `kind`.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from codegen.catalog.keywords import empty_ranges, unenforced
@@ -15,6 +16,9 @@ from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import snake
 from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.python.imports import TAKEN
+
+# The value of a fix that takes a keyword out.
+GONE: Any = object()
 
 # allOf inside allOf, $ref to $ref: deeper than this is a cycle.
 MAX_MERGES = 32
@@ -45,8 +49,13 @@ class ToolState:
         spec: dict[str, Any],
         problems: list[Diagnostic],
         python_name: tuple[str, str],
+        lines: dict[JsonPath, int],
     ) -> None:
         self.loaded = loaded
+        self.lines = lines  # the tool's own line map, by path inside the tool
+        # What the build fixed (a wild keyword, a default), by path inside the parameters: the
+        # back ends get the schema with the fixes made (`fixed_schema`), never the dirt.
+        self.fixes: list[tuple[JsonPath, Any]] = []
         self.spec = spec
         self.root: dict[str, Any] = spec["parameters"]
         self.base: JsonPath = ("tools", index, "parameters")
@@ -66,6 +75,26 @@ class ToolState:
 
     def warn(self, path: JsonPath, message: str) -> None:
         self.problems.append(self.loaded.diagnostic((*self.base, *path), message, "warning"))
+
+    def fix(self, path: JsonPath, value: Any) -> None:
+        """Say that the schema at `path` (inside the parameters) is `value` once fixed; `_GONE`
+        takes the key out."""
+        self.fixes.append((path, value))
+
+    def fixed_schema(self) -> dict[str, Any]:
+        """The parameters as written, with every fix made: what the parser enforces."""
+        fixed: dict[str, Any] = copy.deepcopy(self.root)
+        for (*where, key), value in self.fixes:
+            node: Any = fixed
+            for step in where:
+                node = node.get(step) if isinstance(node, dict) else None
+            if not isinstance(node, dict):
+                continue  # a fix inside a merged schema ($ref with siblings): no place of its own
+            if value is GONE:
+                node.pop(key, None)
+            else:
+                node[key] = value
+        return fixed
 
     # -- shared by every rule ----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import jinja2
 
 from codegen import __version__
 from codegen.catalog.ir import Catalog, Tool
+from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
 from codegen.python import layout
 from codegen.python.imports import RUNTIME, STDLIB
 from codegen.python.literals import docstring, literal, one_line
@@ -75,11 +76,24 @@ def render_init(catalog: Catalog) -> str:
         "parse",
         *EXECUTOR_EXPORTS,
     ]
+    exported += list(PAYLOAD_FILES)
     exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
+    aliases = {
+        sent: wire
+        for names in catalog.provider_names.values()
+        for wire, sent in names.items()
+        if sent != wire
+    }
     body = (
         environment()
         .get_template("package_init.py.jinja")
-        .render(catalog=catalog, imports=tools, exported=sorted(exported, key=_isort_key))
+        .render(
+            catalog=catalog,
+            imports=tools,
+            exported=sorted(exported, key=_isort_key),
+            aliases=sorted(aliases.items()),
+            payload_names=sorted(PAYLOAD_FILES),
+        )
     )
     title = catalog.title or catalog.name
     count = len(catalog.tools)
@@ -98,6 +112,14 @@ _SHARED_HEADER = (
 
 def render_runtime() -> str:
     return environment().get_template("runtime.py.jinja").render(header=_SHARED_HEADER)
+
+
+def render_payloads() -> str:
+    return (
+        environment()
+        .get_template("payloads.py.jinja")
+        .render(header=_SHARED_HEADER, payloads=PAYLOAD_FILES, payloads_dir=PAYLOADS_DIR)
+    )
 
 
 def render_repair() -> str:

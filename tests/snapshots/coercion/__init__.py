@@ -8,10 +8,21 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from . import _runtime
+from ._payloads import lazy_payloads
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
     from ._handlers import Executor, Handlers
+    from ._payloads import (
+        ANTHROPIC_TOOLS,
+        GEMINI_LEGACY_TOOLS,
+        GEMINI_TOOLS,
+        MCP_TOOLS,
+        OPENAI_RESPONSES_TOOLS,
+        OPENAI_STRICT_TOOLS,
+        OPENAI_TOOLS,
+        PROVIDER_NAMES,
+    )
     from ._results import (
         ToolCallResult,
         to_anthropic,
@@ -45,43 +56,54 @@ TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
     },
 )
 
-__getattr__ = lazy_exports(
+
+_ALIASES: Final[Mapping[str, str]] = {}
+
+__getattr__ = lazy_payloads(
     __name__,
-    {
-        "ChoicesArgs": "choices",
-        "parse_choices": "choices",
-        "CollectionsArgs": "collections",
-        "parse_collections": "collections",
-        "DefaultsArgs": "defaults",
-        "parse_defaults": "defaults",
-        "FormatsArgs": "formats",
-        "parse_formats": "formats",
-        "NestedArgs": "nested",
-        "parse_nested": "nested",
-        "NullablesArgs": "nullables",
-        "parse_nullables": "nullables",
-        "RequiredParamsArgs": "required_params",
-        "parse_required_params": "required_params",
-        "ScalarsArgs": "scalars",
-        "parse_scalars": "scalars",
-    },
-    {
-        "Executor": "_handlers",
-        "Handlers": "_handlers",
-        "ToolCallResult": "_results",
-        "to_anthropic": "_results",
-        "to_gemini": "_results",
-        "to_openai_chat": "_results",
-        "to_openai_responses": "_results",
-    },
+    lazy_exports(
+        __name__,
+        {
+            "ChoicesArgs": "choices",
+            "parse_choices": "choices",
+            "CollectionsArgs": "collections",
+            "parse_collections": "collections",
+            "DefaultsArgs": "defaults",
+            "parse_defaults": "defaults",
+            "FormatsArgs": "formats",
+            "parse_formats": "formats",
+            "NestedArgs": "nested",
+            "parse_nested": "nested",
+            "NullablesArgs": "nullables",
+            "parse_nullables": "nullables",
+            "RequiredParamsArgs": "required_params",
+            "parse_required_params": "required_params",
+            "ScalarsArgs": "scalars",
+            "parse_scalars": "scalars",
+        },
+        {
+            "Executor": "_handlers",
+            "Handlers": "_handlers",
+            "ToolCallResult": "_results",
+            "to_anthropic": "_results",
+            "to_gemini": "_results",
+            "to_openai_chat": "_results",
+            "to_openai_responses": "_results",
+        },
+    ),
 )
 
 
 def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[object]:
-    """Parse a call of any tool of the catalog by its wire name; an unknown name gets the generic parse."""
+    """Parse a call of any tool of the catalog by its wire name or by the alias a provider was
+    sent instead (PROVIDER_NAMES); the request names the wire name. An unknown name gets the
+    generic parse."""
     spec = TOOLS.get(tool_name)
     if spec is None:
-        return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
+        wire_name = _ALIASES.get(tool_name)
+        if wire_name is None:
+            return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
+        spec = TOOLS[wire_name]
     return spec.parse(raw, tool_call_id)
 
 
@@ -117,7 +139,15 @@ def from_gemini(obj: object) -> list[ToolCallRequest[object]]:
 
 
 __all__ = [
+    "ANTHROPIC_TOOLS",
     "CATALOG",
+    "GEMINI_LEGACY_TOOLS",
+    "GEMINI_TOOLS",
+    "MCP_TOOLS",
+    "OPENAI_RESPONSES_TOOLS",
+    "OPENAI_STRICT_TOOLS",
+    "OPENAI_TOOLS",
+    "PROVIDER_NAMES",
     "TOOLS",
     "VERSION",
     "ChoicesArgs",

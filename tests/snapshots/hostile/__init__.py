@@ -8,10 +8,21 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from . import _runtime
+from ._payloads import lazy_payloads
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
     from ._handlers import Executor, Handlers
+    from ._payloads import (
+        ANTHROPIC_TOOLS,
+        GEMINI_LEGACY_TOOLS,
+        GEMINI_TOOLS,
+        MCP_TOOLS,
+        OPENAI_RESPONSES_TOOLS,
+        OPENAI_STRICT_TOOLS,
+        OPENAI_TOOLS,
+        PROVIDER_NAMES,
+    )
     from ._results import (
         ToolCallResult,
         to_anthropic,
@@ -39,37 +50,52 @@ TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
     },
 )
 
-__getattr__ = lazy_exports(
+
+_ALIASES: Final[Mapping[str, str]] = {
+    "hostile-tool_two": "hostile-tool.two",
+    "hostile_tool-one": "hostile.tool-one",
+    "ns_tool_3": "ns:tool_3",
+}
+
+__getattr__ = lazy_payloads(
     __name__,
-    {
-        "HostileToolOneArgs": "hostile_tool_one",
-        "parse_hostile_tool_one": "hostile_tool_one",
-        "HostileToolTwoArgs": "hostile_tool_two",
-        "parse_hostile_tool_two": "hostile_tool_two",
-        "ImportArgs": "import_",
-        "parse_import_": "import_",
-        "NsTool3Args": "ns_tool_3",
-        "parse_ns_tool_3": "ns_tool_3",
-        "RuntimeArgs": "runtime",
-        "parse_runtime": "runtime",
-    },
-    {
-        "Executor": "_handlers",
-        "Handlers": "_handlers",
-        "ToolCallResult": "_results",
-        "to_anthropic": "_results",
-        "to_gemini": "_results",
-        "to_openai_chat": "_results",
-        "to_openai_responses": "_results",
-    },
+    lazy_exports(
+        __name__,
+        {
+            "HostileToolOneArgs": "hostile_tool_one",
+            "parse_hostile_tool_one": "hostile_tool_one",
+            "HostileToolTwoArgs": "hostile_tool_two",
+            "parse_hostile_tool_two": "hostile_tool_two",
+            "ImportArgs": "import_",
+            "parse_import_": "import_",
+            "NsTool3Args": "ns_tool_3",
+            "parse_ns_tool_3": "ns_tool_3",
+            "RuntimeArgs": "runtime",
+            "parse_runtime": "runtime",
+        },
+        {
+            "Executor": "_handlers",
+            "Handlers": "_handlers",
+            "ToolCallResult": "_results",
+            "to_anthropic": "_results",
+            "to_gemini": "_results",
+            "to_openai_chat": "_results",
+            "to_openai_responses": "_results",
+        },
+    ),
 )
 
 
 def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[object]:
-    """Parse a call of any tool of the catalog by its wire name; an unknown name gets the generic parse."""
+    """Parse a call of any tool of the catalog by its wire name or by the alias a provider was
+    sent instead (PROVIDER_NAMES); the request names the wire name. An unknown name gets the
+    generic parse."""
     spec = TOOLS.get(tool_name)
     if spec is None:
-        return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
+        wire_name = _ALIASES.get(tool_name)
+        if wire_name is None:
+            return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
+        spec = TOOLS[wire_name]
     return spec.parse(raw, tool_call_id)
 
 
@@ -105,7 +131,15 @@ def from_gemini(obj: object) -> list[ToolCallRequest[object]]:
 
 
 __all__ = [
+    "ANTHROPIC_TOOLS",
     "CATALOG",
+    "GEMINI_LEGACY_TOOLS",
+    "GEMINI_TOOLS",
+    "MCP_TOOLS",
+    "OPENAI_RESPONSES_TOOLS",
+    "OPENAI_STRICT_TOOLS",
+    "OPENAI_TOOLS",
+    "PROVIDER_NAMES",
     "TOOLS",
     "VERSION",
     "Executor",

@@ -1,0 +1,121 @@
+"""The name each provider gets for each tool: the wire name where the provider allows it, else a
+deterministic alias; the package's `parse` maps any alias back, so the whole map is one function
+of the catalog's wire names, computed once for every back end."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from dataclasses import dataclass
+
+from codegen.catalog.ir import Catalog
+from codegen.diagnostics import Diagnostic
+
+# SPEC §4, as each provider documents its function names (checked 2026-11-23; README).
+PROVIDERS = ("openai", "anthropic", "gemini", "mcp")
+
+
+@dataclass(frozen=True)
+class NameRule:
+    allowed: re.Pattern[str]  # one character the provider takes
+    first: re.Pattern[str]  # what the first character must be
+    limit: int  # characters
+
+
+_LETTERS = re.compile(r"[A-Za-z0-9_-]")
+RULES = {
+    "openai": NameRule(_LETTERS, _LETTERS, 64),
+    "anthropic": NameRule(_LETTERS, _LETTERS, 64),
+    # Gemini documents 128; 64 is what every model it serves is known to take.
+    "gemini": NameRule(re.compile(r"[A-Za-z0-9_.:-]"), re.compile(r"[A-Za-z_]"), 64),
+    "mcp": NameRule(re.compile(r"[A-Za-z0-9._-]"), re.compile(r"[A-Za-z0-9._-]"), 128),
+}
+_HASH = 8  # hex digits of the wire name's digest that keep a trimmed alias apart from others
+
+
+def allowed(name: str, provider: str) -> bool:
+    rule = RULES[provider]
+    return (
+        0 < len(name) <= rule.limit
+        and rule.first.fullmatch(name[0]) is not None
+        and all(rule.allowed.fullmatch(ch) for ch in name)
+    )
+
+
+def alias(name: str, provider: str) -> str:
+    """`name` if the provider takes it; else each forbidden character as `_`, a `_` before a first
+    character it forbids, and a name too long trimmed, ending in a digest of the whole name."""
+    if allowed(name, provider):
+        return name
+    rule = RULES[provider]
+    out = "".join(ch if rule.allowed.fullmatch(ch) else "_" for ch in name)
+    if not rule.first.fullmatch(out[0]):
+        out = "_" + out
+    if len(out) > rule.limit:
+        digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:_HASH]
+        out = f"{out[: rule.limit - _HASH - 1]}_{digest}"
+    return out
+
+
+def _suffixed(base: str, n: int, limit: int) -> str:
+    suffix = f"_{n}"
+    return base[: limit - len(suffix)] + suffix
+
+
+@dataclass(frozen=True)
+class Collision:
+    """An alias that another tool's name already took, and the name used instead."""
+
+    wire_name: str
+    provider: str
+    wanted: str
+    other: str  # the tool that holds `wanted`
+    given: str
+
+
+def provider_names(wire_names: list[str]) -> tuple[dict[str, dict[str, str]], list[Collision]]:
+    """Provider → wire name → the name sent, for every tool, and each collision resolved.
+
+    One alias means one tool across all providers, so `parse` can map any name back: a wire
+    name keeps itself where allowed; an alias that a wire name or an earlier alias (catalog
+    order, providers in PROVIDERS order) took gets `_2`, `_3`, ... — never a build failure.
+    """
+    owner: dict[str, str] = {name: name for name in wire_names}
+    names: dict[str, dict[str, str]] = {}
+    collisions: list[Collision] = []
+    for provider in PROVIDERS:
+        limit = RULES[provider].limit
+        sent: dict[str, str] = {}
+        for wire in wire_names:
+            wanted = alias(wire, provider)
+            given, n = wanted, 1
+            while owner.get(given, wire) != wire:
+                n += 1
+                given = _suffixed(wanted, n, limit)
+            if given != wanted:
+                collisions.append(Collision(wire, provider, wanted, owner[wanted], given))
+            owner[given] = wire
+            sent[wire] = given
+        names[provider] = sent
+    return names, collisions
+
+
+def with_provider_names(catalog: Catalog) -> tuple[Catalog, list[Diagnostic]]:
+    """The catalog with its provider names, and a warning for each alias that had to be suffixed."""
+    names, collisions = provider_names([tool.wire_name for tool in catalog.tools])
+    tools = {tool.wire_name: tool for tool in catalog.tools}
+    providers: dict[tuple[str, str, str, str], list[str]] = {}
+    for c in collisions:
+        providers.setdefault((c.wire_name, c.wanted, c.other, c.given), []).append(c.provider)
+    warnings = []
+    for (wire, wanted, other, given), which in providers.items():
+        tool = tools[wire]
+        message = (
+            f"the {', '.join(which)} name of tool {wire!r} would be {wanted!r}, which tool"
+            f" {other!r} already has: sent as {given!r} (PROVIDER_NAMES; `parse` takes either)"
+        )
+        warnings.append(
+            Diagnostic(catalog.source, tool.line, f"{tool.path}.name", message, "warning")
+        )
+    return dataclasses.replace(catalog, provider_names=names), warnings

@@ -1,0 +1,26 @@
+"""Gemini's function declarations: `parametersJsonSchema` (current models) and the legacy
+OpenAPI-subset `parameters` (`legacy.to_legacy`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codegen.catalog.ir import Tool
+from codegen.payloads.schema import public
+
+
+def gemini_declaration(tool: Tool, name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": tool.description,
+        "parametersJsonSchema": public(tool.schema),
+    }
+
+
+def gemini_legacy_declaration(tool: Tool, name: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    """A tool without parameters leaves `parameters` out, as Gemini documents: the subset has no
+    OBJECT without properties at the root."""
+    entry: dict[str, Any] = {"name": name, "description": tool.description}
+    if parameters.get("properties"):
+        entry["parameters"] = parameters
+    return entry

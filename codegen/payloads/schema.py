@@ -1,0 +1,122 @@
+"""What every payload transform shares: where subschemas are, findings, and the catalog's own
+schema as sent (codegen's `x-` keywords left out)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+from codegen.catalog.refs import RefError, conjoin, ref_target
+from codegen.diagnostics import JsonPath
+
+# Keywords whose value is a schema, a list of schemas, or a map of names to schemas: only there
+# is a dict a schema (an `enum`, `default` or `examples` value is data and is never touched).
+ONE = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "additionalItems",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    }
+)
+MANY = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+NAMED = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
+
+
+class Finding(NamedTuple):
+    """A change a transform made that the provider's model will see: where (a JSON path inside
+    the tool's parameters) and what, in words. It becomes a build warning."""
+
+    path: JsonPath
+    message: str
+
+
+def public(schema: Any) -> Any:
+    """A copy of `schema` without codegen's own `x-` keywords, which no provider knows."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for word, value in schema.items():
+        if word.startswith("x-"):
+            continue
+        if word in ONE:
+            out[word] = public(value)
+        elif word in MANY and isinstance(value, list):
+            out[word] = [public(v) for v in value]
+        elif word in NAMED and isinstance(value, dict):
+            out[word] = {k: public(v) for k, v in value.items()}
+        else:
+            out[word] = value
+    return out
+
+
+def json_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def said(node: dict[str, Any], sentence: str) -> None:
+    """Append `sentence` to the node's description, for what its format cannot carry."""
+    text = node.get("description", "")
+    node["description"] = f"{text.rstrip()} {sentence}" if text.strip() else sentence
+
+
+def inlined(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with its `$ref` replaced by the target: constraints beside it apply too (2020-12),
+    and its own annotations describe this use."""
+    try:
+        _, target = ref_target(root, node["$ref"], ())
+    except RefError:
+        return {k: v for k, v in node.items() if k != "$ref"}  # the front end refused it
+    target = target if isinstance(target, dict) else {}
+    rest = {k: v for k, v in node.items() if k != "$ref"}
+    if "$ref" in target:
+        target = inlined(root, target)
+    merged, _ = conjoin(target, rest)  # the front end warned of what does not merge
+    return merged
+
+
+def accepts_null(node: dict[str, Any]) -> bool:
+    types = node.get("type")
+    return (
+        types == "null"
+        or (isinstance(types, list) and "null" in types)
+        or (isinstance(node.get("enum"), list) and None in node["enum"])
+        or any(isinstance(b, dict) and accepts_null(b) for b in node.get("anyOf", ()))
+    )
+
+
+# What the generated parser checks (the front end warns of every other keyword): a change a
+# format makes to one of these loses nothing at run time.
+PARSER_CHECKS = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minItems",
+        "maxItems",
+        "additionalProperties",
+    }
+)
+CHECKED_FORMATS = frozenset({"date-time", "date", "uri"})
+
+
+def still_checked(word: str) -> str:
+    """The end of a finding about a removed keyword: whether the parser makes up for it."""
+    return "; the parser still enforces it" if word in PARSER_CHECKS else ""
