@@ -22,11 +22,15 @@ from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.python.format import format_python
 from codegen.python.render import (
     render_init,
+    render_jsonl,
+    render_prompts_module,
     render_repair,
     render_runtime,
     render_tool,
     render_tools_init,
 )
+from codegen.text.docs import render_docs
+from codegen.text.prompts import PROMPTS, render_prompts
 
 META_SCHEMA_NAME = "catalog.schema.json"
 
@@ -129,10 +133,20 @@ def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[st
         f"{package}/__init__.py": render_init(catalog),
         f"{package}/_runtime.py": render_runtime(),
         f"{package}/_repair.py": render_repair(),
+        f"{package}/_jsonl.py": render_jsonl(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
+    prompts = render_prompts(catalog)
+    shared[f"{package}/_prompts.py"] = render_prompts_module(
+        catalog, {PROMPTS[name]: text for name, text in prompts.items()}
+    )
     for path, text in shared.items():
         files[path] = _formatted(cache, path, text)
+    # The text back ends: the same prompts as files, and the docs.
+    for name, text in prompts.items():
+        files[f"{package}/prompts/{name}.txt"] = text
+    for path, text in render_docs(catalog).items():
+        files[f"{package}/docs/{path}"] = text
     # PEP 561: type checkers read an installed package's annotations only when it says it has them.
     files[f"{package}/py.typed"] = ""
     missing: list[tuple[str, Tool]] = []

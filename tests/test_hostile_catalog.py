@@ -258,12 +258,12 @@ def test_top_level_statements_are_only_the_expected_kinds(result: BuildResult) -
         for index, node in enumerate(tree.body):
             where = f"{path}:{node.lineno}"
             if isinstance(node, ast.If):
-                # `if TYPE_CHECKING:` with the tools' imports, for type checkers only.
+                # `if TYPE_CHECKING:` with the tools' and the prompts' imports, for type checkers.
                 assert ast.unparse(node.test) == "TYPE_CHECKING" and not node.orelse, where
                 assert all(
                     isinstance(item, ast.ImportFrom)
                     and item.level == 1
-                    and (item.module or "").startswith("tools.")
+                    and ((item.module or "").startswith("tools.") or item.module == "_prompts")
                     for item in node.body
                 ), where
             elif isinstance(node, ast.Expr):

@@ -17,7 +17,7 @@ from codegen.build import build
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 SNAPSHOTS = ROOT / "tests" / "snapshots"
-SHARED = ("_runtime.py", "_repair.py")
+SHARED = ("_runtime.py", "_repair.py", "_jsonl.py")
 CATALOGS = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 
 

@@ -57,6 +57,15 @@ def render_init(catalog: Catalog) -> str:
         "ToolCallRequest",
         "ToolSpec",
         "parse",
+        "CallBatch",
+        "Problem",
+        "JSONL_PROMPT",
+        "SINGLE_JSON_PROMPT",
+        "parse_jsonl",
+        "iter_jsonl",
+        "aiter_jsonl",
+        "parse_single_json",
+        "parse_reply",
     ]
     exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
     body = (
@@ -85,6 +94,18 @@ def render_runtime() -> str:
 
 def render_repair() -> str:
     return environment().get_template("repair.py.jinja").render(header=_SHARED_HEADER)
+
+
+def render_jsonl() -> str:
+    return environment().get_template("jsonl.py.jinja").render(header=_SHARED_HEADER)
+
+
+def render_prompts_module(catalog: Catalog, prompts: dict[str, str]) -> str:
+    """The module that holds the catalog's prompts as constants ({constant: text}), imported only
+    by the first use of one, so a service that never uses them never pays for them."""
+    body = environment().get_template("prompts_module.py.jinja").render(prompts=prompts)
+    doc = docstring("The catalog's prompts for models without native function calling.")
+    return f"{header(catalog.source, catalog.sha256)}{doc}\n\nfrom __future__ import annotations\n\n{body}"
 
 
 def render_tools_init(catalog: Catalog) -> str:

@@ -148,15 +148,22 @@ class LazyTools(Mapping[str, ToolSpec[object]]):
         return f"LazyTools({self._package!r}, {len(self)} tools)"
 
 
-def lazy_exports(package: str, modules: dict[str, str]) -> Callable[[str], object]:
+def lazy_exports(
+    package: str, modules: dict[str, str], shared: Mapping[str, str] | None = None
+) -> Callable[[str], object]:
     """The `__getattr__` of a catalog's package (PEP 562): each tool's `<Tool>Args` and
-    `parse_<tool>`, imported from the tool's module (`modules` maps the name to it) on first use."""
+    `parse_<tool>`, imported from the tool's module (`modules` maps the name to it) on first use,
+    and names of the package's other modules (`shared`: the prompts) the same way."""
 
     def exported(name: str) -> object:
         module = modules.get(name)
-        if module is None:
+        if module is not None:
+            module = f"{package}.tools.{module}"
+        elif shared is not None and name in shared:
+            module = f"{package}.{shared[name]}"
+        else:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.tools.{module}"), name)
+        value = getattr(importlib.import_module(module), name)
         setattr(sys.modules[package], name, value)  # found directly from now on
         return value
 

@@ -4,13 +4,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 
-from . import _runtime
+from . import _jsonl, _runtime
+from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._prompts import JSONL_PROMPT, SINGLE_JSON_PROMPT
     from .tools.memory_search import MemorySearchArgs, parse_memory_search
     from .tools.read_file import ReadFileArgs, parse_read_file
     from .tools.search_files import SearchFilesArgs, parse_search_files
@@ -41,6 +43,7 @@ __getattr__ = lazy_exports(
         "UpdateConfigArgs": "update_config",
         "parse_update_config": "update_config",
     },
+    {"JSONL_PROMPT": "_prompts", "SINGLE_JSON_PROMPT": "_prompts"},
 )
 
 
@@ -52,20 +55,54 @@ def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCall
     return spec.parse(raw, tool_call_id)
 
 
+def parse_jsonl(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
+    """The calls of a JSONL reply, one a line, and a problem for each line that is not a call."""
+    return _jsonl.parse_jsonl(parse, reply, max_line)
+
+
+def iter_jsonl(chunks: Iterable[Chunk], max_line: int = MAX_LINE) -> Iterator[Item]:
+    """Each call or problem of a JSONL reply that streams in chunks, as soon as its line ends."""
+    return _jsonl.iter_jsonl(parse, chunks, max_line)
+
+
+def aiter_jsonl(chunks: AsyncIterable[Chunk], max_line: int = MAX_LINE) -> AsyncIterator[Item]:
+    """Each call or problem of a JSONL reply that streams in chunks, as soon as its line ends."""
+    return _jsonl.aiter_jsonl(parse, chunks, max_line)
+
+
+def parse_single_json(reply: Chunk) -> CallBatch:
+    """The calls of a reply that is one JSON call object, or a JSON array of them."""
+    return _jsonl.parse_single_json(parse, reply)
+
+
+def parse_reply(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
+    """The calls of a reply in JSONL, or as one JSON object or an array of them: whichever it is."""
+    return _jsonl.parse_reply(parse, reply, max_line)
+
+
 __all__ = [
     "CATALOG",
+    "JSONL_PROMPT",
+    "SINGLE_JSON_PROMPT",
     "TOOLS",
     "VERSION",
+    "CallBatch",
     "MemorySearchArgs",
+    "Problem",
     "RawArguments",
     "ReadFileArgs",
     "SearchFilesArgs",
     "ToolCallRequest",
     "ToolSpec",
     "UpdateConfigArgs",
+    "aiter_jsonl",
+    "iter_jsonl",
     "parse",
+    "parse_jsonl",
     "parse_memory_search",
     "parse_read_file",
+    "parse_reply",
     "parse_search_files",
+    "parse_single_json",
     "parse_update_config",
 ]

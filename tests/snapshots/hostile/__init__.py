@@ -4,13 +4,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 
-from . import _runtime
+from . import _jsonl, _runtime
+from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
 if TYPE_CHECKING:
+    from ._prompts import JSONL_PROMPT, SINGLE_JSON_PROMPT
     from .tools.hostile_tool_one import HostileToolOneArgs, parse_hostile_tool_one
     from .tools.hostile_tool_two import HostileToolTwoArgs, parse_hostile_tool_two
     from .tools.import_ import ImportArgs, parse_import_
@@ -45,6 +47,7 @@ __getattr__ = lazy_exports(
         "RuntimeArgs": "runtime",
         "parse_runtime": "runtime",
     },
+    {"JSONL_PROMPT": "_prompts", "SINGLE_JSON_PROMPT": "_prompts"},
 )
 
 
@@ -56,22 +59,56 @@ def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCall
     return spec.parse(raw, tool_call_id)
 
 
+def parse_jsonl(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
+    """The calls of a JSONL reply, one a line, and a problem for each line that is not a call."""
+    return _jsonl.parse_jsonl(parse, reply, max_line)
+
+
+def iter_jsonl(chunks: Iterable[Chunk], max_line: int = MAX_LINE) -> Iterator[Item]:
+    """Each call or problem of a JSONL reply that streams in chunks, as soon as its line ends."""
+    return _jsonl.iter_jsonl(parse, chunks, max_line)
+
+
+def aiter_jsonl(chunks: AsyncIterable[Chunk], max_line: int = MAX_LINE) -> AsyncIterator[Item]:
+    """Each call or problem of a JSONL reply that streams in chunks, as soon as its line ends."""
+    return _jsonl.aiter_jsonl(parse, chunks, max_line)
+
+
+def parse_single_json(reply: Chunk) -> CallBatch:
+    """The calls of a reply that is one JSON call object, or a JSON array of them."""
+    return _jsonl.parse_single_json(parse, reply)
+
+
+def parse_reply(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
+    """The calls of a reply in JSONL, or as one JSON object or an array of them: whichever it is."""
+    return _jsonl.parse_reply(parse, reply, max_line)
+
+
 __all__ = [
     "CATALOG",
+    "JSONL_PROMPT",
+    "SINGLE_JSON_PROMPT",
     "TOOLS",
     "VERSION",
+    "CallBatch",
     "HostileToolOneArgs",
     "HostileToolTwoArgs",
     "ImportArgs",
     "NsTool3Args",
+    "Problem",
     "RawArguments",
     "RuntimeArgs",
     "ToolCallRequest",
     "ToolSpec",
+    "aiter_jsonl",
+    "iter_jsonl",
     "parse",
     "parse_hostile_tool_one",
     "parse_hostile_tool_two",
     "parse_import_",
+    "parse_jsonl",
     "parse_ns_tool_3",
+    "parse_reply",
     "parse_runtime",
+    "parse_single_json",
 ]
