@@ -27,12 +27,15 @@ from codegen.python.render import (
     render_handlers,
     render_init,
     render_payloads,
+    render_prompts_module,
     render_repair,
     render_runtime,
     render_shared,
     render_tool,
     render_tools_init,
 )
+from codegen.text.docs import render_docs
+from codegen.text.prompts import PROMPTS, render_prompts
 
 META_SCHEMA_NAME = "catalog.schema.json"
 
@@ -158,10 +161,20 @@ def _python_files(catalog: Catalog, cache: BuildCache | None) -> dict[str, str]:
         f"{package}/_explain.py": render_shared("explain"),
         f"{package}/_handlers.py": render_handlers(catalog),
         f"{package}/_payloads.py": render_payloads(),
+        f"{package}/_jsonl.py": render_shared("jsonl"),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
+    prompts = render_prompts(catalog)
+    shared[f"{package}/_prompts.py"] = render_prompts_module(
+        catalog, {PROMPTS[name]: text for name, text in prompts.items()}
+    )
     for path, text in shared.items():
         files[path] = _formatted(cache, path, text)
+    # The text back ends: the same prompts as files, and the docs.
+    for name, text in prompts.items():
+        files[f"{package}/prompts/{name}.txt"] = text
+    for path, text in render_docs(catalog).items():
+        files[f"{package}/docs/{path}"] = text
     # PEP 561: type checkers read an installed package's annotations only when it says it has them.
     files[f"{package}/py.typed"] = ""
     missing: list[tuple[str, Tool]] = []

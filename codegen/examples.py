@@ -25,7 +25,15 @@ def check_examples(catalog: Catalog, files: dict[str, str], cache: BuildCache) -
     ]
     if not unchecked:
         return
-    shared = ("__init__.py", "_runtime.py", "_repair.py", "_payloads.py", "tools/__init__.py")
+    # What importing the package itself loads, and the tools to check.
+    shared = (
+        "__init__.py",
+        "_runtime.py",
+        "_repair.py",
+        "_payloads.py",
+        "_jsonl.py",
+        "tools/__init__.py",
+    )
     needed = {f"{catalog.name}/{name}" for name in shared}
     needed |= {f"{catalog.name}/tools/{tool.module}.py" for tool in unchecked}
     errors: list[Diagnostic] = []

@@ -174,6 +174,7 @@ def test_build_writes_the_package_and_the_manifest(project: Path) -> None:
                     "/_results.py",
                     "/_explain.py",
                     "/_payloads.py",
+                    "/_jsonl.py",
                 )
             ):
                 assert "The same in every catalog's package" in head[0], (path, head)
@@ -333,8 +334,10 @@ def test_rebuild_removes_the_module_of_a_removed_tool_but_never_a_user_file(buil
     remove_tool(built / "schemas/memory_tools.yaml", "read_file")
     result = run(built, "build")
     assert result.returncode == 0, output(result)
-    assert "1 removed" in result.stdout, result.stdout
+    # The tool's module and its docs page.
+    assert "2 removed" in result.stdout, result.stdout
     assert not (out / "memory_tools/tools/read_file.py").exists()
+    assert not (out / "memory_tools/docs/tools/read_file.md").exists()
     for path, text in user_files.items():
         assert (out / path).read_text(encoding="utf-8") == text, f"{path} was touched"
     manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
@@ -844,10 +847,14 @@ def test_editing_one_tool_changes_its_module_alone(built: Path) -> None:
     after = tree(built / "generated")
     changed = sorted(path for path in after if after[path] != before.get(path))
     # The package's __init__ (and _handlers) is headed with the catalog's digest; a tool's module
-    # with its own; every payload file but the provider names holds the tool's description.
+    # with its own; every payload file but the provider names holds the tool's description; the
+    # prompts hold every tool's text, and the docs' index is headed with the catalog's digest.
     assert changed == [
         "memory_tools/__init__.py",
         "memory_tools/_handlers.py",
+        "memory_tools/_prompts.py",
+        "memory_tools/docs/index.md",
+        "memory_tools/docs/tools/memory_search.md",
         *(
             f"memory_tools/payloads/{name}.json"
             for name in (
@@ -860,6 +867,8 @@ def test_editing_one_tool_changes_its_module_alone(built: Path) -> None:
                 "openai_responses",
             )
         ),
+        "memory_tools/prompts/jsonl.txt",
+        "memory_tools/prompts/single_json.txt",
         "memory_tools/tools/__init__.py",
         "memory_tools/tools/memory_search.py",
     ]
@@ -871,17 +880,19 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # Four tools; the formatted bodies of both __init__ modules, _handlers and the seven modules
-    # the same in every package, and the same ten files whole, as the catalog's package refers to
-    # them; py.typed; the eight payload files; the check of update_config's examples; the package.
-    assert len(entries) == 4 + 10 + 10 + 1 + 8 + 1 + 1
+    # Four tools; the formatted bodies of both __init__ modules, _handlers, _prompts and the eight
+    # modules the same in every package, and the same twelve files whole, as the catalog's package
+    # refers to them; py.typed; the eight payload files; the check of update_config's examples;
+    # the package; the two prompt files and the five docs pages.
+    assert len(entries) == 4 + 12 + 12 + 1 + 8 + 1 + 1 + 2 + 5
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
     # The edited tool, the package, both __init__ modules and _handlers whole: they changed only
-    # in their headers, so their bodies were not formatted again; and the seven payload files that
-    # hold the tool's schema. memory.search has no examples to check again.
-    assert len(new) == 5 + 7, sorted(p.name for p in new)
+    # in their headers, so their bodies were not formatted again; the seven payload files that
+    # hold the tool's schema (memory.search has no examples to check again); the prompts module's
+    # new body and the module whole, both prompt files, the docs' index and the tool's page.
+    assert len(new) == 5 + 7 + 6, sorted(p.name for p in new)
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"

@@ -451,9 +451,11 @@ def test_the_executor_loads_only_when_used_and_only_the_tools_given_handlers() -
     done = subprocess.run(
         [sys.executable, "-S", "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    # The package's own loaders (_payloads reads payload constants on first use) and the runtime.
+    # The package's own loaders (_payloads reads payload constants on first use), the reply
+    # parser of prompt mode and the runtime.
     shared = [
         "generated.memory_tools",
+        "generated.memory_tools._jsonl",
         "generated.memory_tools._payloads",
         "generated.memory_tools._repair",
         "generated.memory_tools._runtime",

@@ -268,7 +268,7 @@ def test_top_level_statements_are_only_the_expected_kinds(result: BuildResult) -
                         (item.level == 1 and (item.module or "").startswith("tools."))
                         or (
                             item.level == 1
-                            and item.module in {"_handlers", "_results", "_payloads"}
+                            and item.module in {"_handlers", "_results", "_payloads", "_prompts"}
                         )
                         or (item.level == 0 and item.module == "collections.abc")
                     )

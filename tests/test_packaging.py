@@ -30,7 +30,11 @@ def test_the_wheel_carries_the_templates_and_the_meta_schema(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     (wheel,) = tmp_path.glob("codegen-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    templates = {p.name for p in (ROOT / "templates").iterdir()}
+    templates = {
+        p.relative_to(ROOT / "templates").as_posix()
+        for p in (ROOT / "templates").rglob("*")
+        if p.is_file()
+    }
     assert {f"codegen/templates/{name}" for name in templates} <= names
     assert "codegen/catalog.schema.json" in names
     assert "codegen/cli.py" in names

@@ -25,6 +25,7 @@ SHARED = (
     "_results.py",
     "_explain.py",
     "_payloads.py",
+    "_jsonl.py",
 )
 CATALOGS = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 

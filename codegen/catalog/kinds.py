@@ -453,6 +453,8 @@ class Field:
     description: str
     has_default: bool = False
     default: object = None
+    # The schema's `examples`, as written: the prompts and docs show them (checked there).
+    examples: tuple[object, ...] = ()
 
     @property
     def default_is_simple(self) -> bool:

@@ -130,13 +130,14 @@ class Objects(ToolState):
         self, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool
     ) -> Field:
         description = prop.get("description", "") if isinstance(prop, dict) else ""
+        examples = prop.get("examples", []) if isinstance(prop, dict) else []
+        examples = tuple(examples) if isinstance(examples, list) else ()
         if not isinstance(prop, dict) or "default" not in prop:
-            return Field(wire, py_name, kind, required, description)
+            return Field(wire, py_name, kind, required, description, examples=examples)
         default = prop["default"]
         if default is None and not kind.nullable:
-            return Field(
-                wire, py_name, kind, required, description
-            )  # `default: null` means "no value"
+            # `default: null` means "no value"
+            return Field(wire, py_name, kind, required, description, examples=examples)
         if isinstance(kind, IntegerKind) and isinstance(default, float) and default.is_integer():
             default = int(default)
         problems = list(self.default_problems(prop, kind, default))
@@ -146,12 +147,21 @@ class Objects(ToolState):
             if fixed is None or list(self.default_problems(prop, kind, fixed[0])):
                 self.warn((*path, "default"), f"{problems[0]}: the parameter has no default")
                 self.fix((*path, "default"), GONE)
-                return Field(wire, py_name, kind, required, description)
+                return Field(wire, py_name, kind, required, description, examples=examples)
             default, codes = fixed
             how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
             self.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})")
             self.fix((*path, "default"), default)
-        return Field(wire, py_name, kind, required, description, has_default=True, default=default)
+        return Field(
+            wire,
+            py_name,
+            kind,
+            required,
+            description,
+            has_default=True,
+            default=default,
+            examples=examples,
+        )
 
     def default_problems(self, prop: dict[str, Any], kind: Kind, default: Any) -> Iterator[str]:
         context = {key: self.root[key] for key in ("$defs", "definitions") if key in self.root}

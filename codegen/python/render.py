@@ -75,6 +75,15 @@ def render_init(catalog: Catalog) -> str:
         "from_openai_responses",
         "parse",
         *EXECUTOR_EXPORTS,
+        "CallBatch",
+        "Problem",
+        "JSONL_PROMPT",
+        "SINGLE_JSON_PROMPT",
+        "parse_jsonl",
+        "iter_jsonl",
+        "aiter_jsonl",
+        "parse_single_json",
+        "parse_reply",
     ]
     exported += list(PAYLOAD_FILES)
     exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
@@ -127,7 +136,8 @@ def render_repair() -> str:
 
 
 def render_shared(template: str) -> str:
-    """A module that is the same in every package (`executor`, `results`, `explain`)."""
+    """A module that is the same in every package (`providers`, `executor`, `results`,
+    `explain`, `jsonl`)."""
     return environment().get_template(f"{template}.py.jinja").render(header=_SHARED_HEADER)
 
 
@@ -140,6 +150,14 @@ def render_handlers(catalog: Catalog) -> str:
         "The executor of this catalog's tools, and `Handlers`: for each tool, a function of its"
         " `<Tool>Args` or of its parameters as keywords, sync or async."
     )
+    return f"{header(catalog.source, catalog.sha256)}{doc}\n\nfrom __future__ import annotations\n\n{body}"
+
+
+def render_prompts_module(catalog: Catalog, prompts: dict[str, str]) -> str:
+    """The module that holds the catalog's prompts as constants ({constant: text}), imported only
+    by the first use of one, so a service that never uses them never pays for them."""
+    body = environment().get_template("prompts_module.py.jinja").render(prompts=prompts)
+    doc = docstring("The catalog's prompts for models without native function calling.")
     return f"{header(catalog.source, catalog.sha256)}{doc}\n\nfrom __future__ import annotations\n\n{body}"
 
 

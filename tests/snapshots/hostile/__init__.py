@@ -4,10 +4,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 
-from . import _runtime
+from . import _jsonl, _runtime
+from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
 from ._payloads import lazy_payloads
 from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
         OPENAI_TOOLS,
         PROVIDER_NAMES,
     )
+    from ._prompts import JSONL_PROMPT, SINGLE_JSON_PROMPT
     from ._results import (
         ToolCallResult,
         to_anthropic,
@@ -76,6 +78,8 @@ __getattr__ = lazy_payloads(
         {
             "Executor": "_handlers",
             "Handlers": "_handlers",
+            "JSONL_PROMPT": "_prompts",
+            "SINGLE_JSON_PROMPT": "_prompts",
             "ToolCallResult": "_results",
             "to_anthropic": "_results",
             "to_gemini": "_results",
@@ -130,39 +134,73 @@ def from_gemini(obj: object) -> list[ToolCallRequest[object]]:
     return _providers.from_gemini(obj, parse)
 
 
+def parse_jsonl(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
+    """The calls of a JSONL reply, one a line, and a problem for each line that is not a call."""
+    return _jsonl.parse_jsonl(parse, reply, max_line)
+
+
+def iter_jsonl(chunks: Iterable[Chunk], max_line: int = MAX_LINE) -> Iterator[Item]:
+    """Each call or problem of a JSONL reply that streams in chunks, as soon as its line ends."""
+    return _jsonl.iter_jsonl(parse, chunks, max_line)
+
+
+def aiter_jsonl(chunks: AsyncIterable[Chunk], max_line: int = MAX_LINE) -> AsyncIterator[Item]:
+    """Each call or problem of a JSONL reply that streams in chunks, as soon as its line ends."""
+    return _jsonl.aiter_jsonl(parse, chunks, max_line)
+
+
+def parse_single_json(reply: Chunk) -> CallBatch:
+    """The calls of a reply that is one JSON call object, or a JSON array of them."""
+    return _jsonl.parse_single_json(parse, reply)
+
+
+def parse_reply(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
+    """The calls of a reply in JSONL, or as one JSON object or an array of them: whichever it is."""
+    return _jsonl.parse_reply(parse, reply, max_line)
+
+
 __all__ = [
     "ANTHROPIC_TOOLS",
     "CATALOG",
     "GEMINI_LEGACY_TOOLS",
     "GEMINI_TOOLS",
+    "JSONL_PROMPT",
     "MCP_TOOLS",
     "OPENAI_RESPONSES_TOOLS",
     "OPENAI_STRICT_TOOLS",
     "OPENAI_TOOLS",
     "PROVIDER_NAMES",
+    "SINGLE_JSON_PROMPT",
     "TOOLS",
     "VERSION",
+    "CallBatch",
     "Executor",
     "Handlers",
     "HostileToolOneArgs",
     "HostileToolTwoArgs",
     "ImportArgs",
     "NsTool3Args",
+    "Problem",
     "RawArguments",
     "RuntimeArgs",
     "ToolCallRequest",
     "ToolCallResult",
     "ToolSpec",
+    "aiter_jsonl",
     "from_anthropic",
     "from_gemini",
     "from_openai_chat",
     "from_openai_responses",
+    "iter_jsonl",
     "parse",
     "parse_hostile_tool_one",
     "parse_hostile_tool_two",
     "parse_import_",
+    "parse_jsonl",
     "parse_ns_tool_3",
+    "parse_reply",
     "parse_runtime",
+    "parse_single_json",
     "to_anthropic",
     "to_gemini",
     "to_openai_chat",
