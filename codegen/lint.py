@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from codegen.build import check_catalog
+from codegen.catalog.ir import Catalog
 from codegen.catalog.load import LoadedCatalog, load_catalog
 from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path
+from codegen.payloads.strict import limits, to_strict
 
 Level = Literal["error", "warning", "info"]
 
@@ -29,6 +31,8 @@ RULES: dict[str, tuple[Level, str]] = {
     "CG004": ("info", "enum-values-unexplained"),
     "CG005": ("error", "default-contradicts-description"),
     "CG006": ("warning", "required-with-default"),
+    "CG007": ("info", "provider-alias"),
+    "CG008": ("warning", "strict-mode-limit"),
     "CG100": ("warning", "build-warning"),
 }
 
@@ -68,16 +72,46 @@ def lint(sources: list[Path], root: Path) -> list[Finding]:
         except CatalogError as exc:
             findings += [_from_diagnostic(d) for d in exc.diagnostics]
             continue
-        _, diagnostics = check_catalog(source, root)
+        catalog, diagnostics = check_catalog(source, root)
         findings += [_from_diagnostic(d) for d in diagnostics]
-        if not any(d.level == "error" for d in diagnostics):
+        if catalog is not None:
             findings += _catalog_findings(loaded)
+            findings += _alias_findings(loaded, catalog)
     return sorted(findings)
 
 
 def _from_diagnostic(diagnostic: Diagnostic) -> Finding:
     code = "CG000" if diagnostic.level == "error" else "CG100"
     return Finding(diagnostic.file, diagnostic.line, code, diagnostic.path, diagnostic.message)
+
+
+def _alias_findings(loaded: LoadedCatalog, catalog: Catalog) -> Iterator[Finding]:
+    """A tool whose wire name some provider forbids: that provider is sent an alias. And a tool
+    whose strict form goes over one of OpenAI's limits, as the payload back end counts them."""
+    index = {tool["name"]: i for i, tool in enumerate(loaded.data["tools"])}
+    for tool in catalog.tools:
+        where: JsonPath = ("tools", index[tool.wire_name], "parameters")
+        for over in limits(to_strict(tool.schema)[0]):
+            path = (*where, *over.path)
+            yield Finding(
+                loaded.file, loaded.line_of(path), "CG008", format_path(path), over.message
+            )
+        sent = {
+            provider: names[tool.wire_name]
+            for provider, names in sorted(catalog.provider_names.items())
+            if names.get(tool.wire_name, tool.wire_name) != tool.wire_name
+        }
+        if sent:
+            path: JsonPath = ("tools", index[tool.wire_name], "name")
+            aliases = ", ".join(f"{provider} as {name!r}" for provider, name in sent.items())
+            yield Finding(
+                loaded.file,
+                loaded.line_of(path),
+                "CG007",
+                format_path(path),
+                f"tool {tool.wire_name!r} is sent to {aliases}: a name the model sees and the "
+                "name in your logs differ (the parsers take either)",
+            )
 
 
 def _catalog_findings(loaded: LoadedCatalog) -> Iterator[Finding]:

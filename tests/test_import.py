@@ -238,3 +238,42 @@ def test_imported_functions_build_into_parsers_that_fit_them(tmp_path: Path) -> 
     refund = package.parse("refund", {"order_id": 7, "amount": {"amount": 5}, "reason": "late"})
     assert refund.errors == ("missing_required:amount.currency",)
     assert package.parse("deliveries", {"since": "2026-11-01"}).values["limit"] == 20
+
+
+# ---------------------------------------------------------------------------------------------
+# Round trips: a payload a build emitted, imported and built again, is the same payload
+
+
+PAYLOADS = (
+    "openai_chat",
+    "openai_chat_strict",
+    "openai_responses",
+    "anthropic",
+    "gemini",
+    "gemini_legacy",
+    "mcp",
+)
+
+
+@pytest.mark.parametrize("catalog", ["memory_tools", "http_tools", "calendar_tools"])
+def test_each_payload_comes_back_the_same_through_import_and_build(
+    catalog: str, tmp_path: Path
+) -> None:
+    emitted = ROOT / "generated" / catalog / "payloads"
+    for payload in PAYLOADS:
+        imported = run_codegen(
+            "import",
+            str(emitted / f"{payload}.json"),
+            "--names",
+            str(emitted / "provider_names.json"),
+            "--name",
+            catalog,
+            "-o",
+            str(tmp_path / f"{payload}.yaml"),
+        )
+        assert imported.returncode == 0, imported.stderr
+        out = tmp_path / f"out_{payload}"
+        built = run_codegen("build", str(tmp_path / f"{payload}.yaml"), "--out", str(out))
+        assert built.returncode == 0, built.stderr
+        again = json.loads((out / catalog / "payloads" / f"{payload}.json").read_text("utf-8"))
+        assert again == json.loads((emitted / f"{payload}.json").read_text("utf-8")), payload

@@ -21,9 +21,18 @@ def test_each_rule_finds_its_case_and_nothing_else() -> None:
     assert done.returncode == 1  # CG005 is an error
     expected = (LINT / "findings.expected").read_text(encoding="utf-8")
     assert done.stdout == expected
-    assert done.stderr == "codegen: 7 findings (1 error, 4 warnings, 2 info)\n"
+    assert done.stderr == "codegen: 8 findings (1 error, 4 warnings, 3 info)\n"
     found = [line.split(": ")[1].split()[0] for line in expected.splitlines()]
-    assert found == sorted(set(RULES) - {"CG000"})
+    assert sorted(found) == sorted(set(RULES) - {"CG000", "CG008"})  # CG008 in deep.yaml
+
+
+def test_strict_mode_limits_are_their_own_rule() -> None:
+    done = run_codegen("lint", "tests/lint/deep.yaml")
+    assert done.returncode == 0  # a warning, and the info the short descriptions get
+    assert done.stdout == (LINT / "deep.expected").read_text(encoding="utf-8")
+    assert "CG008 warning: tools[0].parameters: 12 levels of objects, over strict mode's 10" in (
+        done.stdout
+    )
 
 
 def test_a_clean_catalog_has_no_findings() -> None:
@@ -39,7 +48,7 @@ def test_json_output_has_codes_levels_and_places() -> None:
     done = run_codegen("lint", "tests/lint/findings.yaml", "--format", "json")
     assert done.returncode == 1 and done.stderr == ""
     findings = json.loads(done.stdout)
-    assert findings[4] == {
+    assert findings[5] == {
         "file": "tests/lint/findings.yaml",
         "line": 27,
         "code": "CG005",
@@ -51,13 +60,14 @@ def test_json_output_has_codes_levels_and_places() -> None:
         "level": "error",
         "rule": "default-contradicts-description",
     }
-    assert [(f["code"], f["level"]) for f in findings] == [
+    assert sorted((f["code"], f["level"]) for f in findings) == [
         ("CG001", "warning"),
         ("CG002", "warning"),
         ("CG003", "info"),
         ("CG004", "info"),
         ("CG005", "error"),
         ("CG006", "warning"),
+        ("CG007", "info"),
         ("CG100", "warning"),
     ]
 

@@ -2,7 +2,7 @@
 
 Function-calling datasets and other languages' tool lists write `dict`, `float`, `long`, `tuple`,
 `any`, `String` or `HashMap` for a type, mark a property `required: true` or `optional: true`
-beside it, and Gemini's OpenAPI subset writes `STRING` and `nullable: true`. Each is rewritten to
+beside it, and Gemini's OpenAPI subset writes `STRING`, `nullable: true` and `example`. Each is rewritten to
 the JSON Schema it plainly means; nothing else is changed.
 """
 
@@ -57,6 +57,9 @@ def standard(schema: Any, path: JsonPath, notes: Notes) -> Any:
         del out["nullable"]
     if out.get("format") == "enum" and "enum" in out:
         del out["format"]  # Gemini's marker for a string enum
+    if "example" in out and "examples" not in out:
+        out["examples"] = [out.pop("example")]
+        notes.add((*path, "example"), "OpenAPI's `example` written as `examples`")
     for word in _ONE:
         if isinstance(out.get(word), dict):
             out[word] = standard(out[word], (*path, word), notes)
