@@ -51,7 +51,13 @@ def test_hostile_catalog_docs_render_into_whole_tables(monkeypatch: pytest.Monke
     for tool in catalog.tools:
         page = files[f"hostile/docs/tools/{tool.module}.md"]
         listed = list(rows(tool.args))
-        tables = _tables(page)
+        names, *tables = _tables(page)
+        # The name each provider is sent: a row per provider, the name as a cell of code.
+        assert [row[0] for row in names] == ["provider", "anthropic", "gemini", "mcp", "openai"]
+        assert [row[1] for row in names[1:]] == [
+            catalog.provider_names[provider].get(tool.wire_name, tool.wire_name)
+            for provider in ("anthropic", "gemini", "mcp", "openai")
+        ]
         if not listed:
             assert tables == []
             continue

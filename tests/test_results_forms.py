@@ -144,6 +144,22 @@ def test_gemini_leaves_out_an_empty_call_id() -> None:
     ]
 
 
+def test_gemini_answers_under_the_name_it_was_sent() -> None:
+    # A wire name Gemini does not take (a digit first) was sent as its alias (PROVIDER_NAMES).
+    result = ToolCallResult("2fa.check", "c1", "success", "ok")
+    names = {"2fa.check": "_2fa.check", "memory.search": "memory.search"}
+    assert to_gemini([result], names) == [
+        {
+            "functionResponse": {
+                "id": "c1",
+                "name": "_2fa.check",
+                "response": {"output": "ok"},
+            }
+        }
+    ]
+    assert to_gemini([result])[0]["functionResponse"]["name"] == "2fa.check"
+
+
 @pytest.mark.parametrize("form", [to_openai_chat, to_openai_responses, to_anthropic, to_gemini])
 def test_each_form_takes_any_iterable_and_an_empty_batch(form: Any) -> None:
     assert form(iter([])) == []

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import (
     AnyKind,
     ArrayKind,
@@ -217,6 +218,15 @@ def sample(kind: Kind, field: Field | None = None) -> Any:
                 return candidate
     made = _made(kind)
     return made if made is not _NO_SAMPLE and conforms(kind, made) else _NO_SAMPLE
+
+
+def tool_call_sample(tool: Tool) -> dict[str, Any] | None:
+    """The arguments of a tool's example call: its first whole-call example, which the build has
+    checked parses with no warning, else one made from its parameters' samples (or None)."""
+    if tool.examples:
+        first: dict[str, Any] = tool.examples[0]
+        return first
+    return call_sample(tool.args)
 
 
 def call_sample(obj: ObjectKind) -> dict[str, Any] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from codegen import __version__
 from codegen.catalog.ir import Catalog, Tool
-from codegen.text.describe import call_sample, rows
+from codegen.text.describe import rows, tool_call_sample
 from codegen.text.environment import environment
 
 
@@ -32,13 +32,14 @@ def render_index(catalog: Catalog) -> str:
     )
 
 
-def render_tool_doc(source: str, tool: Tool) -> str:
-    arguments = call_sample(tool.args)
+def render_tool_doc(source: str, tool: Tool, names: list[tuple[str, str]]) -> str:
+    """A tool's page; `names` is the name each provider is sent, in provider order."""
+    arguments = tool_call_sample(tool)
     example = None if arguments is None else {"name": tool.wire_name, "parameters": arguments}
     body = (
         environment()
         .get_template("docs/tool.md.jinja")
-        .render(tool=tool, rows=list(rows(tool.args)), example=example)
+        .render(tool=tool, rows=list(rows(tool.args)), example=example, names=names)
     )
     return header(f"{source}, tool {tool.wire_name}", tool.sha256) + body
 
@@ -47,5 +48,9 @@ def render_docs(catalog: Catalog) -> dict[str, str]:
     """{path under docs/: text}."""
     docs = {"index.md": render_index(catalog)}
     for tool in catalog.tools:
-        docs[doc_path(tool)] = render_tool_doc(catalog.source, tool)
+        names = [
+            (provider, sent.get(tool.wire_name, tool.wire_name))
+            for provider, sent in sorted(catalog.provider_names.items())
+        ]
+        docs[doc_path(tool)] = render_tool_doc(catalog.source, tool, names)
     return docs

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.catalog.ir import Catalog, Tool
-from codegen.text.describe import Row, call_sample, rows
+from codegen.text.describe import Row, rows, tool_call_sample
 from codegen.text.environment import environment
 
 # The files each catalog's package gets under prompts/, and the constants that hold the same text.
@@ -32,7 +32,7 @@ def tool_texts(catalog: Catalog) -> list[ToolText]:
 
 
 def _example(tool: Tool) -> dict[str, Any] | None:
-    arguments = call_sample(tool.args)
+    arguments = tool_call_sample(tool)
     return None if arguments is None else {"name": tool.wire_name, "parameters": arguments}
 
 

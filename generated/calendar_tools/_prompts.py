@@ -10,7 +10,7 @@ JSONL_PROMPT: Final = (
     "You can call the tools listed below. To call them, reply with JSON Lines: one JSON object per line, one line per call, and nothing else (no prose, no code fences).\n"
     'Each line has "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need), and may have "call_id" (your id for the call) and "error" (instead of guessing arguments you do not have, say what is missing: the call will not run).\n'
     "For example:\n"
-    '{"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00"}, "end": {"dateTime": "2025-03-14T09:30:00+01:00"}}, "call_id": "call_1"}\n'
+    '{"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00", "timeZone": "Europe/Berlin"}, "end": {"dateTime": "2025-03-14T11:00:00+01:00", "timeZone": "Europe/Berlin"}, "reminders": [{"method": "email", "minutesBefore": 30}]}, "call_id": "call_1"}\n'
     '{"name": "list_calendars", "parameters": {}, "call_id": "call_2"}\n'
     "\n"
     "Tools:\n"
@@ -33,7 +33,7 @@ JSONL_PROMPT: Final = (
     '- reminders[].method ("email" | "popup", default "popup"): How the reminder is delivered.\n'
     "- reminders[].minutesBefore (integer, required, 0..40320): How many minutes before the start the reminder fires (up to four weeks).\n"
     "- extendedProperties (object): Arbitrary application-specific key/value data stored with the event and returned unchanged.\n"
-    'Example: {"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00"}, "end": {"dateTime": "2025-03-14T09:30:00+01:00"}}}\n'
+    'Example: {"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00", "timeZone": "Europe/Berlin"}, "end": {"dateTime": "2025-03-14T11:00:00+01:00", "timeZone": "Europe/Berlin"}, "reminders": [{"method": "email", "minutesBefore": 30}]}}\n'
     "\n"
     "### list_calendars\n"
     "List the calendars the user can see, with their ids, names and whether the user may add events to them.\n"
@@ -83,7 +83,7 @@ JSONL_PROMPT: Final = (
     "- schemaVersion (2): Version of the notification payload format; always 2.\n"
     "- payload (object, required): Notification body, serialized according to Content-Type.\n"
     "- timeoutSeconds (number, > 0 and < 300, default 10.0): Seconds to wait for the endpoint to respond.\n"
-    'Example: {"name": "send_webhook", "parameters": {"url": "https://hooks.example.com/calendar", "payload": {}}}\n'
+    'Example: {"name": "send_webhook", "parameters": {"url": "https://hooks.example.com/calendar", "payload": {"event": "created", "eventId": "7kq2c9v1m0h4tb"}}}\n'
     "\n"
     "### upload_attachment\n"
     "Attach a file (agenda, slides, minutes) to an event. The file is stored with the event and shared with its attendees according to its classification.\n"
@@ -100,7 +100,7 @@ JSONL_PROMPT: Final = (
 SINGLE_JSON_PROMPT: Final = (
     'You can call the tools listed below. To call one, reply with one JSON object and nothing else (no prose, no code fences): "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need). To make several calls, reply with a JSON array of such objects. Instead of guessing arguments you do not have, add "error" saying what is missing: the call will not run.\n'
     "For example:\n"
-    '{"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00"}, "end": {"dateTime": "2025-03-14T09:30:00+01:00"}}}\n'
+    '{"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00", "timeZone": "Europe/Berlin"}, "end": {"dateTime": "2025-03-14T11:00:00+01:00", "timeZone": "Europe/Berlin"}, "reminders": [{"method": "email", "minutesBefore": 30}]}}\n'
     "\n"
     "Tools:\n"
     "\n"
@@ -122,7 +122,7 @@ SINGLE_JSON_PROMPT: Final = (
     '- reminders[].method ("email" | "popup", default "popup"): How the reminder is delivered.\n'
     "- reminders[].minutesBefore (integer, required, 0..40320): How many minutes before the start the reminder fires (up to four weeks).\n"
     "- extendedProperties (object): Arbitrary application-specific key/value data stored with the event and returned unchanged.\n"
-    'Example: {"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00"}, "end": {"dateTime": "2025-03-14T09:30:00+01:00"}}}\n'
+    'Example: {"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00", "timeZone": "Europe/Berlin"}, "end": {"dateTime": "2025-03-14T11:00:00+01:00", "timeZone": "Europe/Berlin"}, "reminders": [{"method": "email", "minutesBefore": 30}]}}\n'
     "\n"
     "### list_calendars\n"
     "List the calendars the user can see, with their ids, names and whether the user may add events to them.\n"
@@ -172,7 +172,7 @@ SINGLE_JSON_PROMPT: Final = (
     "- schemaVersion (2): Version of the notification payload format; always 2.\n"
     "- payload (object, required): Notification body, serialized according to Content-Type.\n"
     "- timeoutSeconds (number, > 0 and < 300, default 10.0): Seconds to wait for the endpoint to respond.\n"
-    'Example: {"name": "send_webhook", "parameters": {"url": "https://hooks.example.com/calendar", "payload": {}}}\n'
+    'Example: {"name": "send_webhook", "parameters": {"url": "https://hooks.example.com/calendar", "payload": {"event": "created", "eventId": "7kq2c9v1m0h4tb"}}}\n'
     "\n"
     "### upload_attachment\n"
     "Attach a file (agenda, slides, minutes) to an event. The file is stored with the event and shared with its attendees according to its classification.\n"

@@ -144,9 +144,14 @@ def to_anthropic(results: Iterable[ToolCallResult]) -> list[dict[str, Any]]:
     ]
 
 
-def to_gemini(results: Iterable[ToolCallResult]) -> list[dict[str, Any]]:
+def to_gemini(
+    results: Iterable[ToolCallResult], names: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
     """Gemini: a `functionResponse` part per call, the parts of the next user turn. The response
-    holds `output` (the content as JSON values) or `error` (the text), as Gemini documents them."""
+    holds `output` (the content as JSON values) or `error` (the text), as Gemini documents them.
+    `names` (the package's `PROVIDER_NAMES["gemini"]`) gives the name Gemini was sent for a tool
+    whose wire name it does not take, so that the response answers the call it made."""
+    sent = names or {}
     parts: list[dict[str, Any]] = []
     for result in results:
         response: dict[str, Any]
@@ -157,7 +162,8 @@ def to_gemini(results: Iterable[ToolCallResult]) -> list[dict[str, Any]]:
                 response["note"] = note
         else:
             response = {"error": result.text}
-        function_response: dict[str, Any] = {"name": result.tool_name, "response": response}
+        name = sent.get(result.tool_name, result.tool_name)
+        function_response: dict[str, Any] = {"name": name, "response": response}
         if result.tool_call_id:
             function_response = {"id": result.tool_call_id, **function_response}
         parts.append({"functionResponse": function_response})

@@ -10,7 +10,7 @@ JSONL_PROMPT: Final = (
     "You can call the tools listed below. To call them, reply with JSON Lines: one JSON object per line, one line per call, and nothing else (no prose, no code fences).\n"
     'Each line has "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need), and may have "call_id" (your id for the call) and "error" (instead of guessing arguments you do not have, say what is missing: the call will not run).\n'
     "For example:\n"
-    '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status"}, "call_id": "call_1"}\n'
+    '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}, "call_id": "call_1"}\n'
     '{"name": "http.post", "parameters": {"url": "https://example.com", "body": {}}, "call_id": "call_2"}\n'
     "\n"
     "Tools:\n"
@@ -21,7 +21,7 @@ JSONL_PROMPT: Final = (
     "- headers (object of string): Request headers, as header name to value.\n"
     "- timeoutSeconds (number, >= 0, default 30): Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
     "- followRedirects (boolean, default true): Whether to follow 3xx redirects automatically.\n"
-    'Example: {"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status"}}\n'
+    'Example: {"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}}\n'
     "\n"
     "### http.post\n"
     "Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
@@ -35,7 +35,7 @@ JSONL_PROMPT: Final = (
 SINGLE_JSON_PROMPT: Final = (
     'You can call the tools listed below. To call one, reply with one JSON object and nothing else (no prose, no code fences): "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need). To make several calls, reply with a JSON array of such objects. Instead of guessing arguments you do not have, add "error" saying what is missing: the call will not run.\n'
     "For example:\n"
-    '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status"}}\n'
+    '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}}\n'
     "\n"
     "Tools:\n"
     "\n"
@@ -45,7 +45,7 @@ SINGLE_JSON_PROMPT: Final = (
     "- headers (object of string): Request headers, as header name to value.\n"
     "- timeoutSeconds (number, >= 0, default 30): Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
     "- followRedirects (boolean, default true): Whether to follow 3xx redirects automatically.\n"
-    'Example: {"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status"}}\n'
+    'Example: {"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}}\n'
     "\n"
     "### http.post\n"
     "Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"

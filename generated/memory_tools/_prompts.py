@@ -46,7 +46,7 @@ JSONL_PROMPT: Final = (
     "- settings.retryPolicy.backoff (number, > 0): Multiplier applied to the delay after each failed attempt.\n"
     "- settings.retryPolicy.maxDelay (integer): Upper bound on the delay between retries, in milliseconds.\n"
     "- dryRun (boolean, default false): Validate the new settings and report the result without applying them.\n"
-    'Example: {"name": "update_config", "parameters": {"settings": {"timeout": 0}}}\n'
+    'Example: {"name": "update_config", "parameters": {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}}\n'
 )
 
 
@@ -88,5 +88,5 @@ SINGLE_JSON_PROMPT: Final = (
     "- settings.retryPolicy.backoff (number, > 0): Multiplier applied to the delay after each failed attempt.\n"
     "- settings.retryPolicy.maxDelay (integer): Upper bound on the delay between retries, in milliseconds.\n"
     "- dryRun (boolean, default false): Validate the new settings and report the result without applying them.\n"
-    'Example: {"name": "update_config", "parameters": {"settings": {"timeout": 0}}}\n'
+    'Example: {"name": "update_config", "parameters": {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}}\n'
 )
