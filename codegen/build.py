@@ -143,7 +143,7 @@ def render_package(
     """Every file of the catalog's package, and the payload back end's warnings. With a cache, a
     tool whose definition is unchanged is neither rendered nor formatted again, and the others
     are rendered in parallel."""
-    files, warnings = payload_files(catalog)
+    files, warnings = payload_files(catalog, cache)
     return {**_python_files(catalog, cache), **files}, warnings
 
 
@@ -173,7 +173,7 @@ def _python_files(catalog: Catalog, cache: BuildCache | None) -> dict[str, str]:
     # The text back ends: the same prompts as files, and the docs.
     for name, text in prompts.items():
         files[f"{package}/prompts/{name}.txt"] = text
-    for path, text in render_docs(catalog).items():
+    for path, text in render_docs(catalog, cache).items():
         files[f"{package}/docs/{path}"] = text
     # PEP 561: type checkers read an installed package's annotations only when it says it has them.
     files[f"{package}/py.typed"] = ""

@@ -883,16 +883,18 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     # Four tools; the formatted bodies of both __init__ modules, _handlers, _prompts and the eight
     # modules the same in every package, and the same twelve files whole, as the catalog's package
     # refers to them; py.typed; the eight payload files; the check of update_config's examples;
-    # the package; the two prompt files and the five docs pages.
-    assert len(entries) == 4 + 12 + 12 + 1 + 8 + 1 + 1 + 2 + 5
+    # the package; the two prompt files and the five docs pages; and each tool's payload entries
+    # and docs page, kept under the tool's definition (4 + 4).
+    assert len(entries) == 4 + 12 + 12 + 1 + 8 + 1 + 1 + 2 + 5 + 4 + 4
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
     # The edited tool, the package, both __init__ modules and _handlers whole: they changed only
     # in their headers, so their bodies were not formatted again; the seven payload files that
     # hold the tool's schema (memory.search has no examples to check again); the prompts module's
-    # new body and the module whole, both prompt files, the docs' index and the tool's page.
-    assert len(new) == 5 + 7 + 6, sorted(p.name for p in new)
+    # new body and the module whole, both prompt files, the docs' index and the tool's page; and
+    # the edited tool's payload entries and docs page, kept under its new definition (2).
+    assert len(new) == 5 + 7 + 6 + 2, sorted(p.name for p in new)
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"

@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from codegen.build import build
+from codegen.build import build, check_catalogs, find_sources
+from codegen.cache import BuildCache
 from codegen.diagnostics import CatalogError
-from codegen.outputs import PAYLOAD_FILES
+from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
+from codegen.payloads.files import json_file, payload_files, payloads
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -268,3 +270,21 @@ def test_an_unknown_annotation_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
     assert [str(d) for d in failure.value.diagnostics] == [
         "a.yaml:5: tools[0].annotations.readOnly: unknown key 'readOnly' (did you mean 'readOnlyHint'?)"
     ]
+
+
+def test_files_joined_from_each_tools_entries_are_the_json_of_the_whole_lists(
+    tmp_path: Path,
+) -> None:
+    # payload_files joins each tool's cached entry text; the bytes must be json_file's of the list.
+    catalogs, _ = check_catalogs(find_sources([ROOT / "schemas"]), ROOT)
+    for catalog in catalogs:
+        values, _ = payloads(catalog)
+        whole = {
+            f"{catalog.name}/{PAYLOADS_DIR}/{file}": json_file(values[name])
+            for name, file in PAYLOAD_FILES.items()
+        }
+        cache = BuildCache(tmp_path / "cache")
+        first, warnings = payload_files(catalog, cache)
+        again, warnings_again = payload_files(catalog, cache)  # every entry from the cache
+        assert first == whole == again
+        assert warnings == warnings_again

@@ -3,9 +3,11 @@ format could not carry, each at the file, line and path of the catalog node it c
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
+from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
 from codegen.diagnostics import CatalogError, Diagnostic, format_path
@@ -21,40 +23,98 @@ from codegen.payloads.strict import to_strict
 
 def payloads(catalog: Catalog) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Constant name → its value (SPEC §6), and the warnings."""
-    names = catalog.provider_names
     out: dict[str, list[Any]] = {name: [] for name in PAYLOAD_FILES if name != "PROVIDER_NAMES"}
     warnings: list[Diagnostic] = []
     for tool in catalog.tools:
-        wire = tool.wire_name
-        try:
-            strict, strict_findings = to_strict(tool.schema)
-            legacy, legacy_findings = to_legacy(tool.schema)
-        except Exception as exc:  # a bug of codegen's: report it, with the place
-            raise CatalogError(
-                [Diagnostic(catalog.source, tool.line, tool.path, internal_error(exc))]
-            ) from exc
-        warnings += _diagnostics(catalog, tool, "OpenAI strict", strict_findings)
-        warnings += _diagnostics(catalog, tool, "Gemini legacy", legacy_findings)
-        out["OPENAI_TOOLS"].append(chat_tool(tool, names["openai"][wire]))
-        out["OPENAI_STRICT_TOOLS"].append(strict_chat_tool(tool, names["openai"][wire], strict))
-        out["OPENAI_RESPONSES_TOOLS"].append(responses_tool(tool, names["openai"][wire], strict))
-        out["ANTHROPIC_TOOLS"].append(anthropic_tool(tool, names["anthropic"][wire]))
-        out["GEMINI_TOOLS"].append(gemini_declaration(tool, names["gemini"][wire]))
-        out["GEMINI_LEGACY_TOOLS"].append(
-            gemini_legacy_declaration(tool, names["gemini"][wire], legacy)
-        )
-        out["MCP_TOOLS"].append(mcp_tool(tool, names["mcp"][wire]))
-    return {**out, "PROVIDER_NAMES": names}, warnings
+        values, found = _tool_payloads(catalog, tool)
+        warnings += found
+        for name, value in values.items():
+            out[name].append(value)
+    return {**out, "PROVIDER_NAMES": catalog.provider_names}, warnings
 
 
-def payload_files(catalog: Catalog) -> tuple[dict[str, str], list[Diagnostic]]:
-    """`<package>/payloads/<format>.json` → text (key order as built, so byte-deterministic)."""
-    values, warnings = payloads(catalog)
+def _tool_payloads(catalog: Catalog, tool: Tool) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The tool's entry in each format, by constant name, and the warnings of what they lose."""
+    names, wire = catalog.provider_names, tool.wire_name
+    try:
+        strict, strict_findings = to_strict(tool.schema)
+        legacy, legacy_findings = to_legacy(tool.schema)
+    except Exception as exc:  # a bug of codegen's: report it, with the place
+        raise CatalogError(
+            [Diagnostic(catalog.source, tool.line, tool.path, internal_error(exc))]
+        ) from exc
+    warnings = _diagnostics(catalog, tool, "OpenAI strict", strict_findings)
+    warnings += _diagnostics(catalog, tool, "Gemini legacy", legacy_findings)
+    values = {
+        "OPENAI_TOOLS": chat_tool(tool, names["openai"][wire]),
+        "OPENAI_STRICT_TOOLS": strict_chat_tool(tool, names["openai"][wire], strict),
+        "OPENAI_RESPONSES_TOOLS": responses_tool(tool, names["openai"][wire], strict),
+        "ANTHROPIC_TOOLS": anthropic_tool(tool, names["anthropic"][wire]),
+        "GEMINI_TOOLS": gemini_declaration(tool, names["gemini"][wire]),
+        "GEMINI_LEGACY_TOOLS": gemini_legacy_declaration(tool, names["gemini"][wire], legacy),
+        "MCP_TOOLS": mcp_tool(tool, names["mcp"][wire]),
+    }
+    return values, warnings
+
+
+def payload_files(
+    catalog: Catalog, cache: BuildCache | None = None
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """`<package>/payloads/<format>.json` → text (key order as built, so byte-deterministic).
+
+    Each tool's entries are kept in the cache as the text they have inside their files, under what
+    they depend on (the tool's definition, the names it is sent under, and the line it starts at,
+    since its warnings name lines), so a rebuild after one tool changed transforms that one alone
+    and only joins the rest.
+    """
+    cache = cache or BuildCache(None)
+    entries: dict[str, list[str]] = {name: [] for name in PAYLOAD_FILES if name != "PROVIDER_NAMES"}
+    warnings: list[Diagnostic] = []
+    for tool in catalog.tools:
+        texts, found = _cached_entries(catalog, tool, cache)
+        warnings += found
+        for name, text in texts.items():
+            entries[name].append(text)
     files = {
-        f"{catalog.name}/{PAYLOADS_DIR}/{file}": json_file(values[name])
+        f"{catalog.name}/{PAYLOADS_DIR}/{file}": (
+            json_file(catalog.provider_names) if name == "PROVIDER_NAMES" else _list(entries[name])
+        )
         for name, file in PAYLOAD_FILES.items()
     }
     return files, warnings
+
+
+def _cached_entries(
+    catalog: Catalog, tool: Tool, cache: BuildCache
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    sent = {p: names[tool.wire_name] for p, names in sorted(catalog.provider_names.items())}
+    entry = key("payloads", catalog.source, tool.sha256, str(tool.line), json.dumps(sent))
+    record = cache.get(entry)
+    if record is not None:
+        try:
+            found = json.loads(record)
+            return found["entries"], [Diagnostic(*w) for w in found["warnings"]]
+        except (ValueError, KeyError, TypeError):
+            pass  # not a record this codegen wrote: make the entries again
+    values, warnings = _tool_payloads(catalog, tool)
+    texts = {name: _inside_list(value) for name, value in values.items()}
+    cache.put(
+        entry,
+        json.dumps({"entries": texts, "warnings": [dataclasses.astuple(w) for w in warnings]}),
+    )
+    return texts, warnings
+
+
+def _inside_list(value: Any) -> str:
+    """`value` as `json_file` writes it as an item of a list: each line two spaces in."""
+    return "\n".join(
+        "  " + line for line in json.dumps(value, indent=2, ensure_ascii=False).split("\n")
+    )
+
+
+def _list(items: list[str]) -> str:
+    """What `json_file` writes for the list of these items (a test proves the bytes equal)."""
+    return "[\n" + ",\n".join(items) + "\n]\n" if items else "[]\n"
 
 
 def json_file(value: Any) -> str:
