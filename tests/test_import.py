@@ -52,7 +52,7 @@ def test_what_is_written_reads_back_as_what_was_imported(case: str) -> None:
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c != "loose"])
-def test_an_imported_catalog_builds_and_parses(case: str, tmp_path: Path) -> None:
+def test_an_imported_catalog_builds_with_the_schema_as_imported(case: str, tmp_path: Path) -> None:
     package = build_package(IMPORTING / f"{case}.yaml", tmp_path)
     name = next(iter(package.TOOLS))
     assert (

@@ -14,7 +14,15 @@ from typing import Any
 
 from codegen.catalog.refs import conjoin, merge_all_of
 from codegen.catalog.typeless import inferred_types
-from codegen.payloads.schema import Finding, inlined, json_text, public, said, still_checked
+from codegen.payloads.schema import (
+    Finding,
+    Transform,
+    inlined,
+    json_text,
+    public,
+    said,
+    still_checked,
+)
 
 TYPES = {
     "string": "STRING",
@@ -60,14 +68,7 @@ _HANDLED = frozenset(
 )
 
 
-class _Legacy:
-    def __init__(self, root: dict[str, Any]) -> None:
-        self.root = root
-        self.findings: list[Finding] = []
-
-    def note(self, path: tuple[str | int, ...], message: str) -> None:
-        self.findings.append(Finding(path, message))
-
+class _Legacy(Transform):
     def node(self, node: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
         node = dict(node) if isinstance(node, dict) else {}
         if "$ref" in node:

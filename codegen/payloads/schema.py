@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from codegen.catalog.keywords import HANDLED
 from codegen.catalog.refs import RefError, conjoin, ref_target
 from codegen.diagnostics import JsonPath
 
@@ -28,6 +29,17 @@ ONE = frozenset(
 )
 MANY = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 NAMED = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
+
+
+class Transform:
+    """A schema transform's state: the tool's root schema (for `$ref`) and the findings so far."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.findings: list[Finding] = []
+
+    def note(self, path: tuple[str | int, ...], message: str) -> None:
+        self.findings.append(Finding(path, message))
 
 
 class Finding(NamedTuple):
@@ -92,27 +104,10 @@ def accepts_null(node: dict[str, Any]) -> bool:
     )
 
 
-# What the generated parser checks (the front end warns of every other keyword): a change a
-# format makes to one of these loses nothing at run time.
+# What the generated parser checks, as the front end knows it (it warns of every other keyword):
+# a change a format makes to one of these loses nothing at run time.
 PARSER_CHECKS = frozenset(
-    {
-        "type",
-        "enum",
-        "const",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minItems",
-        "maxItems",
-        "additionalProperties",
-    }
+    {"type", "enum", "const", "anyOf", "oneOf", "allOf"}.union(*HANDLED.values()) - {"format"}
 )
 CHECKED_FORMATS = frozenset({"date-time", "date", "uri"})
 

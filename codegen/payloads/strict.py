@@ -16,6 +16,7 @@ from codegen.catalog.typeless import inferred_types
 from codegen.payloads.schema import (
     CHECKED_FORMATS,
     Finding,
+    Transform,
     accepts_null,
     inlined,
     json_text,
@@ -85,14 +86,7 @@ def to_strict(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Finding]]:
     return out, sorted(set(strict.findings))
 
 
-class _Strict:
-    def __init__(self, root: dict[str, Any]) -> None:
-        self.root = root
-        self.findings: list[Finding] = []
-
-    def note(self, path: tuple[str | int, ...], message: str) -> None:
-        self.findings.append(Finding(path, message))
-
+class _Strict(Transform):
     def node(self, node: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
         if node is True or node == {}:
             node = {}
