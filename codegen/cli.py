@@ -153,9 +153,7 @@ def _parser() -> argparse.ArgumentParser:
 def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     out: Path = args.out or config.out
     # `--check` writes nothing: it reads the cache, and never creates or fills it.
-    cache = BuildCache(
-        None if args.no_cache else config.root / DIRECTORY, writable=not args.check
-    )
+    cache = BuildCache(None if args.no_cache else config.root / DIRECTORY, writable=not args.check)
     result = build(sources, config.root, cache)
     _refuse_warnings_when_strict(args, config, result.warnings)
     _summarize(result.warnings)

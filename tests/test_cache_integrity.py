@@ -9,13 +9,27 @@ from pathlib import Path
 import pytest
 
 from codegen.cache import DIRECTORY
-from tests.test_cli import built, output, project, run, tree  # noqa: F401 - fixtures
+from tests.test_cli import BUNDLED, output, run, tree
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "memory_tools.yaml").write_bytes(
+        (BUNDLED / "memory_tools.yaml").read_bytes()
+    )
+    return tmp_path
+
+
+@pytest.fixture
+def built(project: Path) -> Path:
+    result = run(project, "build")
+    assert result.returncode == 0, output(result)
+    return project
 
 
 def entries(project: Path) -> list[Path]:
-    return [
-        p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"
-    ]
+    return [p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"]
 
 
 def fresh_tree(project: Path, tmp_path: Path) -> dict[str, bytes]:
