@@ -20,7 +20,7 @@ from codegen.build import UsageError, build, check_catalogs, find_sources
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
-from codegen.emit import plan, write
+from codegen.emit import OutputError, plan, shown, work_directory, write
 from codegen.importers import FORMATS, UnreadableToolList, import_functions, import_tools
 from codegen.importers.dialect import Notes
 from codegen.importers.yaml_out import to_yaml
@@ -53,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"codegen: {_count(len(exc.diagnostics), 'error')} in {_count(files, 'file')}{outcome}",
             file=sys.stderr,
         )
+        return FAILED
+    except OutputError as exc:
+        print(f"codegen: {exc}", file=sys.stderr)
         return FAILED
     except GeneratedSyntaxError as exc:
         print(f"codegen: internal error, please report it: {exc}", file=sys.stderr)
@@ -166,6 +169,9 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
         ):
             for path in paths:
                 print(f"{label}: {out / path}")
+        for path in outcome.debris:
+            left = " (left by an interrupted build)" if path == work_directory(out) else ""
+            print(f"debris: {shown(path)}{left}")
         if not outcome.clean:
             print(f"codegen: {out} is out of date; run `codegen build`", file=sys.stderr)
             return FAILED
