@@ -240,7 +240,9 @@ def _compose_quietly(name: str, text: str) -> yaml.Node | None:
 
 
 def _compose(name: str, text: str) -> yaml.Node | None:
-    _check_nesting_before_composing(name, text)
+    bound = _nesting_bound(text)
+    if bound > _SAFE_TO_COMPOSE:
+        _check_nesting_before_composing(name, text)
     node: yaml.Node | None = None
     composed = False
     if _FastYaml12Loader is not None:
@@ -250,7 +252,8 @@ def _compose(name: str, text: str) -> yaml.Node | None:
             pass  # the Python parser says why
     if not composed:
         node = yaml.compose(text, Loader=_Yaml12Loader)
-    if node is not None:
+    # Without an anchor there is no alias, and nesting under the bound is within the limit.
+    if node is not None and (bound > MAX_NESTING or "&" in text):
         _check_tree(name, node)
     return node
 
@@ -279,8 +282,6 @@ def _nesting_bound(text: str) -> int:
 
 
 def _check_nesting_before_composing(name: str, text: str) -> None:
-    if _nesting_bound(text) <= _SAFE_TO_COMPOSE:
-        return
     loader = _FastYaml12Loader or _Yaml12Loader
     depth = 0
     try:
