@@ -13,8 +13,6 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from codegen import __version__
 from codegen.build import UsageError, build, check_catalogs, find_sources
 from codegen.cache import DIRECTORY, BuildCache
@@ -23,6 +21,7 @@ from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.emit import OutputError, plan, shown, work_directory, write
 from codegen.importers import FORMATS, UnreadableToolList, import_functions, import_tools
 from codegen.importers.dialect import Notes
+from codegen.importers.document import read_document
 from codegen.importers.yaml_out import to_yaml
 from codegen.lint import lint
 from codegen.python.format import GeneratedSyntaxError
@@ -106,13 +105,17 @@ def _parser() -> argparse.ArgumentParser:
     validate_cmd.set_defaults(run=_validate)
 
     import_cmd = commands.add_parser(
-        "import", help="turn a tool list people already have into a catalog (YAML)"
+        "import",
+        help="turn a tool list people already have into a catalog (YAML)",
+        description="Turn a tool list people already have into a catalog (YAML). With --from "
+        "python, codegen imports the module: that runs the module's code, as `python -c "
+        "'import module'` would, so import only modules you trust.",
     )
     import_cmd.add_argument(
         "source",
         metavar="SOURCE",
         help="a JSON or YAML file with the tool list (- for stdin); with --from python, "
-        "package.module[:function]",
+        "package.module[:function] (imported: this runs the module's code)",
     )
     import_cmd.add_argument(
         "--from", dest="source_format", choices=("auto", *FORMATS, "python"), default="auto"
@@ -223,10 +226,7 @@ def _import(args: argparse.Namespace, sources: list[Path], config: Config) -> in
 
 def _import_document(args: argparse.Namespace) -> tuple[dict[str, Any], str, Notes]:
     text = sys.stdin.read() if args.source == "-" else _read(Path(args.source))
-    try:
-        document = yaml.safe_load(text)  # JSON is YAML too
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{args.source}: neither JSON nor YAML: {exc}") from None
+    document = read_document(text)
     names = json.loads(_read(args.names)) if args.names else None
     name = args.name or ("imported_tools" if args.source == "-" else Path(args.source).stem)
     return import_tools(document, args.source_format, name, names)

@@ -50,10 +50,14 @@ class _TooLong(Exception):
     def __init__(self, line: int, digits: int) -> None:
         super().__init__(line, digits)
         self.line = line
-        self.message = (
-            f"an integer of {digits:,} digits: codegen reads at most "
-            f"{sys.get_int_max_str_digits():,} (Python's limit for integer text)"
-        )
+        self.message = long_integer_message(digits)
+
+
+def long_integer_message(digits: int) -> str:
+    return (
+        f"an integer of {digits:,} digits: codegen reads at most "
+        f"{sys.get_int_max_str_digits():,} (Python's limit for integer text)"
+    )
 
 
 def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
@@ -74,6 +78,15 @@ _Yaml12Loader.add_implicit_resolver(
     ),
     list("-+.0123456789"),
 )
+
+
+def yaml_1_2_resolvers() -> dict[str | None, list[tuple[str, re.Pattern[str]]]]:
+    """The implicit resolvers of the YAML 1.2 core scalars the build reads, by first character:
+    what `codegen import` must quote to be read back as text."""
+    return {
+        first: [(tag, rx) for tag, rx in resolvers if tag.rsplit(":", 1)[-1] in _REPLACED]
+        for first, resolvers in _Yaml12Loader.yaml_implicit_resolvers.items()
+    }
 
 
 def _fast_loader() -> type | None:
@@ -220,12 +233,18 @@ def _load_json(name: str, text: str) -> Any:
     except RecursionError:
         raise CatalogError([_too_deep(name, 1)]) from None
     except ValueError:  # an integer longer than Python reads from text
-        long = _LONG_INTEGER.search(text)
-        line = text.count("\n", 0, long.start()) + 1 if long else 1
-        digits = len(long.group()) if long else 0
+        line, digits = longest_integer(text)
         raise CatalogError(
-            [Diagnostic(name, line, "(file)", _TooLong(line, digits).message)]
+            [Diagnostic(name, line, "(file)", long_integer_message(digits))]
         ) from None
+
+
+def longest_integer(text: str) -> tuple[int, int]:
+    """The line and the length of the first run of digits longer than Python reads."""
+    long = _LONG_INTEGER.search(text)
+    if long is None:
+        return 1, 0
+    return text.count("\n", 0, long.start()) + 1, len(long.group())
 
 
 _LONG_INTEGER = re.compile(rf"\d{{{sys.get_int_max_str_digits() + 1},}}")
