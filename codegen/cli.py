@@ -18,7 +18,7 @@ from codegen.build import UsageError, build, check_catalogs, find_sources
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
-from codegen.emit import OutputError, plan, shown, work_directory, write
+from codegen.emit import OutputError, os_message, plan, shown, work_directory, write
 from codegen.importers import FORMATS, UnreadableToolList, import_functions, import_tools
 from codegen.importers.dialect import Notes
 from codegen.importers.document import read_document
@@ -55,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return FAILED
     except OutputError as exc:
         print(f"codegen: {exc}", file=sys.stderr)
+        return FAILED
+    except OSError as exc:  # a full or read-only disk, a name too long: the system's words
+        print(f"codegen: {os_message(exc)}", file=sys.stderr)
         return FAILED
     except GeneratedSyntaxError as exc:
         print(f"codegen: internal error, please report it: {exc}", file=sys.stderr)

@@ -131,11 +131,11 @@ def write(result: BuildResult, out: Path, root: Path) -> Plan:
             _sweep(work, out)
         except OSError as exc:
             _sweep_quietly(work, out)
-            raise OutputError(_os_message(exc) + "; the previous output is unchanged") from None
+            raise OutputError(os_message(exc) + "; the previous output is unchanged") from None
     return outcome
 
 
-def _os_message(exc: OSError) -> str:
+def os_message(exc: OSError) -> str:
     name = errno.errorcode.get(exc.errno or 0, "")
     where = f"{shown(exc.filename)}: " if exc.filename else ""
     return f"{where}{exc.strerror or exc}" + (f" ({name})" if name else "")

@@ -180,8 +180,10 @@ def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
     with pytest.raises(CatalogError) as failure:
         load_catalog(source, tmp_path)
     assert [str(d) for d in failure.value.diagnostics] == [
-        f"huge.yaml:1: (file): {MAX_CATALOG_BYTES + 1:,} bytes: larger than the "
-        f"{MAX_CATALOG_BYTES // 2**20} MiB codegen reads"
+        (
+            f"huge.yaml:1: (file): {MAX_CATALOG_BYTES + 1:,} bytes: larger than the "
+            f"{MAX_CATALOG_BYTES // 2**20} MiB codegen reads"
+        )
     ]
 
 
@@ -200,8 +202,10 @@ def test_an_integer_of_5000_digits_is_an_error_with_its_line(tmp_path: Path, suf
     with pytest.raises(CatalogError) as failure:
         load_catalog(source, tmp_path)
     assert [str(d) for d in failure.value.diagnostics] == [
-        f"c{suffix}:{line}: (file): an integer of 5,001 digits: codegen reads at most 4,300 "
-        "(Python's limit for integer text)"
+        (
+            f"c{suffix}:{line}: (file): an integer of 5,001 digits: codegen reads at most 4,300 "
+            "(Python's limit for integer text)"
+        )
     ]
 
 
@@ -214,8 +218,10 @@ def test_an_integer_of_5000_digits_is_an_error_with_its_line(tmp_path: Path, suf
         ),
         (
             CATALOG.replace("x:\n", '"\\udfff":\n'),
-            "c.yaml:9: tools[0].parameters.properties: key '\\udfff': lone surrogate '\\udfff' "
-            "is not Unicode text",
+            (
+                "c.yaml:9: tools[0].parameters.properties: key '\\udfff': lone surrogate "
+                "'\\udfff' is not Unicode text"
+            ),
         ),
     ],
 )

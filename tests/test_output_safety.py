@@ -3,6 +3,7 @@ directory, never a mixed tree, whatever kills it or races it (issue 17, items 1 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+import codegen.emit
+from codegen.cli import main
 from codegen.emit import output_lock
 from tests.test_cli import BUNDLED, ROOT, output, run, tree
 
@@ -258,13 +261,23 @@ def test_builds_racing_into_one_directory_leave_one_whole_tree(
 # -- a failed write changes nothing ------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (errno.ENOSPC, "No space left on device (ENOSPC)"),
+        (errno.EROFS, "Read-only file system (EROFS)"),
+        (errno.EACCES, "Permission denied (EACCES)"),
+    ],
+)
 def test_a_write_that_fails_midway_leaves_the_previous_output(
-    built: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    built: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    code: int,
+    words: str,
 ) -> None:
-    import errno
-
-    import codegen.emit
-    from codegen.cli import main
+    # Tests run as root here, which no permission stops, and on a disk with room: the failure
+    # is made where the build writes a file, after its first one.
 
     out = built / "generated"
     before = outputs(out)
@@ -276,7 +289,7 @@ def test_a_write_that_fails_midway_leaves_the_previous_output(
 
     def fill_the_disk(path: Path, data: bytes) -> None:
         if written:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+            raise OSError(code, os.strerror(code), str(path))
         written.append(path)
         real(path, data)
 
@@ -285,8 +298,37 @@ def test_a_write_that_fails_midway_leaves_the_previous_output(
     assert main(["build", "--no-cache"]) == 1
     err = capsys.readouterr().err
     assert "internal error" not in err
-    assert err.endswith(": No space left on device (ENOSPC); the previous output is unchanged\n"), (
-        err
-    )
+    last = err.splitlines()[-1]
+    assert last.startswith("codegen: .generated.codegen-build/next/memory_tools/"), err
+    assert last.endswith(f": {words}; the previous output is unchanged"), err
     assert outputs(out) == before
     assert beside(built) == []
+
+
+def test_a_name_too_long_for_the_file_system_is_said_so(project: Path) -> None:
+    name = "a" * 300
+    result = run(project, "build", "--out", name)
+    assert (result.returncode, result.stderr.splitlines()[-1]) == (
+        1,
+        f"codegen: {name}: File name too long (ENAMETOOLONG)",
+    )
+    result = run(project, "import", "schemas/memory_tools.yaml", "-o", name)
+    assert (result.returncode, result.stderr) == (
+        1,
+        f"codegen: {name}: File name too long (ENAMETOOLONG)\n",
+    )
+
+
+def test_a_catalog_name_too_long_for_a_directory_is_a_catalog_error(project: Path) -> None:
+    source = project / "schemas" / "memory_tools.yaml"
+    long = "m" * 101
+    source.write_text(
+        source.read_text(encoding="utf-8").replace("name: memory_tools", f"name: {long}", 1),
+        encoding="utf-8",
+    )
+    result = run(project, "build")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        f"schemas/memory_tools.yaml:1: name: catalog name '{long}' must be a lowercase Python "
+        "identifier of at most 100 characters (it names the generated package and its directory)"
+    )
