@@ -3,6 +3,7 @@ bounded time and memory, never a crash (issue 17, items 9 and 10)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -235,3 +236,73 @@ def test_lone_surrogates_in_a_catalog_are_errors_with_their_place(
     assert result.returncode == 1
     assert "internal error" not in result.stderr and "bug in codegen" not in result.stderr
     assert expected in result.stderr.splitlines()
+
+
+# -- a very long enum --------------------------------------------------------------------------
+
+
+def test_an_enum_of_30000_values_is_checked_in_one_pass(tmp_path: Path) -> None:
+    # Each value was compared with a set made again of all before it (45 s for 30,000 values);
+    # bench/bench_enum.py measures the time now. Here: every duplicate is still found, once.
+    values = [f"v{i}" for i in range(30_000)] + ["v17", "v29999", 1, 1.0, True]
+    source = tmp_path / "c.yaml"
+    source.write_text(
+        CATALOG.replace("type: integer", "enum: " + json.dumps(values)).replace(
+            "default: DEFAULT", "description: One value."
+        ),
+        encoding="utf-8",
+    )
+    assert errors_of(source) == [
+        "c.yaml:10: tools[0].parameters.properties.x.enum[30000]: duplicate enum value 'v17'",
+        "c.yaml:10: tools[0].parameters.properties.x.enum[30001]: duplicate enum value 'v29999'",
+    ]
+
+
+# -- patterns that backtrack -------------------------------------------------------------------
+
+NESTED = [r"^(a+)+$", r"(a|a)*", r"(\w+\s?)*", r"((ab)+)+", r"^([a-zA-Z0-9]+\s?)*$"]
+LINEAR = [
+    r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
+    r"^(a|b)*$",
+    r"^(?:[a-z]+\.)+[a-z]{2,}$",
+    r"^[\w.+-]+@[\w-]+\.[\w.-]+$",
+    r"^([01]?\d|2[0-3]):[0-5]\d$",
+    r"(?>a+)+",
+    r"(a++)+",
+]
+
+
+def test_a_pattern_with_nested_quantifiers_gets_a_warning_naming_it(tmp_path: Path) -> None:
+    properties = {
+        f"p{i}": {"type": "string", "pattern": pattern} for i, pattern in enumerate(NESTED + LINEAR)
+    }
+    source = tmp_path / "c.json"
+    source.write_text(
+        json.dumps(
+            {
+                "name": "patterns",
+                "tools": [
+                    {
+                        "name": "f",
+                        "description": "Does f.",
+                        "parameters": {"type": "object", "properties": properties},
+                    }
+                ],
+            },
+            indent=1,
+        ),
+        encoding="utf-8",
+    )
+    catalog, diagnostics = check_catalog(source, tmp_path)
+    assert catalog is not None
+    warned = [(d.path, d.message) for d in diagnostics if "nests quantifiers" in d.message]
+    assert warned == [
+        (
+            f"tools[0].parameters.properties.p{i}.pattern",
+            f"pattern {pattern!r} nests quantifiers (like `(a+)+` or `(a|a)*`): Python's `re`, "
+            "which the parser runs, can take exponential time on a value that almost matches; "
+            "write it without the nesting, or with a possessive quantifier (`a++`) or an atomic "
+            "group (`(?>...)`)",
+        )
+        for i, pattern in enumerate(NESTED)
+    ]
