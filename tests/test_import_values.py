@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_invalid_catalogs import run_codegen
 
@@ -92,6 +92,8 @@ JSON = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(JSON)
+@example("1e3")
+@example({"k": ["a\x85b", ".5e1"]})
 def test_any_json_value_round_trips_through_the_writer_and_the_loader(value: Any) -> None:
     if isinstance(value, float) and not math.isfinite(value):
         return

@@ -137,39 +137,55 @@ def ignored_by_git(directory: Path) -> bool:
     return marker.is_file() and "*" in marker.read_text(encoding="utf-8").splitlines()
 
 
+def names_in(out: Path) -> set[str]:
+    return {p.relative_to(out).as_posix() for p in out.rglob("*")} if out.exists() else set()
+
+
 def test_a_build_killed_at_any_moment_leaves_the_old_tree_or_the_new(project: Path) -> None:
+    # Two versions of the catalog, each changing every file, both in the cache: a build is then
+    # mostly writing. Half the kills land at a random moment of the whole build, half a few
+    # milliseconds after the writing is seen to start (a file appears in the output, or the
+    # work directory beside it), where an interrupted write would leave a mix or debris.
     source = project / "schemas" / "memory_tools.yaml"
     original = source.read_text(encoding="utf-8")
     out = project / "generated"
+    work = project / ".generated.codegen-build"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    assert run(project, "build").returncode == 0
-    # Without the cache every module is rendered again: the longest build, the widest window.
-    started = time.monotonic()
-    assert run(project, "build", "--no-cache").returncode == 0
-    longest = time.monotonic() - started
+    trees: list[dict[str, bytes]] = []
+    for version in (1, 2):
+        source.write_text(edited(original, version), encoding="utf-8")
+        started = time.monotonic()
+        assert run(project, "build").returncode == 0
+        longest = time.monotonic() - started
+        trees.append(outputs(out))
     rng = random.Random(17)
-    kills = 8
-    for round_ in range(1, kills + 1):
+    for round_ in range(6):
         old = outputs(out)
-        source.write_text(edited(original, round_), encoding="utf-8")
+        target = 0 if old == trees[1] else 1
+        source.write_text(edited(original, target + 1), encoding="utf-8")
+        before = names_in(out)
         build = subprocess.Popen(
-            [sys.executable, "-m", "codegen", "build", "--no-cache"],
+            [sys.executable, "-m", "codegen", "build"],
             cwd=project,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        time.sleep(rng.uniform(0.2, longest))
+        if round_ % 2:
+            time.sleep(rng.uniform(0.0, longest))
+        else:
+            while build.poll() is None and not work.exists() and names_in(out) == before:
+                time.sleep(0.0005)
+            time.sleep(rng.uniform(0.0, 0.004))
         build.send_signal(signal.SIGKILL)
         build.wait()
         now = outputs(out)
+        assert now in (old, trees[target]), f"round {round_}: a mixed tree, or debris in it"
         for name in beside(project):  # what git would not ignore: nothing
             assert ignored_by_git(project / name) or not any((project / name).rglob("*"))
         finished = run(project, "build")
         assert finished.returncode == 0, output(finished)
-        new = outputs(out)
-        assert new != old
-        assert now in (old, new), f"round {round_}: a mixed tree"
+        assert outputs(out) == trees[target]
         assert beside(project) == []
         check = run(project, "build", "--check")
         assert check.returncode == 0, output(check)
