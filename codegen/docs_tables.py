@@ -34,22 +34,46 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         'a boolean sent as text: `"true"`/`"false"`, `yes`/`no`, `on`/`off`, `"1"`/`"0"`',
     ),
     "number_coerced_to_boolean": ("parameter", "warning", "a boolean sent as `0` or `1`"),
-    "string_literal_converted_to_integer": ("parameter", "warning", 'an integer sent as text (`"42"`)'),
-    "number_coerced_to_integer": ("parameter", "warning", "an integer sent as a whole float (`3.0`)"),
+    "string_literal_converted_to_integer": (
+        "parameter",
+        "warning",
+        'an integer sent as text (`"42"`)',
+    ),
+    "number_coerced_to_integer": (
+        "parameter",
+        "warning",
+        "an integer sent as a whole float (`3.0`)",
+    ),
     "fractional_number_truncated_to_integer": (
         "parameter",
         "warning",
         "an integer sent with a fraction (`3.7`): truncated",
     ),
-    "string_literal_converted_to_number": ("parameter", "warning", 'a number sent as text (`"2.5"`)'),
+    "string_literal_converted_to_number": (
+        "parameter",
+        "warning",
+        'a number sent as text (`"2.5"`)',
+    ),
     "non_string_literal_retained": (
         "parameter",
         "warning",
         "a string sent as `true`, `42` or `1.5`: kept as its text",
     ),
-    "string_parsed_as_json": ("parameter", "warning", "an object or array sent as a string holding JSON"),
-    "scalar_coerced_to_list": ("parameter", "warning", "an array sent as one value: wrapped in a list"),
-    "enum_case_normalized": ("parameter", "warning", "an enum value in another case: the canonical one"),
+    "string_parsed_as_json": (
+        "parameter",
+        "warning",
+        "an object or array sent as a string holding JSON",
+    ),
+    "scalar_coerced_to_list": (
+        "parameter",
+        "warning",
+        "an array sent as one value: wrapped in a list",
+    ),
+    "enum_case_normalized": (
+        "parameter",
+        "warning",
+        "an enum value in another case: the canonical one",
+    ),
     "uri_not_absolute": ("parameter", "warning", "a `uri` without a scheme: kept"),
     "string_literal_converted_to_null": (
         "parameter",
@@ -61,7 +85,11 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "warning",
         "an optional, non-nullable parameter sent as `null`: absent, its default applies",
     ),
-    "unknown_parameter": ("parameter", "warning", "a name the tool does not declare: kept in `values`"),
+    "unknown_parameter": (
+        "parameter",
+        "warning",
+        "a name the tool does not declare: kept in `values`",
+    ),
     "missing_required": ("parameter", "error", "a required parameter missing or `null`"),
     "unsupported_boolean_literal": ("parameter", "error", "no boolean can be read from the value"),
     "unsupported_integer_literal": ("parameter", "error", "no integer can be read from the value"),
@@ -74,12 +102,28 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "no array can be read from the value, or a list element is `null`",
     ),
     "unsupported_null_literal": ("parameter", "error", 'anything but `null` for `type: "null"`'),
-    "unsupported_timestamp_literal": ("parameter", "error", "a `date-time` or `date` that is not ISO 8601"),
+    "unsupported_timestamp_literal": (
+        "parameter",
+        "error",
+        "a `date-time` or `date` that is not ISO 8601",
+    ),
     "unsupported_union_literal": ("parameter", "error", "no member of a union takes the value"),
-    "ambiguous_union_literal": ("parameter", "error", "a `oneOf` value that two branches take as sent"),
+    "ambiguous_union_literal": (
+        "parameter",
+        "error",
+        "a `oneOf` value that two branches take as sent",
+    ),
     "enum_out_of_range": ("parameter", "error", "a value outside `enum` or `const`"),
-    "out_of_range": ("parameter", "error", "outside `minimum`/`maximum` (or their exclusive forms)"),
-    "length_out_of_range": ("parameter", "error", "outside a string's lengths or an array's item counts"),
+    "out_of_range": (
+        "parameter",
+        "error",
+        "outside `minimum`/`maximum` (or their exclusive forms)",
+    ),
+    "length_out_of_range": (
+        "parameter",
+        "error",
+        "outside a string's lengths or an array's item counts",
+    ),
     "pattern_mismatch": ("parameter", "error", "a string that does not match `pattern`"),
     "arguments_unquoted": (
         "call",
@@ -103,7 +147,11 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "error",
         "text of more than 64 Mi characters, or a dict of more than 1,000,000 values",
     ),
-    "unreadable_arguments": ("call", "error", "a dict input whose objects raise when read: `:<Error>`"),
+    "unreadable_arguments": (
+        "call",
+        "error",
+        "a dict input whose objects raise when read: `:<Error>`",
+    ),
     "truncated_arguments": (
         "call",
         "error",
@@ -112,7 +160,11 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     "markdown_fence_stripped": ("repair", "warning", "the JSON inside a Markdown code fence"),
     "json_extracted_from_text": ("repair", "warning", "the JSON object inside a sentence"),
     "single_quotes_converted": ("repair", "warning", "`'single-quoted'` strings"),
-    "python_literal_converted": ("repair", "warning", "Python's `True`, `False`, `None` outside strings"),
+    "python_literal_converted": (
+        "repair",
+        "warning",
+        "Python's `True`, `False`, `None` outside strings",
+    ),
     "comment_removed": ("repair", "warning", "`//` and `/* */` comments outside strings"),
     "trailing_comma_removed": ("repair", "warning", "a trailing comma before `}` or `]`"),
     "tool_call_id_generated": (
@@ -125,7 +177,11 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "error",
         "a call without a usable name: `:function`, `:function.name` or `:name`",
     ),
-    "malformed_response": ("reply", "error", "a value of no provider's shape where a reply or call belongs"),
+    "malformed_response": (
+        "reply",
+        "error",
+        "a value of no provider's shape where a reply or call belongs",
+    ),
     "unreadable_response": ("reply", "error", "reading the reply raised: `:<Error>`"),
     "unreadable_tool_call": ("reply", "error", "reading a call raised: `:<Error>`"),
     "response_too_large": ("reply", "error", "more than 1,000,000 nodes to walk: the walk stops"),
@@ -194,7 +250,7 @@ def cli_table() -> str:
     parser = _parser()
     (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     helps = {choice.dest: choice.help or "" for choice in commands._choices_actions}
-    every = [_own(a) for a in parser._actions if _own(a) is not None]
+    every = [own for own in map(_own, parser._actions) if own is not None]
     lines = ["Every command takes `-h`/`--help`; " + "; ".join(every) + ".", ""]
     # An argument some command leaves undescribed means what the same argument means elsewhere.
     said = {
@@ -206,10 +262,21 @@ def cli_table() -> str:
     for name, command in commands.choices.items():
         actions = [a for a in command._actions if not isinstance(a, argparse._HelpAction)]
         synopsis = " ".join(["codegen", name, *(_synopsis(a) for a in actions)])
-        lines += [f"### `codegen {name}`", "", _cell(helps[name]) + ".", "", "```", synopsis, "```", ""]
+        lines += [
+            f"### `codegen {name}`",
+            "",
+            _cell(helps[name]) + ".",
+            "",
+            "```",
+            synopsis,
+            "```",
+            "",
+        ]
         lines += ["| argument | what it is |", "| --- | --- |"]
         for action in actions:
-            described = _described(action, action.help or said.get((action.dest, action.metavar), ""))
+            described = _described(
+                action, action.help or said.get((action.dest, action.metavar), "")
+            )
             lines.append(f"| `{_spelling(action)}` | {_cell(described)} |")
         lines.append("")
     return "\n".join(lines).rstrip("\n")
@@ -246,7 +313,11 @@ def _synopsis(action: argparse.Action) -> str:
 
 
 def _described(action: argparse.Action, text: str) -> str:
-    if action.option_strings and action.nargs != 0 and action.default not in (None, argparse.SUPPRESS):
+    if (
+        action.option_strings
+        and action.nargs != 0
+        and action.default not in (None, argparse.SUPPRESS)
+    ):
         text = f"{text} (default: `{action.default}`)".strip()
     return text
 
@@ -273,9 +344,11 @@ def render(docs: Path = DOCS) -> dict[Path, str]:
         text = pages.get(path) or path.read_text(encoding="utf-8")
         begin, end = _markers(name)
         block = re.compile(re.escape(begin) + r"\n(?:.*?\n)?" + re.escape(end), re.DOTALL)
-        if len(block.findall(text)) != 1:
+        found = list(block.finditer(text))
+        if len(found) != 1:
             raise ValueError(f"{path}: needs exactly one {begin!r} … {end!r} block")
-        pages[path] = block.sub(lambda _: f"{begin}\n{table()}\n{end}", text)
+        start, stop = found[0].span()
+        pages[path] = f"{text[:start]}{begin}\n{table()}\n{end}{text[stop:]}"
     return pages
 
 
