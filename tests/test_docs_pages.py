@@ -137,7 +137,7 @@ def test_the_readme_test_command_is_what_ci_runs() -> None:
     block = readme.split("```sh\n", 1)[1].split("\n```", 1)[0]
     command = next(line for line in block.splitlines() if "pytest" in line)
     assert command == (
-        'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest -q'
+        'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest -q -n auto'
     )
 
 
