@@ -817,6 +817,22 @@ FORMATS = [
     ),
     case(
         "formats",
+        {"when": "2024-05-01 09:30"},
+        {"when": datetime(2024, 5, 1, 9, 30, tzinfo=UTC)},
+        ("timestamp_without_offset:when",),
+        typed={"when": datetime(2024, 5, 1, 9, 30, tzinfo=UTC)},
+        id="date-time-without-offset-read-as-utc",
+    ),
+    case(
+        "formats",
+        {"when": "2024-05-01"},
+        {"when": datetime(2024, 5, 1, tzinfo=UTC)},
+        ("timestamp_without_offset:when",),
+        typed={"when": datetime(2024, 5, 1, tzinfo=UTC)},
+        id="date-time-as-a-date-alone-read-as-utc-midnight",
+    ),
+    case(
+        "formats",
         {"when": "yesterday"},
         {},
         errors=("unsupported_timestamp_literal:when",),

@@ -12,7 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from enum import Enum
 from math import isfinite
 from typing import Any, Final, Generic, NamedTuple, TypeAlias, TypeVar
@@ -553,11 +553,18 @@ def to_uri(v: object, path: str, warnings: list[str], errors: list[str]) -> str 
 
 
 def to_datetime(v: object, path: str, warnings: list[str], errors: list[str]) -> datetime | Invalid:
+    """An aware datetime, always: a text without a UTC offset ("2024-05-01 09:30", or a date
+    alone) is read as UTC, with a warning, so that handlers never compare naive and aware ones."""
     if isinstance(v, str):
         try:
-            return datetime.fromisoformat(v.strip())
+            moment = datetime.fromisoformat(v.strip())
         except ValueError:
             pass
+        else:
+            if moment.tzinfo is None:
+                warnings.append(f"timestamp_without_offset:{path}")
+                return moment.replace(tzinfo=UTC)
+            return moment
     errors.append(f"unsupported_timestamp_literal:{path}")
     return INVALID
 
