@@ -68,7 +68,7 @@ def breakdown(package: Any, tool: str, raw: str, schema: dict[str, Any]) -> dict
     decoded_and_checked = best("check(decode(raw), [], [])", names)
     request = best(
         "errors or typed is None or new_request(Request, ('t', '', raw, typed, values,"
-        " (*warnings,), (), True))",
+        " tuple(warnings), (), True))",
         names,
     )
     return {

@@ -62,8 +62,10 @@ def test_a_default_without_an_offset_is_read_as_utc_by_the_build_with_a_warning(
 ) -> None:
     pkg, warnings = stamps
     assert [w.split(": ", 1)[1] for w in warnings if "UTC offset" in w] == [
-        "warning: tools[0].parameters.properties.since.default: default '2024-01-01 08:00' has no"
-        " UTC offset: read as '2024-01-01T08:00:00+00:00' (timestamp_without_offset)"
+        (
+            "warning: tools[0].parameters.properties.since.default: default '2024-01-01 08:00' has no"
+            " UTC offset: read as '2024-01-01T08:00:00+00:00' (timestamp_without_offset)"
+        )
     ]
     # The call did not cause the correction: it gets the corrected default and no warning.
     request = pkg.parse("remind", {"at": "2024-05-01T09:30:00+02:00"})

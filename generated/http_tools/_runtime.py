@@ -243,11 +243,20 @@ def run_parser(
                 if errors or typed is INVALID:
                     return _new_request(
                         RefusedRequest,
-                        (tool_name, tool_call_id, raw, None, root, (*warnings,), (*errors,), False),
+                        (
+                            tool_name,
+                            tool_call_id,
+                            raw,
+                            None,
+                            root,
+                            tuple(warnings),
+                            tuple(errors),
+                            False,
+                        ),
                     )
                 return _new_request(
                     ReadyRequest,
-                    (tool_name, tool_call_id, raw, typed, root, (*warnings,), (), True),
+                    (tool_name, tool_call_id, raw, typed, root, tuple(warnings), (), True),
                 )
             doc = _decode_text(raw, root) if type(root) is str else decode_arguments(raw)
         else:
