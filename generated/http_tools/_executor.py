@@ -23,7 +23,7 @@ import inspect
 import logging
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Final
 
 from ._explain import decoded_arguments, explain_errors
@@ -137,7 +137,7 @@ class ToolExecutor:
         ]
 
     async def _within_timeout(
-        self, request: ToolCallRequest[object], outcome: Any
+        self, request: ToolCallRequest[object], outcome: Awaitable[_Outcome]
     ) -> ToolCallResult:
         try:
             async with asyncio.timeout(self._timeout):

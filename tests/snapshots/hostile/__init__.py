@@ -101,9 +101,9 @@ __getattr__ = lazy_payloads(
 def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[object]:
     """Parse a call of any tool of the catalog by its wire name or by the alias a provider was
     sent instead (PROVIDER_NAMES); the request names the wire name. An unknown name gets the
-    generic parse."""
+    generic parse (a refused request), and a name that is no plain str is read as its text."""
     if type(tool_name) is not str:
-        tool_name = _runtime.name_text(tool_name)  # none of a subclass's own methods run
+        tool_name = _runtime.name_text(tool_name)
     spec = TOOLS.get(tool_name)
     if spec is None:
         wire_name = _ALIASES.get(tool_name)
