@@ -237,3 +237,23 @@ def test_results_other_than_a_failure_carry_no_traceback() -> None:
     executor = Executor({"memory.search": ok})
     assert executor.execute(call("q")).traceback is None
     assert executor.execute(parse("memory.search", "{}")).traceback is None
+
+
+def test_sync_handlers_reuse_idle_threads() -> None:
+    # Starting a thread costs more than handing a job to one that waits: calls one after the
+    # other run on the threads already there (at most one new one).
+    seen: set[int] = set()
+
+    def handler(args: MemorySearchArgs) -> str:
+        seen.add(threading.get_ident())
+        return args.query
+
+    before = {t.ident for t in threading.enumerate() if t.name == "codegen-handler"}
+    executor = Executor({"memory.search": handler})
+
+    async def one_by_one() -> list[ToolCallResult]:
+        return [await executor.aexecute(call(str(n))) for n in range(30)]
+
+    results = asyncio.run(one_by_one())
+    assert [r.content for r in results] == [str(n) for n in range(30)]
+    assert len(seen - before) <= 1

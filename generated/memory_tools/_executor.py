@@ -21,6 +21,7 @@ import contextvars
 import dataclasses
 import inspect
 import logging
+import queue
 import threading
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -220,8 +221,7 @@ async def _in_thread(bound: _Bound, arguments: object) -> _Outcome:
         except RuntimeError:
             pass  # the loop has closed since: no one waits for this call any more
 
-    # A daemon: a handler that never returns must not keep the process from exiting.
-    threading.Thread(target=work, name="codegen-handler", daemon=True).start()
+    _WORKERS.run(work)
     outcome = await future
     if outcome.exception is None and inspect.isawaitable(outcome.content):
         return await _awaited(_returned, outcome.content)  # a sync callable made a coroutine
@@ -230,6 +230,47 @@ async def _in_thread(bound: _Bound, arguments: object) -> _Outcome:
 
 def _returned(value: object) -> object:
     return value
+
+
+class _Workers:
+    """Threads that run sync handlers, each job at once on an idle thread or a new one: unlike a
+    pool of fixed size, a handler that outlives its timeout holds its thread without keeping
+    any other call waiting (`ToolExecutor` limits the calls running). Idle threads are reused,
+    which costs a fraction of starting one, and end after a while without work."""
+
+    IDLE_SECONDS: Final = 30.0
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._idle = 0  # threads waiting for a job, less the jobs queued for them
+
+    def run(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            self._jobs.put(job)
+            if self._idle:
+                self._idle -= 1  # that thread's next job is this one
+                return
+        # A daemon: a handler that never returns must not keep the process from exiting.
+        threading.Thread(target=self._work, name="codegen-handler", daemon=True).start()
+
+    def _work(self) -> None:
+        # Counted in `_idle` whenever it waits, less the job it was started for.
+        while True:
+            try:
+                job = self._jobs.get(timeout=self.IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    if self._jobs.empty():  # else a job queued meanwhile counts on this thread
+                        self._idle -= 1
+                        return
+                continue
+            job()
+            with self._lock:
+                self._idle += 1
+
+
+_WORKERS: Final = _Workers()
 
 
 def _run_to_completion(awaitable: Any) -> object:
