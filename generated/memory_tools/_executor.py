@@ -64,7 +64,7 @@ class ToolExecutor:
     A handler takes the tool's `<Tool>Args`, or its parameters as keywords by Python name
     (`def search(query: str, limit: int = 3)`); it may be sync or async. `timeout` (seconds)
     limits each call's own running time in `aexecute` and `aexecute_all`; `max_threads` sync
-    handlers run at once there, each in a thread of its own, and further calls wait for one
+    handlers run at once there, each on a thread of its own, and further calls wait for one
     (a wait the timeout does not count).
     """
 
