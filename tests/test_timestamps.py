@@ -82,6 +82,8 @@ def test_the_model_is_told_a_timestamp_was_read_as_utc() -> None:
     )
 
 
-def test_the_readme_lists_the_code() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    assert "`timestamp_without_offset`" in readme
+def test_the_parsing_page_lists_the_code() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "parsing.md").read_text(
+        encoding="utf-8"
+    )
+    assert "`timestamp_without_offset`" in page
