@@ -155,8 +155,7 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     "unreadable_arguments": (
         "call",
         "error",
-        "an input whose objects raise when read (a released memoryview, a raising mapping or"
-        " `__str__`): `:<Error>`",
+        "an input that raises when read (a released memoryview, a raising mapping): `:<Error>`",
     ),
     "truncated_arguments": (
         "call",
