@@ -113,6 +113,7 @@ class ToolExecutor:
         still report; then its exception is raised. Leaving early cancels the calls running."""
         pull = _puller(requests)
         running: list[asyncio.Task[ToolCallResult]] = []
+        finished: list[asyncio.Task[ToolCallResult]] = []  # in the order they finished
         incoming: asyncio.Task[object] | None = asyncio.ensure_future(pull())
         try:
             while incoming is not None or running:
@@ -130,9 +131,11 @@ class ToolExecutor:
                     item = arrived.result()
                     if item is not _END:
                         request = cast(ToolCallRequest[object], item)
-                        running.append(asyncio.ensure_future(self.aexecute(request)))
+                        task = asyncio.ensure_future(self.aexecute(request))
+                        task.add_done_callback(finished.append)
+                        running.append(task)
                         incoming = asyncio.ensure_future(pull())
-                for task in _finished(running, ordered):
+                for task in _yieldable(running, finished, ordered):
                     running.remove(task)
                     yield task.result()
         finally:
@@ -173,13 +176,17 @@ async def _run(bound: _Bound, request: ToolCallRequest[object]) -> ToolCallResul
 _END: Final = object()
 
 
-def _finished(
-    running: list[asyncio.Task[ToolCallResult]], ordered: bool
+def _yieldable(
+    running: list[asyncio.Task[ToolCallResult]],
+    finished: list[asyncio.Task[ToolCallResult]],
+    ordered: bool,
 ) -> list[asyncio.Task[ToolCallResult]]:
-    """The calls whose results can be yielded now: the finished ones, or, in order, the
-    finished ones before the first still running."""
+    """The calls whose results can be yielded now: the finished ones in the order they finished,
+    or, in call order, the finished ones before the first still running."""
     if not ordered:
-        return [task for task in running if task.done()]
+        ready = [task for task in finished if task in running]
+        finished.clear()
+        return ready
     leading: list[asyncio.Task[ToolCallResult]] = []
     for task in running:
         if not task.done():

@@ -32,7 +32,13 @@ if TYPE_CHECKING:
         to_openai_chat,
         to_openai_responses,
     )
-    from ._streams import AsyncCallStream, CallStream, OnPartial, PartialCall, StreamProblem
+    from ._streams import (
+        AsyncCallStream,
+        CallStream,
+        OnPartial,
+        PartialCall,
+        StreamProblem,
+    )
     from .tools.create_event import CreateEventArgs, parse_create_event
     from .tools.invite_attendees import InviteAttendeesArgs, parse_invite_attendees
     from .tools.list_calendars import ListCalendarsArgs, parse_list_calendars

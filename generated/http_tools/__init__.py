@@ -32,7 +32,13 @@ if TYPE_CHECKING:
         to_openai_chat,
         to_openai_responses,
     )
-    from ._streams import AsyncCallStream, CallStream, OnPartial, PartialCall, StreamProblem
+    from ._streams import (
+        AsyncCallStream,
+        CallStream,
+        OnPartial,
+        PartialCall,
+        StreamProblem,
+    )
     from .tools.http_get import HttpGetArgs, parse_http_get
     from .tools.http_post import HttpPostArgs, parse_http_post
 

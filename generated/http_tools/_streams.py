@@ -18,7 +18,14 @@ start on an index in use begins another call.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+)
 from typing import Final, NamedTuple
 
 from ._providers import _MISSING, _SCALARS, Parse, _failed, _field
@@ -371,12 +378,10 @@ class _ChatAssembler(_Assembler):
     def _more(self, slot: _Slot, name: object, call_id: str) -> None:
         if call_id and not slot.call_id:
             slot.call_id = call_id
-        if isinstance(name, str) and name and name != slot.name:
-            # A name in pieces is joined, as the SDK's accumulator does; the same name again
-            # is a duplicated start.
+        if isinstance(name, str) and name != slot.name:
+            # A name in pieces is joined, as the SDK's accumulator does; the same name again is
+            # a repeated start, which changes nothing.
             slot.name += name
-        elif isinstance(name, str) and name and slot.arguments is not None:
-            slot.warn("stream_duplicate_start_ignored")
 
     def _legacy(self, choice: int, call: object) -> None:
         slot = self._at.get((choice, "function_call"))
@@ -424,7 +429,8 @@ class _ResponsesAssembler(_Assembler):
             self._whole_text(slot, _field(event, "arguments"))
             if not slot.name:
                 slot.name = _str(_field(event, "name"))
-            self.close(slot)
+            if slot.name and slot.call_id:
+                self.close(slot)  # else `response.output_item.done` still has to say them
         elif kind == "response.output_item.done":
             self._done(event, _field(event, "item"))
         elif kind in ("response.completed", "response.incomplete", "response.failed"):

@@ -32,7 +32,13 @@ if TYPE_CHECKING:
         to_openai_chat,
         to_openai_responses,
     )
-    from ._streams import AsyncCallStream, CallStream, OnPartial, PartialCall, StreamProblem
+    from ._streams import (
+        AsyncCallStream,
+        CallStream,
+        OnPartial,
+        PartialCall,
+        StreamProblem,
+    )
     from .tools.memory_search import MemorySearchArgs, parse_memory_search
     from .tools.read_file import ReadFileArgs, parse_read_file
     from .tools.search_files import SearchFilesArgs, parse_search_files
