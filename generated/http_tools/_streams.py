@@ -281,6 +281,18 @@ def _text(exc: BaseException) -> str:
         return ""
 
 
+def _starts_another(slot: _Slot, text: object) -> bool:
+    """Whether argument text after a call's whole arguments begins a value of its own (not the
+    same arguments again, which `fragment` reads as a duplicate)."""
+    return (
+        isinstance(text, str)
+        and text.strip() != ""
+        and text != slot.arguments
+        and slot.arguments is not None
+        and slot.whole()
+    )
+
+
 def _index(node: object, name: str = "index") -> int | None:
     value = _field(node, name)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -335,6 +347,9 @@ class _ChatAssembler(_Assembler):
         if index is None:
             slot = self._unindexed(choice, call_id, name)
             warning = "stream_index_missing"
+            if slot is not None and not call_id and _starts_another(slot, arguments):
+                slot = None  # a call whose start was lost: its arguments are not the last one's
+                warning = "stream_call_start_missing"
         else:
             slot = self._at.get((choice, index))
             if slot is not None and call_id and slot.call_id and call_id != slot.call_id:
@@ -342,6 +357,8 @@ class _ChatAssembler(_Assembler):
                 warning = "stream_index_reused"
         if slot is None:
             slot = self._begin(choice, index, name, call_id)
+            if warning == "stream_call_start_missing":
+                slot.warn("stream_index_missing")
             if warning:
                 slot.warn(warning)
         else:
@@ -349,17 +366,18 @@ class _ChatAssembler(_Assembler):
         self.fragment(slot, arguments)
 
     def _unindexed(self, choice: int, call_id: str, name: object) -> _Slot | None:
-        """The call a delta without an index continues: the one with its id, or the last one
-        when the delta neither names another id nor starts with a name of its own."""
+        """The call a delta without an index continues: the one with its id; else the last one,
+        unless the delta starts a call (a name, after a call that has a name or arguments)."""
         if call_id:
-            for (owner, _), slot in self._at.items():
-                if owner == choice and slot.call_id == call_id:
+            for slot in self._of.get(choice, ()):
+                if slot.call_id == call_id:
                     return slot
-            last = self._latest(choice)
-            return last if last is not None and not last.call_id and not last.name else None
+            return None  # another id is another call
         last = self._latest(choice)
-        if last is None or (isinstance(name, str) and name and last.name):
-            return None  # a name begins a call: without an index, a name is never in pieces
+        if last is None:
+            return None
+        if isinstance(name, str) and name and (last.name or last.arguments is not None):
+            return None
         return last
 
     def _latest(self, choice: int) -> _Slot | None:
