@@ -183,16 +183,14 @@ def test_build_writes_the_package_and_the_manifest(project: Path) -> None:
 
 
 def test_built_package_imports_and_parses(built: Path) -> None:
-    code = textwrap.dedent(
-        """
+    code = textwrap.dedent("""
         import json
         from generated.memory_tools import parse, parse_memory_search, MemorySearchArgs, TOOLS
         request = parse("memory.search", '{"query": "agent state", "limit": "5"}')
         direct = parse_memory_search({"query": "x"})
         print(json.dumps([request.values, list(request.warnings), isinstance(direct.arguments, MemorySearchArgs),
                           direct.values, sorted(TOOLS)]))
-        """
-    )
+        """)
     # The generated code needs no generator: run it without codegen on the path.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     result = subprocess.run(
@@ -353,9 +351,9 @@ def test_rebuild_never_removes_a_file_the_manifest_does_not_list(built: Path) ->
     remove_tool(built / "schemas/memory_tools.yaml", "read_file")
     result = run(built, "build")
     assert result.returncode == 0, output(result)
-    assert (out / "memory_tools/tools/read_file.py").exists(), (
-        "removed a file no manifest said was ours"
-    )
+    assert (
+        out / "memory_tools/tools/read_file.py"
+    ).exists(), "removed a file no manifest said was ours"
 
 
 def test_building_one_catalog_keeps_the_files_of_another(project: Path) -> None:
@@ -985,8 +983,7 @@ def test_a_failed_build_reports_the_warnings_of_the_catalog_that_failed(project:
 
 
 def test_importing_one_tool_loads_only_its_module(built: Path) -> None:
-    script = textwrap.dedent(
-        """
+    script = textwrap.dedent("""
         import sys
         from generated.memory_tools import MemorySearchArgs, parse_memory_search, TOOLS
         import generated.memory_tools as package
@@ -1002,8 +999,7 @@ def test_importing_one_tool_loads_only_its_module(built: Path) -> None:
             package.NoSuchName
         except AttributeError as exc:
             print(exc)
-        """
-    )
+        """)
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=built, capture_output=True, text=True, check=False
     )

@@ -69,9 +69,11 @@ def agrees(typed: object, plain: object) -> bool:
     catalog is already a Python identifier, so field names are the wire names.)"""
     if dataclasses.is_dataclass(typed):
         return isinstance(plain, dict) and all(
-            agrees(getattr(typed, f.name), plain[f.name])
-            if f.name in plain
-            else getattr(typed, f.name) is None
+            (
+                agrees(getattr(typed, f.name), plain[f.name])
+                if f.name in plain
+                else getattr(typed, f.name) is None
+            )
             for f in dataclasses.fields(typed)
         )
     if isinstance(typed, list):
@@ -136,9 +138,9 @@ def check(
         assert req.arguments is None
     else:
         assert type(req.arguments) is pkg.TOOLS[tool].args_type
-        assert agrees(req.arguments, req.values), (
-            f"arguments {req.arguments!r} disagree with values"
-        )
+        assert agrees(
+            req.arguments, req.values
+        ), f"arguments {req.arguments!r} disagree with values"
         for attr, expected in (typed or {}).items():
             actual = getattr(req.arguments, attr)
             assert same(actual, expected), f"arguments.{attr}: {actual!r} != {expected!r}"
@@ -2099,8 +2101,7 @@ def test_field_annotations(pkg: ModuleType) -> None:
 
 
 def test_enums_coerce_like_plain_parameters(catalog_from_yaml: Any) -> None:
-    pkg = catalog_from_yaml(
-        """
+    pkg = catalog_from_yaml("""
         name: enums
         tools:
           - name: pick
@@ -2110,8 +2111,7 @@ def test_enums_coerce_like_plain_parameters(catalog_from_yaml: Any) -> None:
               properties:
                 ratio: {type: number, enum: [1.0, 2.5], description: A number enum.}
                 level: {type: integer, enum: [1, 10], description: An integer enum.}
-    """
-    )
+    """)
     request = pkg.parse("pick", {"ratio": 1, "level": "10"})
     assert request.values == {"ratio": 1.0, "level": 10}
     assert request.warnings == ("string_literal_converted_to_integer:level",)

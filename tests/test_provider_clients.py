@@ -51,6 +51,8 @@ class Stub:
     received: list[tuple[str, dict[str, object]]] = field(default_factory=list)
     url: str = ""
     streams: dict[str, list[tuple[str | None, object]]] = field(default_factory=dict)
+    # Streams for successive requests to a path (an agent loop's turns), before `streams`.
+    turns: dict[str, list[list[tuple[str | None, object]]]] = field(default_factory=dict)
 
 
 @pytest.fixture
@@ -64,11 +66,14 @@ def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stub]:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             path = self.path.split("?")[0]
             state.received.append((path, body))
-            if path in state.streams:
+            frames = state.turns.get(path, []).pop(0) if state.turns.get(path) else None
+            if frames is None and path in state.streams:
+                frames = state.streams[path]
+            if frames is not None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                for name, data in state.streams[path]:
+                for name, data in frames:
                     text = data if isinstance(data, str) else json.dumps(data)
                     line = f"event: {name}\n" if name else ""
                     self.wfile.write(f"{line}data: {text}\n\n".encode())

@@ -255,6 +255,46 @@ def test_async_anthropic_stream(pkg: Any, stub: Stub) -> None:
     assert asyncio.run(run()) == expected(pkg, "toolu_read", "toolu_update")
 
 
+def test_async_anthropic_agent_loop_streams(pkg: Any, stub: Stub) -> None:
+    """The README's streaming agent loop, as written there, against two turns of the stub."""
+    answer = "README.md line 3 is read; safe mode is on."
+    stub.turns["/v1/messages"] = [
+        named_sse(ev.anthropic_events(calls("toolu_read", "toolu_update"))),
+        named_sse(ev.anthropic_events([], text=answer)),
+    ]
+    read = lambda args: f"{args.file_path}:{args.start_line}"
+    search = lambda args: []
+
+    async def agent(question: str) -> str:
+        client = anthropic.AsyncAnthropic(base_url=stub.url, api_key="test", max_retries=0)
+        executor = pkg.Executor({"memory.search": search, "read_file": read})
+        ANTHROPIC_TOOLS = pkg.ANTHROPIC_TOOLS
+        from_anthropic_stream, to_anthropic = pkg.from_anthropic_stream, pkg.to_anthropic
+        messages: list[Any] = [{"role": "user", "content": question}]
+        while True:
+            async with client.messages.stream(
+                model="claude-sonnet-5-5", max_tokens=2048, messages=messages, tools=ANTHROPIC_TOOLS
+            ) as stream:
+                calls = from_anthropic_stream(stream)
+                results = [result async for result in executor.aexecute_stream(calls)]
+                reply = await stream.get_final_message()
+            messages.append({"role": "assistant", "content": reply.content})
+            if not results:
+                return str(reply.content[-1].text)
+            messages.append({"role": "user", "content": to_anthropic(results)})
+
+    assert asyncio.run(agent(USER)) == answer
+    (_, first), (_, second) = stub.received
+    assert first["messages"] == [{"role": "user", "content": USER}]
+    # The second turn sent the results back: the read ran, the update had no handler.
+    results = second["messages"][2]["content"]
+    assert [(r["tool_use_id"], r.get("is_error", False)) for r in results] == [
+        ("toolu_read", False),
+        ("toolu_update", True),
+    ]
+    assert results[0]["content"] == "README.md:3"
+
+
 # ---------------------------------------------------------------------------------------------
 # Gemini
 
