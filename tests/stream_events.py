@@ -255,3 +255,38 @@ def gemini_events(calls: list[Call], text: str = "On it.") -> list[Event]:
     events += [gemini_chunk([gemini_call(call)]) for call in calls]
     events.append(gemini_chunk([{"text": ""}], "STOP"))
     return events
+
+
+def vertex_streamed_call(
+    name: str, values: list[tuple[str, object, bool]], call_id: str = ""
+) -> list[Event]:
+    """Vertex AI's `streamFunctionCallArguments`: the call's name, then its values by JSON path
+    (`(path, value, will_continue)`, one part each), then a last part without `willContinue`."""
+    first: Event = {"name": name, "willContinue": True}
+    if call_id:
+        first["id"] = call_id
+    events = [gemini_chunk([{"functionCall": first}])]
+    for path, value, more in values:
+        kind = {str: "stringValue", bool: "boolValue", int: "numberValue", float: "numberValue"}
+        partial: Event = {"jsonPath": path, kind[type(value)]: value}
+        if more:
+            partial["willContinue"] = True
+        call = {"partialArgs": [partial], "willContinue": True}
+        events.append(gemini_chunk([{"functionCall": call}]))
+    events.append(gemini_chunk([{"functionCall": {}}], "STOP"))
+    return events
+
+
+def vertex_events(calls: list[Call], size: int = 7) -> list[Event]:
+    """Several calls streamed as Vertex AI does, each top-level string in pieces of `size`."""
+    events: list[Event] = []
+    for call_id, name, arguments in calls:
+        values: list[tuple[str, object, bool]] = []
+        for key, value in json.loads(arguments).items():
+            if isinstance(value, str):
+                parts = pieces(value, size)
+                values += [(f"$.{key}", p, i < len(parts) - 1) for i, p in enumerate(parts)]
+            else:
+                values.append((f"$.{key}", value, False))
+        events += vertex_streamed_call(name, values, call_id)
+    return events

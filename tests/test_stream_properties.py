@@ -30,6 +30,7 @@ BUILDERS = {
     "openai_responses": ev.responses_events,
     "anthropic": ev.anthropic_events,
     "gemini": lambda calls, size: ev.gemini_events(calls),
+    "gemini vertex": ev.vertex_events,
 }
 JUNK: list[object] = [
     None,
@@ -118,7 +119,7 @@ def test_no_stream_breaks_a_reader(
     pkg: ModuleType, stream: tuple[str, list[ev.Call], list[object], bool, bool, bool]
 ) -> None:
     provider, calls, events, exact, apart, pristine = stream
-    read = getattr(pkg, f"from_{provider}_stream")
+    read = getattr(pkg, f"from_{provider.split()[0]}_stream")
     partials: list[Any] = []
     reader = read(events, on_partial=partials.append)
     requests = list(reader)

@@ -323,6 +323,41 @@ def test_gemini_ids_and_duplicates(pkg: ModuleType) -> None:
     assert stream.problems == [(4, "duplicate_call", "the call 'fc-2' came again")]
 
 
+VERTEX_UPDATE: list[tuple[str, object, bool]] = [
+    ("$.settings.timeout", 30, False),
+    ("$.settings.mode", "SA", True),
+    ("$.settings.mode", "FE", False),
+    ("$.dryRun", "true", False),
+]
+
+
+def test_vertex_streamed_function_call_arguments(pkg: ModuleType) -> None:
+    from google.genai import types
+
+    events = ev.vertex_streamed_call("update_config", VERTEX_UPDATE)
+    want = pkg.parse("update_config", UPDATE, "call_0")
+    seen: list[Any] = []
+    assert list(read(pkg, "gemini", events, on_partial=seen.append)) == [want]
+    # "SA" is no mode yet (the parser keeps no invalid value); the raw text shows it.
+    assert [p.values.get("settings", {}).get("mode") for p in seen] == [None, None, "safe", "safe"]
+    assert '"mode": "SA"' in seen[1].raw_arguments
+    # The SDK's own objects, as `generate_content_stream` gives them (snake_case fields).
+    sdk = [types.GenerateContentResponse.model_validate(event) for event in events]
+    (request,) = read(pkg, "gemini", sdk)
+    assert request.values == want.values and request.ok
+    # Cut before the last part: never runs.
+    (cut,) = read(pkg, "gemini", events[:-1])
+    assert "truncated_arguments" in cut.errors and not cut.ok
+    assert cut.values == want.values
+
+
+def test_vertex_a_path_that_cannot_be_placed_stops_the_call(pkg: ModuleType) -> None:
+    events = ev.vertex_streamed_call("update_config", [("$..settings", "x", False)])
+    (request,) = read(pkg, "gemini", events)
+    assert request.warnings[0] == "stream_partial_arg_unreadable:$..settings"
+    assert "truncated_arguments" in request.errors and not request.ok
+
+
 # ---------------------------------------------------------------------------------------------
 # Anything at all
 

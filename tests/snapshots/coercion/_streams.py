@@ -18,6 +18,7 @@ start on an index in use begins another call.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import (
     AsyncIterable,
     AsyncIterator,
@@ -242,12 +243,16 @@ class _Assembler:
         if self.on_partial is None:
             return
         for slot in changed.values():
-            if slot.emitted or slot.arguments is None:
+            if slot.emitted:
                 continue
             call_id = slot.call_id or f"call_{slot.position}"
-            shown = _close_string(slot.arguments)
+            if slot.arguments is not None:
+                text, shown = slot.arguments, _close_string(slot.arguments)
+            else:  # arguments that stream as values (Gemini's partial_args)
+                text = json.dumps(slot.given, ensure_ascii=False, default=str)
+                shown = text
             values = self.parse(slot.name, shown, call_id).values if slot.name else {}
-            self.on_partial(PartialCall(slot.position, slot.name, call_id, slot.arguments, values))
+            self.on_partial(PartialCall(slot.position, slot.name, call_id, text, values))
 
 
 def _close_string(text: str) -> str:
@@ -279,6 +284,18 @@ def _text(exc: BaseException) -> str:
         return str(exc)[:_SHOWN]
     except Exception:  # noqa: BLE001 - an exception whose __str__ fails
         return ""
+
+
+def _starts_another(slot: _Slot, text: object) -> bool:
+    """Whether argument text after a call's whole arguments begins a value of its own (not the
+    same arguments again, which `fragment` reads as a duplicate)."""
+    return (
+        isinstance(text, str)
+        and text.strip() != ""
+        and text != slot.arguments
+        and slot.arguments is not None
+        and slot.whole()
+    )
 
 
 def _index(node: object, name: str = "index") -> int | None:
@@ -335,6 +352,9 @@ class _ChatAssembler(_Assembler):
         if index is None:
             slot = self._unindexed(choice, call_id, name)
             warning = "stream_index_missing"
+            if slot is not None and not call_id and _starts_another(slot, arguments):
+                slot = None  # a call whose start was lost: its arguments are not the last one's
+                warning = "stream_call_start_missing"
         else:
             slot = self._at.get((choice, index))
             if slot is not None and call_id and slot.call_id and call_id != slot.call_id:
@@ -342,6 +362,8 @@ class _ChatAssembler(_Assembler):
                 warning = "stream_index_reused"
         if slot is None:
             slot = self._begin(choice, index, name, call_id)
+            if warning == "stream_call_start_missing":
+                slot.warn("stream_index_missing")
             if warning:
                 slot.warn(warning)
         else:
@@ -349,17 +371,18 @@ class _ChatAssembler(_Assembler):
         self.fragment(slot, arguments)
 
     def _unindexed(self, choice: int, call_id: str, name: object) -> _Slot | None:
-        """The call a delta without an index continues: the one with its id, or the last one
-        when the delta neither names another id nor starts with a name of its own."""
+        """The call a delta without an index continues: the one with its id; else the last one,
+        unless the delta starts a call (a name, after a call that has a name or arguments)."""
         if call_id:
-            for (owner, _), slot in self._at.items():
-                if owner == choice and slot.call_id == call_id:
+            for slot in self._of.get(choice, ()):
+                if slot.call_id == call_id:
                     return slot
-            last = self._latest(choice)
-            return last if last is not None and not last.call_id and not last.name else None
+            return None  # another id is another call
         last = self._latest(choice)
-        if last is None or (isinstance(name, str) and name and last.name):
-            return None  # a name begins a call: without an index, a name is never in pieces
+        if last is None:
+            return None
+        if isinstance(name, str) and name and (last.name or last.arguments is not None):
+            return None
         return last
 
     def _latest(self, choice: int) -> _Slot | None:
@@ -604,30 +627,139 @@ class _GeminiAssembler(_Assembler):
     def __init__(self, parse: Parse, on_partial: OnPartial | None) -> None:
         super().__init__(parse, on_partial)
         self._ids: set[str] = set()
+        self._open: dict[int, _Slot] = {}  # candidate → a call whose arguments still stream
+        self._path_open: dict[int, str] = {}  # candidate → the path whose string continues
 
     def read(self, event: object) -> None:
-        for candidate in _list(_field(event, "candidates")):
+        for number, candidate in enumerate(_list(_field(event, "candidates"))):
             content = _field(candidate, "content")
+            index = _index(candidate)
+            index = number if index is None else index
             if content in (_MISSING, None):
                 continue
             for part in _list(_field(content, "parts")):
                 call = _field(part, "function_call", "functionCall")
                 if call not in (_MISSING, None):
-                    self._call(call)
+                    self._call(index, call)
 
-    def _call(self, call: object) -> None:
-        call_id = _str(_field(call, "id"))
+    def _call(self, candidate: int, call: object) -> None:
+        slot = self._open.get(candidate)
+        name, call_id = _field(call, "name"), _str(_field(call, "id"))
+        same_name = not isinstance(name, str) or not name or name == slot.name if slot else False
+        if slot is not None and same_name and call_id in ("", slot.call_id):
+            self._more(candidate, slot, call)  # Vertex AI: the next part of a streamed call
+            return
+        if slot is not None:
+            self.end(slot)  # another call began: the one streaming got no last part
         if call_id and call_id in self._ids:
             self.problem("duplicate_call", f"the call {call_id!r} came again")
             return
         if call_id:
             self._ids.add(call_id)
-        slot = self.start(_field(call, "name"), call_id)
+        slot = self.start(name, call_id)
         args = _field(call, "args")
-        slot.given = None if args is _MISSING else args
-        if slot.given is None:
-            slot.given = {}  # a call of a tool without parameters has no args
+        # A call of a tool without parameters has no args.
+        slot.given = {} if args in (_MISSING, None) else args
+        self._more(candidate, slot, call)
+
+    def _more(self, candidate: int, slot: _Slot, call: object) -> None:
+        """Vertex AI's `streamFunctionCallArguments`: `partial_args` set values by JSON path (a
+        string in pieces while `will_continue`), until a part without `will_continue`."""
+        for partial in _list(_field(call, "partial_args", "partialArgs")):
+            self._partial(candidate, slot, partial)
+        if _field(call, "will_continue", "willContinue") is True:
+            self._open[candidate] = slot
+            return
+        self._open.pop(candidate, None)
+        self._path_open.pop(candidate, None)
         self.close(slot)
+
+    def end(self, slot: _Slot) -> None:
+        # Only a call still streaming its arguments is open: it never got its last part.
+        slot.closed = slot.cut = True
+
+    def _partial(self, candidate: int, slot: _Slot, partial: object) -> None:
+        path = _str(_field(partial, "json_path", "jsonPath"))
+        value = _partial_value(partial)
+        keys = _json_path(path)
+        if keys is None or value is _MISSING or not isinstance(slot.given, dict):
+            slot.warn(f"stream_partial_arg_unreadable:{path}")
+            slot.cut = True  # a value that cannot be placed is lost: the call must not run
+            return
+        if self._path_open.get(candidate) == path and isinstance(value, str):
+            value = _get_path(slot.given, keys) + value  # the same string, continued
+        continues = _field(partial, "will_continue", "willContinue") is True
+        if continues and isinstance(value, str):
+            self._path_open[candidate] = path
+        else:
+            self._path_open.pop(candidate, None)
+        _set_path(slot.given, keys, value)
+        self._changed[id(slot)] = slot
+
+
+def _partial_value(partial: object) -> object:
+    for name in ("string_value", "stringValue", "number_value", "numberValue"):
+        value = _field(partial, name)
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            return value
+    for name in ("bool_value", "boolValue"):
+        value = _field(partial, name)
+        if isinstance(value, bool):
+            return value
+    if _field(partial, "null_value", "nullValue") not in (_MISSING, None):
+        return None
+    return _MISSING
+
+
+# `$.a.b[0]['c d']`: names and indices only (a streamed argument's path names one value).
+_PATH_STEP: Final = re.compile(r"\.([A-Za-z_][\w-]*)|\[(\d+)\]|\[(['\"])(.*?)\3\]")
+
+
+def _json_path(path: str) -> list[str | int] | None:
+    if not path.startswith("$"):
+        return None
+    keys: list[str | int] = []
+    at = 1
+    while at < len(path):
+        step = _PATH_STEP.match(path, at)
+        if step is None:
+            return None
+        name, number, _, quoted = step.groups()
+        keys.append(int(number) if number is not None else name if name is not None else quoted)
+        at = step.end()
+    return keys or None
+
+
+def _get_path(root: object, keys: list[str | int]) -> str:
+    node = root
+    for key in keys:
+        if isinstance(node, dict) and isinstance(key, str):
+            node = node.get(key)
+        elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+            node = node[key]
+        else:
+            return ""
+    return node if isinstance(node, str) else ""
+
+
+def _set_path(root: dict[str, object], keys: list[str | int], value: object) -> None:
+    """Set `value` at `keys`, making the objects and lists on the way (a list grows with None
+    up to an index that comes first)."""
+    node: object = root
+    for key, following in zip(keys, [*keys[1:], None], strict=True):
+        last = following is None
+        made: object = value if last else ([] if isinstance(following, int) else {})
+        if isinstance(node, dict) and isinstance(key, str):
+            if last or not isinstance(node.get(key), (dict, list)):
+                node[key] = made
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int):
+            node.extend([None] * (key + 1 - len(node)))
+            if last or not isinstance(node[key], (dict, list)):
+                node[key] = made
+            node = node[key]
+        else:
+            return  # a path through a value of another kind: the parser reports the shape
 
 
 # ---------------------------------------------------------------------------------------------
