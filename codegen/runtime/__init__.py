@@ -15,6 +15,8 @@ MODULES = (
     "runtime",
     "repair",
     "providers",
+    "assembly",
+    "stream_readers",
     "streams",
     "executor",
     "results",
