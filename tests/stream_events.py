@@ -91,7 +91,7 @@ def chat_events_index_reused(calls: list[Call]) -> list[Event]:
     """Gateways that flatten parallel calls: every call on `index` 0, each with its own id."""
     events = [chat_chunk({"role": "assistant"})]
     for call_id, name, arguments in calls:
-        call = {"index": 0, "id": call_id, "type": "function"}
+        call = {"index": 0, "id": call_id, "type": "function"} if call_id else {"index": 0}
         call["function"] = {"name": name, "arguments": arguments}
         events.append(chat_chunk({"tool_calls": [call]}))
     events.append(chat_chunk({}, "tool_calls"))

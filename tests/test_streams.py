@@ -160,6 +160,20 @@ def test_chat_calls_reusing_an_index_with_their_own_ids_stay_apart(pkg: ModuleTy
     assert list(stream) == expected_calls(pkg, (), ("stream_index_reused",))
 
 
+def test_chat_calls_on_one_index_without_ids_stay_apart(pkg: ModuleType) -> None:
+    # The same tool twice, flattened onto index 0 with no ids: after whole arguments, a new
+    # value is another call; the same arguments again would be a duplicate.
+    other = json.dumps({"filePath": "NOTES.md", "startLine": 1})
+    calls = [("", "read_file", READ), ("", "read_file", other)]
+    first, second = read(pkg, "openai_chat", ev.chat_events_index_reused(calls))
+    assert first == pkg.parse("read_file", READ, "call_0")._replace(
+        warnings=("tool_call_id_generated", "string_literal_converted_to_integer:startLine")
+    )
+    assert second == pkg.parse("read_file", other, "call_1")._replace(
+        warnings=("tool_call_id_generated", "stream_index_reused")
+    )
+
+
 def test_chat_arguments_sent_twice_are_read_once(pkg: ModuleType) -> None:
     stream = read(pkg, "openai_chat", ev.chat_events_arguments_repeated(CALLS))
     twice = ("stream_duplicate_arguments_ignored",)

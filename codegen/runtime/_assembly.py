@@ -7,8 +7,8 @@ events say those things; `_streams` drives a reader over a sync or an async stre
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from typing import Final, NamedTuple
+from collections.abc import Callable
+from typing import Final, NamedTuple, cast
 
 from ._providers import _SCALARS, Parse, _failed, _field
 from ._runtime import RawArguments, ToolCallRequest
@@ -156,7 +156,7 @@ class _Assembler:
             shown = text[:_SHOWN]
             self.problem("late_fragment", f"for {slot.call_id or slot.position!r}: {shown!r}")
             return
-        if slot.whole() and slot.arguments is not None and text == slot.arguments:
+        if text == slot.arguments and slot.whole():
             # The whole arguments sent again (a duplicated chunk, or a gateway that repeats
             # them): appending would make `{..}{..}`.
             slot.warn("stream_duplicate_arguments_ignored")
@@ -212,12 +212,10 @@ class _Assembler:
     def raw_arguments(self, slot: _Slot) -> RawArguments:
         if slot.arguments is not None:
             return slot.arguments
-        given = slot.given
-        if given is None:
+        if slot.given is None:
             return ""  # no arguments came: an empty object, as in the whole message
-        if isinstance(given, (str, bytes, Mapping)):
-            return given
-        return _as_dict(given)
+        # Arguments of a kind no parser takes (a list, a number) are the parser's to report.
+        return cast(RawArguments, slot.given)
 
     def _show_partials(self) -> None:
         changed, self._changed = self._changed, {}
@@ -230,9 +228,12 @@ class _Assembler:
             if slot.arguments is not None:
                 text, shown = slot.arguments, _close_string(slot.arguments)
             else:  # arguments that stream as values (Gemini's partial_args)
-                text = json.dumps(slot.given, ensure_ascii=False, default=str)
-                shown = text
+                try:
+                    text = shown = json.dumps(slot.given, ensure_ascii=False, default=str)
+                except (TypeError, ValueError, RecursionError):
+                    continue  # nothing to show yet; the call itself reports what it holds
             values = self.parse(slot.name, shown, call_id).values if slot.name else {}
+            # The callback is the caller's code: what it raises is theirs to see.
             self.on_partial(PartialCall(slot.position, slot.name, call_id, text, values))
 
 
@@ -250,14 +251,6 @@ def _close_string(text: str) -> str:
     if not inside:
         return text
     return (text[:-1] if escaped else text) + '"'
-
-
-def _as_dict(value: object) -> RawArguments:
-    """Arguments an SDK gave as an object of its own (a proto map): read as a dict if it is one."""
-    try:
-        return dict(value)  # type: ignore[call-overload, no-any-return]
-    except Exception:  # noqa: BLE001 - not a mapping: the parser reports its kind
-        return value  # type: ignore[return-value]
 
 
 def _text(exc: BaseException) -> str:

@@ -51,26 +51,23 @@ class _ChatAssembler(_Assembler):
         arguments = _field(function, "arguments") if function not in (_MISSING, None) else None
         call_id = _str(_field(entry, "id"))
         index = _index(entry)
-        warning = ""
         if index is None:
             slot = self._unindexed(choice, call_id, name)
-            warning = "stream_index_missing"
-            if slot is not None and not call_id and _starts_another(slot, arguments):
-                slot = None  # a call whose start was lost: its arguments are not the last one's
-                warning = "stream_call_start_missing"
         else:
             slot = self._at.get((choice, index))
-            if slot is not None and call_id and slot.call_id and call_id != slot.call_id:
-                slot = None  # another call on an index in use: never merged into it
-                warning = "stream_index_reused"
-        if slot is None:
-            slot = self._begin(choice, index, name, call_id)
-            if warning == "stream_call_start_missing":
-                slot.warn("stream_index_missing")
-            if warning:
-                slot.warn(warning)
-        else:
+        if slot is not None and not _another_call(slot, call_id, name, arguments):
             self._more(slot, name, call_id)
+        else:
+            # A new call, or one on an index in use (gateways that flatten parallel calls):
+            # never merged into the call there.
+            reused = slot is not None and index is not None
+            slot = self._begin(choice, index, name, call_id)
+            if index is None:
+                slot.warn("stream_index_missing")
+            elif reused:
+                slot.warn("stream_index_reused")
+            if not call_id and not (isinstance(name, str) and name):
+                slot.warn("stream_call_start_missing")
         self.fragment(slot, arguments)
 
     def _unindexed(self, choice: int, call_id: str, name: object) -> _Slot | None:
@@ -125,16 +122,17 @@ class _ChatAssembler(_Assembler):
         return slot.closed or (slot.superseded and slot.whole())
 
 
-def _starts_another(slot: _Slot, text: object) -> bool:
-    """Whether argument text after a call's whole arguments begins a value of its own (not the
-    same arguments again, which `fragment` reads as a duplicate)."""
-    return (
-        isinstance(text, str)
-        and text.strip() != ""
-        and text != slot.arguments
-        and slot.arguments is not None
-        and slot.whole()
-    )
+def _another_call(slot: _Slot, call_id: str, name: object, text: object) -> bool:
+    """Whether a delta at a call's index (or, without an index, after it) belongs to another
+    call: it has another id; or the call's arguments are whole JSON already and the delta brings
+    another name, or text that is neither blank nor the same arguments again (a duplicate)."""
+    if call_id and slot.call_id:
+        return call_id != slot.call_id
+    if call_id or slot.arguments is None or not slot.whole():
+        return False
+    if isinstance(name, str) and name and slot.name and name != slot.name:
+        return True
+    return isinstance(text, str) and text.strip() != "" and text != slot.arguments
 
 
 # ---------------------------------------------------------------------------------------------
