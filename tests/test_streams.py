@@ -321,6 +321,24 @@ def test_anthropic_deltas_without_a_start_are_kept_but_never_run(pkg: ModuleType
     assert second.ok and second.tool_call_id == "toolu_2"
 
 
+def test_anthropic_a_start_after_its_deltas_is_still_one_call(pkg: ModuleType) -> None:
+    events = ev.anthropic_events(CALLS)
+    start = next(i for i, e in enumerate(events) if e.get("content_block", {}).get("id"))
+    events.insert(start + 3, events.pop(start))  # two deltas before their block's start
+    stream = read(pkg, "anthropic", events)
+    assert list(stream) == expected_calls(pkg, ("stream_call_start_late",), ())
+
+
+def test_responses_whole_items_complete_calls_the_events_left_open(pkg: ModuleType) -> None:
+    events = ev.responses_events(CALLS)
+    kept = [e for e in events if not e["type"].endswith((".done", ".added"))]
+    stream = read(pkg, "openai_responses", kept)
+    # Only deltas (keyed by item id), then `response.completed`: its items give name and call_id.
+    assert list(stream) == expected_calls(
+        pkg, ("stream_call_start_missing",), ("stream_call_start_missing",)
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Gemini
 

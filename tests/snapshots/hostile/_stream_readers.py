@@ -227,33 +227,30 @@ class _ResponsesAssembler(_Assembler):
         slot.arguments = text
         self._changed[id(slot)] = slot
 
-    def _done(self, event: object, item: object) -> None:
+    def _done(self, event: object, item: object, unseen: str = "stream_call_start_missing") -> None:
+        """A whole item: it completes its call, saying what the events did not."""
         if _field(item, "type") != "function_call":
             return
         keys = self._keys(event, item)
-        slot = self._find(keys)
+        call_id = _str(_field(item, "call_id"))
+        slot = self._find(keys) or next(
+            (slot for slot in self.slots if call_id and slot.call_id == call_id), None
+        )
         if slot is None:
             slot = self._start(keys, item)
-            slot.warn("stream_call_start_missing")
+            slot.warn(unseen)
         if not slot.name:
             slot.name = _str(_field(item, "name"))
         if not slot.call_id:
-            slot.call_id = _str(_field(item, "call_id"))
+            slot.call_id = call_id
         self._whole_text(slot, _field(item, "arguments"))
         self.close(slot)
 
     def _final(self, response: object, complete: bool) -> None:
-        """The response's own list of calls: one the events never showed is recovered."""
+        """The response's own items complete their calls; one the events never showed is
+        recovered."""
         for item in _list(_field(response, "output")):
-            if _field(item, "type") != "function_call" or self._find(self._keys(_MISSING, item)):
-                continue
-            call_id = _field(item, "call_id")
-            if any(slot.call_id == call_id for slot in self.slots):
-                continue
-            slot = self._start(self._keys(_MISSING, item), item)
-            slot.warn("stream_call_recovered")
-            self._whole_text(slot, _field(item, "arguments"))
-            self.close(slot)
+            self._done(_MISSING, item, "stream_call_recovered")
         if not complete:
             for slot in self.slots:
                 if not slot.closed:
@@ -284,11 +281,11 @@ class _AnthropicAssembler(_Assembler):
             if _field(delta, "type") != "input_json_delta" or index in self._other:
                 return
             slot = self._at.get(index)
-            if slot is None or slot.closed:
+            if slot is None:
                 slot = self.start(_MISSING, _MISSING)
                 slot.warn("stream_call_start_missing")
                 self._at[index] = slot
-            self.fragment(slot, _field(delta, "partial_json"))
+            self.fragment(slot, _field(delta, "partial_json"))  # one yielded: a problem
         elif kind == "content_block_stop":
             slot = self._at.get(index)
             if slot is not None:
@@ -305,6 +302,14 @@ class _AnthropicAssembler(_Assembler):
         self._other.discard(index)
         slot = self._at.get(index)
         call_id = _str(_field(block, "id"))
+        if slot is not None and not slot.emitted and not slot.name and not slot.call_id:
+            # Its deltas came first: an index names one block of the message.
+            slot.name, slot.call_id = _str(_field(block, "name")), call_id
+            slot.warnings = [
+                "stream_call_start_late" if code == "stream_call_start_missing" else code
+                for code in slot.warnings
+            ]
+            return
         if slot is not None and not slot.closed:
             if call_id == slot.call_id:
                 slot.warn("stream_duplicate_start_ignored")
