@@ -256,7 +256,7 @@ def test_async_anthropic_stream(pkg: Any, stub: Stub) -> None:
 
 
 def test_async_anthropic_agent_loop_streams(pkg: Any, stub: Stub) -> None:
-    """The README's streaming agent loop, as written there, against two turns of the stub."""
+    """The streaming agent loop of docs/executor.md as written, against two turns of the stub."""
     answer = "README.md line 3 is read; safe mode is on."
     stub.turns["/v1/messages"] = [
         named_sse(ev.anthropic_events(calls("toolu_read", "toolu_update"))),
