@@ -322,3 +322,20 @@ def test_gemini_stream(pkg: Any, stub: Stub) -> None:
         return [r async for r in pkg.from_gemini_stream(source)]
 
     assert asyncio.run(run()) == expected(pkg, "call_0", "fc-update")
+
+
+def test_gemini_stream_of_streamed_function_call_arguments(pkg: Any, stub: Stub) -> None:
+    # Vertex AI's streamFunctionCallArguments shape, parsed by the SDK's own types on the way.
+    values: list[tuple[str, object, bool]] = [
+        ("$.settings.timeout", 30, False),
+        ("$.settings.mode", "SA", True),
+        ("$.settings.mode", "FE", False),
+        ("$.dryRun", "true", False),
+    ]
+    events = ev.vertex_streamed_call("update_config", values, "fc-update")
+    stub.streams["/v1beta/models/gemini-test:streamGenerateContent"] = [(None, e) for e in events]
+    options = gemini.HttpOptions(base_url=stub.url, api_version="v1beta")
+    client = genai.Client(api_key="test", http_options=options)
+    chunks = client.models.generate_content_stream(model="gemini-test", contents=USER)
+    (request,) = pkg.from_gemini_stream(chunks)
+    assert request == expected(pkg, "call_read", "fc-update")[1]

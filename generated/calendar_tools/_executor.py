@@ -114,7 +114,7 @@ class ToolExecutor:
         still report; then its exception is raised. Leaving early cancels the calls running."""
         pull = _puller(requests)
         running: list[asyncio.Task[ToolCallResult]] = []
-        finished: list[asyncio.Task[ToolCallResult]] = []  # in the order they finished
+        finished: list[asyncio.Task[ToolCallResult]] = []  # unordered: as they finished
         incoming: asyncio.Task[object] | None = asyncio.ensure_future(pull())
         try:
             while incoming is not None or running:
@@ -133,7 +133,8 @@ class ToolExecutor:
                     if item is not _END:
                         request = cast(ToolCallRequest[object], item)
                         task = asyncio.ensure_future(self.aexecute(request))
-                        task.add_done_callback(finished.append)
+                        if not ordered:
+                            task.add_done_callback(finished.append)
                         running.append(task)
                         incoming = asyncio.ensure_future(pull())
                 for task in _yieldable(running, finished, ordered):

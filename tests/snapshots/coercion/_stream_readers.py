@@ -416,9 +416,16 @@ class _GeminiAssembler(_Assembler):
 
 
 def _partial_value(partial: object) -> object:
-    for name in ("string_value", "stringValue", "number_value", "numberValue"):
+    for name in ("string_value", "stringValue"):
         value = _field(partial, name)
-        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        if isinstance(value, str):
+            return value
+    for name in ("number_value", "numberValue"):
+        value = _field(partial, name)
+        if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+            # The SDK types the field as a double; the JSON said `30`, as whole args would.
+            return int(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
             return value
     for name in ("bool_value", "boolValue"):
         value = _field(partial, name)
