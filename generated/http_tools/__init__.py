@@ -147,8 +147,9 @@ def from_openai_chat_stream(
 def from_openai_chat_stream(
     events: Iterable[object] | AsyncIterable[object], on_partial: OnPartial | None = None
 ) -> CallStream | AsyncCallStream:
-    """Each tool call in a stream of OpenAI Chat Completions chunks (`stream=True`), parsed as soon as it is complete
-    (an async iterator for an async stream); `on_partial` sees each call while it streams."""
+    """Each call in a stream of OpenAI chat chunks (`create(stream=True)`, or `stream()`),
+    parsed as soon as it is complete; an async iterator for an async stream. `on_partial` sees
+    each call while it streams."""
     from . import _streams
 
     return _streams.read_stream("openai_chat", events, parse, on_partial)
@@ -169,8 +170,9 @@ def from_openai_responses_stream(
 def from_openai_responses_stream(
     events: Iterable[object] | AsyncIterable[object], on_partial: OnPartial | None = None
 ) -> CallStream | AsyncCallStream:
-    """Each tool call in a stream of OpenAI Responses events (`stream=True`), parsed as soon as it is complete
-    (an async iterator for an async stream); `on_partial` sees each call while it streams."""
+    """Each call in a stream of OpenAI Responses events (`create(stream=True)`, or `stream()`),
+    parsed as soon as it is complete; an async iterator for an async stream. `on_partial` sees
+    each call while it streams."""
     from . import _streams
 
     return _streams.read_stream("openai_responses", events, parse, on_partial)
@@ -191,8 +193,9 @@ def from_anthropic_stream(
 def from_anthropic_stream(
     events: Iterable[object] | AsyncIterable[object], on_partial: OnPartial | None = None
 ) -> CallStream | AsyncCallStream:
-    """Each tool call in a stream of Anthropic message events (`stream=True`, or `messages.stream()`), parsed as soon as it is complete
-    (an async iterator for an async stream); `on_partial` sees each call while it streams."""
+    """Each call in a stream of Anthropic message events (`create(stream=True)`, or `stream()`),
+    parsed as soon as it is complete; an async iterator for an async stream. `on_partial` sees
+    each call while it streams."""
     from . import _streams
 
     return _streams.read_stream("anthropic", events, parse, on_partial)
@@ -213,8 +216,9 @@ def from_gemini_stream(
 def from_gemini_stream(
     events: Iterable[object] | AsyncIterable[object], on_partial: OnPartial | None = None
 ) -> CallStream | AsyncCallStream:
-    """Each tool call in a stream of Gemini `generate_content_stream` chunks, parsed as soon as it is complete
-    (an async iterator for an async stream); `on_partial` sees each call while it streams."""
+    """Each call in a stream of Gemini chunks (`generate_content_stream`),
+    parsed as soon as it is complete; an async iterator for an async stream. `on_partial` sees
+    each call while it streams."""
     from . import _streams
 
     return _streams.read_stream("gemini", events, parse, on_partial)
