@@ -60,7 +60,9 @@ def harmony_renderer(vocabulary_dir: Path) -> Any:
         ]
         content = h.DeveloperContent.new().with_function_tools(tools)
         message = h.Message.from_role_and_content(h.Role.DEVELOPER, content)
-        text = encoding.decode_utf8(encoding.render_conversation(h.Conversation.from_messages([message])))
+        text = encoding.decode_utf8(
+            encoding.render_conversation(h.Conversation.from_messages([message]))
+        )
         # Only the namespace: the message's own framing is no part of the tool list.
         return text[text.index("namespace functions {") : text.rindex("} // namespace functions")]
 
@@ -118,11 +120,15 @@ def main() -> None:
             ts = count(harmony(functions)) / n
             rows.append((label, n, ours, dump, ts))
     print("o200k_base tokens per tool (the whole tool list divided by its tools)\n")
-    print("| catalog | tools | codegen prompt | JSON Schema | harmony (TypeScript) | codegen ÷ harmony |")
+    print(
+        "| catalog | tools | codegen prompt | JSON Schema | harmony (TypeScript) | codegen ÷ harmony |"
+    )
     print("| --- | --- | --- | --- | --- | --- |")
     for label, n, ours, dump, ts in rows:
         print(f"| {label} | {n} | {ours:.1f} | {dump:.1f} | {ts:.1f} | {ours / ts:.2f} |")
-    print(f"\nThe JSONL prompt's instructions and example calls, before the tool list: at most {preamble} tokens")
+    print(
+        f"\nThe JSONL prompt's instructions and example calls, before the tool list: at most {preamble} tokens"
+    )
     print(json.dumps({label: round(ours / ts, 3) for label, _, ours, _, ts in rows}))
 
 

@@ -99,19 +99,21 @@ def constraints(kind: Kind) -> list[str]:
     """The constraints a value must meet, each in a few words (`1..50`, `length >= 1`)."""
     found: list[str] = []
     if isinstance(kind, (IntegerKind, NumberKind)):
-        found += _range(kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum)
+        found += value_range(
+            kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
+        )
     if isinstance(kind, StringKind):
-        found += [f"length {r}" for r in _range(kind.min_length, kind.max_length)]
+        found += [f"length {r}" for r in value_range(kind.min_length, kind.max_length)]
         if kind.pattern is not None:
             found.append(f"pattern {kind.pattern}")
     if isinstance(kind, ArrayKind):
-        found += [f"items {r}" for r in _range(kind.min_items, kind.max_items)]
+        found += [f"items {r}" for r in value_range(kind.min_items, kind.max_items)]
     if isinstance(kind, MapKind) and kind.required:
         found.append("keys " + ", ".join(kind.required))
     return found
 
 
-def _range(
+def value_range(
     low: float | None,
     high: float | None,
     exclusive_low: float | None = None,
