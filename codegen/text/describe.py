@@ -41,6 +41,8 @@ def json_text(value: object) -> str:
     """A value as one line of JSON: every character that is not printable written as an escape, so
     no line break of any kind (U+2028 included) can reach the text it goes into."""
     text = json.dumps(value, ensure_ascii=False, default=str)
+    if text.isprintable():
+        return text  # the common case, tested in C
     return "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text)
 
 
