@@ -24,6 +24,7 @@ from codegen.catalog.load import (
     read_catalog_bytes,
 )
 from codegen.catalog.normalize import internal_error, normalize
+from codegen.catalog.reuse import ToolResults
 from codegen.catalog.validate import validate_catalog
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.examples import check_examples
@@ -98,19 +99,25 @@ def check_catalogs(
     return catalogs, sorted(warnings)
 
 
-def check_catalog(source: Path, root: Path) -> tuple[Catalog | None, list[Diagnostic]]:
-    """One source's catalog (None when it has errors), and its errors and warnings."""
+def check_catalog(
+    source: Path, root: Path, cache: BuildCache | None = None
+) -> tuple[Catalog | None, list[Diagnostic]]:
+    """One source's catalog (None when it has errors), and its errors and warnings. With a cache,
+    only the tools whose definitions changed since its last build are validated and normalized."""
     try:
         loaded = load_catalog(source, root)
     except CatalogError as exc:
         return None, exc.diagnostics
+    results = ToolResults(cache, loaded.file) if cache is not None else None
     found = list(loaded.problems)
-    validation = validate_catalog(loaded)
+    validation = validate_catalog(loaded, results)
     found += validation.diagnostics
     if not validation.tools_readable:
         return None, found
     # Tools the meta-schema passed are checked further even when others failed: one run, every error.
-    catalog, more = normalize(loaded, skip=validation.broken_tools)
+    catalog, more = normalize(loaded, skip=validation.broken_tools, results=results)
+    if results is not None:
+        results.save()
     found += more
     if catalog is None or any(d.level == "error" for d in found):
         return None, found
@@ -317,7 +324,7 @@ def _check(
             warnings += package.warnings
             continue
         with _collector_paused():
-            catalog, diagnostics = check_catalog(source, root)
+            catalog, diagnostics = check_catalog(source, root, cache)
         errors += [d for d in diagnostics if d.level == "error"]
         mine = tuple(d for d in diagnostics if d.level == "warning")
         warnings += mine

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import pathlib
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from codegen.cache import DIRECTORY
-from tests.test_cli import BUNDLED, output, run, tree
+from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
 
 
 @pytest.fixture
@@ -90,3 +94,35 @@ def test_check_writes_nothing_not_even_the_cache(project: Path) -> None:
     result = run(project, "build", "--check")
     assert result.returncode == 0, output(result)
     assert sorted(p.name for p in project.iterdir()) == ["generated", "schemas"]
+
+
+class _Planted:
+    """What a planted pickle would do: write a file when it is read back."""
+
+    def __init__(self, sentinel: str) -> None:
+        self.sentinel = sentinel
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (pathlib.Path.write_text, (pathlib.Path(self.sentinel), "ran"))
+
+
+def test_a_planted_record_with_a_matching_digest_runs_no_code(built: Path, tmp_path: Path) -> None:
+    # A pull request can commit files into .codegen_cache/ with digests that match: the per-tool
+    # records are read back with the IR's classes only, never by calling what they name. One
+    # tool is edited, so the build reads the record for the others.
+    _edit_memory_search(built)
+    reference = fresh_tree(built, tmp_path)
+    sentinel = tmp_path / "planted_code_ran"
+    planted = base64.b64encode(pickle.dumps({"x": _Planted(str(sentinel))}))
+    records = 0
+    for entry in entries(built):
+        body = entry.read_bytes().partition(b"\n")[2]
+        if body.startswith(b"gA"):  # base64 of a pickle's protocol opcode: a per-tool record
+            entry.write_bytes(hashlib.sha256(planted).hexdigest().encode() + b"\n" + planted)
+            records += 1
+    assert records == 1
+    (built / "generated").rename(tmp_path / "first_output")
+    result = run(built, "build")
+    assert result.returncode == 0, output(result)
+    assert not sentinel.exists()
+    assert tree(built / "generated") == reference

@@ -14,13 +14,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from codegen.build import build, check_catalogs, find_sources
 from codegen.cache import BuildCache
 from codegen.diagnostics import CatalogError
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
-from codegen.payloads.files import json_file, payload_files, payloads
+from codegen.payloads.files import indented_json, json_file, payload_files, payloads
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -284,3 +286,18 @@ def test_files_joined_from_each_tools_entries_are_the_json_of_the_whole_lists(
         again, warnings_again = payload_files(catalog, cache)  # every entry from the cache
         assert first == whole == again
         assert warnings == warnings_again
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON, st.sampled_from(["", "  ", "    "]))
+def test_indented_json_writes_the_bytes_json_dumps_writes(value: Any, margin: str) -> None:
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    assert indented_json(value, margin) == text.replace("\n", "\n" + margin)
+    assert json_file(value) == text + "\n"

@@ -28,9 +28,9 @@ def _prompts(pkg: ModuleType) -> dict[str, str]:
 
 def _example_lines(text: str) -> list[str]:
     return [
-        line.removeprefix("Example: ")
+        line.removeprefix("Example call: ")
         for line in text.splitlines()
-        if line.startswith(('{"name": ', 'Example: {"name": '))
+        if line.startswith(('{"name": ', 'Example call: {"name": '))
     ]
 
 
@@ -55,14 +55,13 @@ def test_every_example_line_parses_with_no_warning(source: Path, tmp_path: Path)
 def test_the_prompt_lists_every_tool_and_parameter(tmp_path: Path) -> None:
     pkg = build_package(ROOT / "schemas" / "memory_tools.yaml", tmp_path)
     text = pkg.JSONL_PROMPT
-    assert [m for m in re.findall(r"^### (.*)$", text, re.MULTILINE)] == list(pkg.TOOLS)
-    section = text.split("### read_file\n")[1].split("\n\n")[0]
+    assert [m for m in re.findall(r"^## (.*)$", text, re.MULTILINE)] == list(pkg.TOOLS)
+    section = text.split("## read_file\n")[1].split("\n\n")[0]
     assert section == (
-        "Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
-        '- filePath (string, required, length >= 1): Workspace-relative or absolute path of the file to read. Examples: "README.md".\n'
-        "- startLine (integer | null, >= 1): 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-        '- encoding ("utf-8" | "latin-1" | "ascii", default "utf-8"): Text encoding used to decode the file.\n'
-        'Example: {"name": "read_file", "parameters": {"filePath": "README.md"}}'
+        "// Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
+        'filePath: string, length >= 1 e.g. "README.md" // Workspace-relative or absolute path of the file to read.\n'
+        "startLine?: integer | null, >= 1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
+        'encoding?: "utf-8" | "latin-1" | "ascii" = "utf-8" // Text encoding used to decode the file.'
     )
     # The line format: the keys, and example lines with call ids.
     head = text.split("\nTools:\n")[0]
@@ -90,7 +89,7 @@ def test_a_50_tool_prompt_is_compact(tmp_path: Path) -> None:
     source.write_text(json.dumps(corpus_catalog(50)), encoding="utf-8")
     files = build([source], root=tmp_path).files
     text = files["bench_tools/prompts/jsonl.txt"]
-    assert text.count("\n### ") == 50
-    # Measured: 21,003 characters, 2,955 words (about 5,200 tokens at 4 characters a token).
-    assert len(text) < 22_000
+    assert text.count("\n## ") == 50
+    # Measured: 14,528 characters (21,003 before the TypeScript-like lines; tokens: bench_prompt.py).
+    assert len(text) < 15_500
     assert "  " not in text  # no padding or alignment

@@ -46,6 +46,7 @@ from codegen.catalog.names import (
     snake_base,
 )
 from codegen.catalog.objects import Objects
+from codegen.catalog.reuse import ToolResults, anchored, layout, moved, relative, spec_digest
 from codegen.catalog.tool_state import GONE, MAX_MERGES
 from codegen.catalog.typeless import inferred_types
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
@@ -54,9 +55,13 @@ _FORMATS = {"date-time": DateTimeKind, "date": DateKind, "uri": UriKind, "x-atta
 
 
 def normalize(
-    loaded: LoadedCatalog, skip: set[int] | frozenset[int] = frozenset()
+    loaded: LoadedCatalog,
+    skip: set[int] | frozenset[int] = frozenset(),
+    results: ToolResults | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic]]:
-    """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are left out."""
+    """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are
+    left out. With `results`, a tool the last build normalized with the same definition, Python
+    names and layout is taken from there, its findings anchored where it is now."""
     data = loaded.data
     problems: list[Diagnostic] = []
     if keyword.iskeyword(data["name"]):
@@ -77,14 +82,27 @@ def normalize(
                 loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {spec['name']!r}")
             )
             continue
-        try:
-            python_name = python_names[index]
-            lines_of_tool = lines.get(index, {})
-            normalizer = _ToolNormalizer(loaded, index, spec, problems, python_name, lines_of_tool)
-            tool = normalizer.tool()
-        except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
-            problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
-            continue
+        python_name = python_names[index]
+        lines_of_tool = lines.get(index, {})
+        line, path = loaded.line_of(("tools", index)), format_path(("tools", index))
+        parts = (spec_digest(spec), *python_name, layout(lines_of_tool, line))
+        reused = results.get("tool", *parts) if results is not None else None
+        if reused is not None:
+            tool, found = reused
+            problems += anchored(loaded.file, found, line, path)
+            tool = tool and moved(tool, line, index, lines_of_tool)
+        else:
+            start = len(problems)
+            try:
+                normalizer = _ToolNormalizer(
+                    loaded, index, spec, problems, python_name, lines_of_tool
+                )
+                tool = normalizer.tool()
+            except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
+                problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
+                continue
+            if results is not None:
+                results.put("tool", parts, (tool, relative(problems[start:], line, path)))
         if tool is None:
             continue
         clash = next((name for name in (tool.module, tool.args.class_name) if name in owners), None)

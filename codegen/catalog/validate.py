@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import copy
 import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from codegen.catalog.load import LoadedCatalog
-from codegen.diagnostics import Diagnostic
+from codegen.catalog.reuse import ToolResults, spec_digest
+from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.resources import catalog_meta_schema
 
 _SHAPE = "a catalog is a mapping with 'name' and 'tools'"
@@ -26,8 +30,12 @@ class Validation:
     tools_readable: bool = True
 
 
-def validate_catalog(catalog: LoadedCatalog) -> Validation:
-    """Every meta-schema violation of the catalog, each with its file, line and JSON path."""
+def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None) -> Validation:
+    """Every meta-schema violation of the catalog, each with its file, line and JSON path.
+
+    The catalog's own keys are checked whole, and each tool on its own (the same rules and the
+    same findings as checking the catalog at once): with `results`, a tool whose data the last
+    build checked is not checked again."""
     data = catalog.data
     if data is None:
         return Validation(
@@ -37,17 +45,38 @@ def validate_catalog(catalog: LoadedCatalog) -> Validation:
         message = f"{_SHAPE}, not a list (put the tools under 'tools:')"
         return Validation([catalog.diagnostic((), message)], tools_readable=False)
     result = Validation()
-    validator = Draft202012Validator(catalog_meta_schema())
-    for error in validator.iter_errors(data):
-        specific = _most_specific(error)
-        result.diagnostics.extend(_describe(catalog, specific))
-        path = list(specific.absolute_path)
-        if len(path) >= 2 and path[0] == "tools" and isinstance(path[1], int):
-            result.broken_tools.add(path[1])
-        else:
-            result.tools_readable = False
+    validator, tool_validator = _validators()
+    for path, message in _findings(validator, data):
+        result.diagnostics.append(catalog.diagnostic(path, message))
+        result.tools_readable = False
+    tools = data.get("tools") if isinstance(data, dict) else None
+    for index, spec in enumerate(tools if isinstance(tools, list) else ()):
+        digest = spec_digest(spec)
+        found = results.get("valid", digest) if results is not None else None
+        if found is None:
+            found = list(_findings(tool_validator, spec))
+            if results is not None:
+                results.put("valid", (digest,), found)
+        for path, message in found:
+            result.diagnostics.append(catalog.diagnostic(("tools", index, *path), message))
+            result.broken_tools.add(index)
     result.diagnostics = sorted(set(result.diagnostics))
     return result
+
+
+@cache
+def _validators() -> tuple[Draft202012Validator, Draft202012Validator]:
+    """The catalog's keys (each tool only an item of the list), and one tool."""
+    meta = catalog_meta_schema()
+    shape = copy.deepcopy(meta)
+    shape["properties"]["tools"]["items"] = True
+    tool = {"$id": meta["$id"], "$defs": meta["$defs"], "$ref": "#/$defs/tool"}
+    return Draft202012Validator(shape), Draft202012Validator(tool)
+
+
+def _findings(validator: Draft202012Validator, instance: Any) -> Iterator[tuple[JsonPath, str]]:
+    for error in validator.iter_errors(instance):
+        yield from _describe(_most_specific(error))
 
 
 def _most_specific(error: ValidationError) -> ValidationError:
@@ -59,7 +88,7 @@ def _most_specific(error: ValidationError) -> ValidationError:
     return error
 
 
-def _describe(catalog: LoadedCatalog, error: ValidationError) -> Iterator[Diagnostic]:
+def _describe(error: ValidationError) -> Iterator[tuple[JsonPath, str]]:
     path = tuple(error.absolute_path)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         # Point at each unexpected key itself, and say what was probably meant.
@@ -72,9 +101,7 @@ def _describe(catalog: LoadedCatalog, error: ValidationError) -> Iterator[Diagno
                     if close
                     else f" (expected one of: {', '.join(allowed)})"
                 )
-                yield catalog.diagnostic((*path, key), f"unknown key {key!r}{hint}")
+                yield (*path, key), f"unknown key {key!r}{hint}"
         return
     custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
-    yield catalog.diagnostic(
-        path, custom.format(value=repr(error.instance)) if custom else error.message
-    )
+    yield path, custom.format(value=repr(error.instance)) if custom else error.message

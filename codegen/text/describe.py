@@ -41,6 +41,8 @@ def json_text(value: object) -> str:
     """A value as one line of JSON: every character that is not printable written as an escape, so
     no line break of any kind (U+2028 included) can reach the text it goes into."""
     text = json.dumps(value, ensure_ascii=False, default=str)
+    if text.isprintable():
+        return text  # the common case, tested in C
     return "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text)
 
 
@@ -99,19 +101,21 @@ def constraints(kind: Kind) -> list[str]:
     """The constraints a value must meet, each in a few words (`1..50`, `length >= 1`)."""
     found: list[str] = []
     if isinstance(kind, (IntegerKind, NumberKind)):
-        found += _range(kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum)
+        found += value_range(
+            kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
+        )
     if isinstance(kind, StringKind):
-        found += [f"length {r}" for r in _range(kind.min_length, kind.max_length)]
+        found += [f"length {r}" for r in value_range(kind.min_length, kind.max_length)]
         if kind.pattern is not None:
             found.append(f"pattern {kind.pattern}")
     if isinstance(kind, ArrayKind):
-        found += [f"items {r}" for r in _range(kind.min_items, kind.max_items)]
+        found += [f"items {r}" for r in value_range(kind.min_items, kind.max_items)]
     if isinstance(kind, MapKind) and kind.required:
         found.append("keys " + ", ".join(kind.required))
     return found
 
 
-def _range(
+def value_range(
     low: float | None,
     high: float | None,
     exclusive_low: float | None = None,

@@ -14,7 +14,8 @@ from codegen.text import describe, markdown
 def one_line(text: str) -> str:
     """Prose as one line: runs of whitespace (line breaks of every kind) become one space, and
     characters that are not printable are dropped."""
-    return "".join(ch for ch in " ".join(text.split()) if ch.isprintable())
+    text = " ".join(text.split())
+    return text if text.isprintable() else "".join(ch for ch in text if ch.isprintable())
 
 
 def lines(text: str) -> list[str]:

@@ -19,6 +19,8 @@ _BLOCK_START = re.compile(r"^(?:([-+=])|(\d+)([.)]))")
 
 def printable(text: str) -> str:
     """Every character that is not printable written as an escape (`\\n`, `\\x00`, `\\u2028`)."""
+    if text.isprintable():
+        return text  # the common case, tested in C
     return "".join(
         ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
     )

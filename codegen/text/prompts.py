@@ -1,18 +1,47 @@
 """Prompt text for models without native function calling: the catalog as a JSONL prompt and a
 single-JSON prompt, from `templates/prompts/`, reading the IR alone.
 
-Compact on purpose: a prompt is paid for in tokens on every request, so a parameter is one line
-(name, type, constraints, default, examples, description) and decoration is left out.
+Compact on purpose: a prompt is paid for in tokens on every request. A parameter is one line in a
+TypeScript-like notation that models read well and that costs fewer tokens than harmony's own
+(bench/bench_prompt.py), without dropping what harmony drops (bounds, patterns, examples):
+
+    path?: type, constraint, ... = default e.g. example, ... // description
+
+`?` marks an optional parameter; a type is a JSON type name, `date`, `date-time` or `uri` (strings in
+that format), JSON values joined by ` | `, `T[]` for an array and `object of T` for a map; a pattern
+and every value are JSON. Everything before ` // ` is made of those parts alone, so the line can be
+read back whole (tests/test_prompts.py does, for every tool of every bundled and fixture catalog).
+A tool's example call is listed when the catalog gives one: one made from its parameters would say
+nothing the lines do not.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from codegen.catalog.ir import Catalog, Tool
-from codegen.text.describe import Row, rows, tool_call_sample
-from codegen.text.environment import environment
+from codegen.catalog.kinds import (
+    AnyKind,
+    ArrayKind,
+    BooleanKind,
+    DateKind,
+    DateTimeKind,
+    EnumKind,
+    IntegerKind,
+    JsonChoiceKind,
+    Kind,
+    MapKind,
+    NullKind,
+    NumberKind,
+    ObjectKind,
+    StringKind,
+    UnionKind,
+    UriKind,
+)
+from codegen.text.describe import Row, json_text, rows, tool_call_sample, value_range
+from codegen.text.environment import environment, one_line
 
 # The files each catalog's package gets under prompts/, and the constants that hold the same text.
 PROMPTS = {"jsonl": "JSONL_PROMPT", "single_json": "SINGLE_JSON_PROMPT"}
@@ -23,12 +52,118 @@ class ToolText:
     """What a prompt says about a tool: its parameters as rows, and an example call (or None)."""
 
     tool: Tool
-    rows: tuple[Row, ...]
+    lines: tuple[str, ...]
     example: dict[str, Any] | None
 
 
 def tool_texts(catalog: Catalog) -> list[ToolText]:
-    return [ToolText(tool, tuple(rows(tool.args)), _example(tool)) for tool in catalog.tools]
+    return [
+        ToolText(tool, tuple(parameter_line(row) for row in rows(tool.args)), _example(tool))
+        for tool in catalog.tools
+    ]
+
+
+# A path written as it is: names of letters, digits and `_$-`, joined by `.`, `[]` and `.*`.
+_PLAIN_PATH = re.compile(r"[A-Za-z_$][\w$-]*(?:(?:\.|\[\]\.?|\.\*\.?)[\w$-]+|\[\]|\.\*)*")
+
+
+def parameter_line(row: Row) -> str:
+    """`path?: type, constraint, ... = default e.g. example, ... // description` (one line)."""
+    field = row.field
+    path = row.path if _PLAIN_PATH.fullmatch(row.path) else json_text(row.path)
+    text = f"{path}{'' if field.required else '?'}: {compact_type(field.kind)}"
+    text += "".join(f", {c}" for c in compact_constraints(field.kind))
+    if field.has_default:
+        text += f" = {json_text(field.default)}"
+    if field.examples:
+        text += " e.g. " + ", ".join(json_text(e) for e in field.examples)
+    description = one_line(field.description)
+    return f"{text} // {description}" if description else text
+
+
+def compact_type(kind: Kind) -> str:
+    """The type: `string`, `integer[]`, `"a" | "b"`, `object of (string | null)`, `uri | null`."""
+    text = _compact_base(kind)
+    if kind.nullable and not isinstance(kind, (NullKind, AnyKind)):
+        return f"{text} | null"
+    return text
+
+
+def _compact_base(kind: Kind) -> str:
+    if isinstance(kind, (EnumKind, JsonChoiceKind)):
+        return " | ".join(json_text(c) for c in kind.choices)
+    if isinstance(kind, ArrayKind):
+        return f"{_grouped(kind.items)}[]" if kind.items else "any[]"
+    if isinstance(kind, MapKind):
+        return f"object of {_grouped(kind.values)}" if kind.values else "object"
+    if isinstance(kind, UnionKind):
+        return " | ".join(dict.fromkeys(compact_type(m) for m in kind.members))
+    for cls, name in _NAMES:
+        if isinstance(kind, cls):
+            return name
+    return "any"
+
+
+def _grouped(kind: Kind) -> str:
+    text = compact_type(kind)
+    return f"({text})" if " | " in text else text
+
+
+_NAMES: tuple[tuple[type[Kind], str], ...] = (
+    (NullKind, "null"),
+    (AnyKind, "any"),
+    (BooleanKind, "boolean"),
+    (UriKind, "uri"),
+    (DateKind, "date"),
+    (DateTimeKind, "date-time"),
+    (StringKind, "string"),
+    (IntegerKind, "integer"),
+    (NumberKind, "number"),
+    (ObjectKind, "object"),
+)
+
+
+# What may follow a pattern on its line: the end of the line, another part, the description.
+_AFTER_PATTERN = ("", ", ", " = ", " e.g. ", " // ")
+
+
+def pattern_text(pattern: str) -> str:
+    """A pattern as a regular expression literal, `/^[a-z]+$/`, which costs fewer tokens than a
+    JSON string (no doubled backslashes); as JSON when a reader taking the first `/` followed by
+    what may follow a pattern as its end would end it early (or it is not one printable line)."""
+    literal = f"/{pattern}/"
+    if one_line(pattern) != pattern or any(
+        _literal_end(literal + after) != len(literal) - 1 for after in _AFTER_PATTERN
+    ):
+        return json_text(pattern)
+    return literal
+
+
+def _literal_end(text: str) -> int:
+    """Where a reader ends the literal that opens `text`: the first `/` after the opening one that
+    ends the line or is followed by what may follow a pattern."""
+    for at in range(1, len(text) - 1):
+        if text[at] == "/" and text.startswith(_AFTER_PATTERN[1:], at + 1):
+            return at
+    return len(text) - 1
+
+
+def compact_constraints(kind: Kind) -> list[str]:
+    """`1..50`, `> 0`, `length <= 8`, `items 1..20`, `pattern "^a$"`, `keys ["id"]`."""
+    found: list[str] = []
+    if isinstance(kind, (IntegerKind, NumberKind)):
+        found += value_range(
+            kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
+        )
+    if isinstance(kind, StringKind):
+        found += [f"length {r}" for r in value_range(kind.min_length, kind.max_length)]
+        if kind.pattern is not None:
+            found.append(f"pattern {pattern_text(kind.pattern)}")
+    if isinstance(kind, ArrayKind):
+        found += [f"items {r}" for r in value_range(kind.min_items, kind.max_items)]
+    if isinstance(kind, MapKind) and kind.required:
+        found.append(f"keys {json_text(list(kind.required))}")
+    return found
 
 
 def _example(tool: Tool) -> dict[str, Any] | None:

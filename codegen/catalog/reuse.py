@@ -1,0 +1,113 @@
+"""What the last build of a catalog found per tool, so that a rebuild validates and normalizes only
+the tools whose definitions changed.
+
+A tool's results depend on its definition alone, given its Python names and where its nodes are
+relative to its first line (what its findings say): those are the key. Findings are kept relative
+to the tool (a line offset, the path after `tools[i]`) and anchored where the tool is now, so a
+tool that only moved is not checked again. The checks that need every tool (duplicate names, the
+Python names of `names.resolve`, provider aliases) still run over all of them: they read names only.
+
+The record is one entry of the build cache per catalog file, rewritten by each build with the
+tools it has now. Whatever it cannot give back (absent, unreadable, another codegen's) is worked
+out again.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import io
+import pickle
+from typing import Any, ClassVar
+
+from codegen.cache import BuildCache, key
+from codegen.catalog.ir import Tool
+from codegen.diagnostics import Diagnostic, JsonPath, format_path
+
+# (line offset from the tool's first line, path after the tool's own, message, level)
+Relative = tuple[int, str, str, str]
+
+
+def spec_digest(spec: Any) -> str:
+    """The digest of a tool's data exactly as loaded: `repr` tells `1` from `1.0`, `True` and
+    `"1"`, which JSON text would not (the checks do)."""
+    return hashlib.sha256(repr(spec).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def relative(findings: list[Diagnostic], line: int, path: str) -> list[Relative]:
+    return [(d.line - line, d.path.removeprefix(path), d.message, d.level) for d in findings]
+
+
+def anchored(source: str, found: list[Relative], line: int, path: str) -> list[Diagnostic]:
+    return [
+        Diagnostic(source, line + offset, path + suffix, message, level)  # type: ignore[arg-type]
+        for offset, suffix, message, level in found
+    ]
+
+
+class ToolResults:
+    """The per-tool results of the last build of one catalog file, and those of this build."""
+
+    def __init__(self, cache: BuildCache | None, source: str) -> None:
+        self.cache = cache
+        self.entry = key("tool-results", source)
+        self.old: dict[str, Any] = {}
+        self.new: dict[str, Any] = {}
+        if cache is not None:
+            self.old = self._read(cache.get(self.entry))
+
+    @staticmethod
+    def _read(text: str | None) -> dict[str, Any]:
+        if text is None:
+            return {}
+        try:
+            found = _IrUnpickler(io.BytesIO(base64.b64decode(text))).load()
+        except Exception:  # noqa: BLE001 - not a record this codegen wrote: start again
+            return {}
+        return found if isinstance(found, dict) else {}
+
+    def get(self, kind: str, *parts: str) -> Any:
+        entry = self._key(kind, parts)
+        value = self.old.get(entry)
+        if value is not None:
+            self.new[entry] = value
+        return value
+
+    def put(self, kind: str, parts: tuple[str, ...], value: Any) -> None:
+        self.new[self._key(kind, parts)] = value
+
+    @staticmethod
+    def _key(kind: str, parts: tuple[str, ...]) -> str:
+        return "\0".join((kind, *parts))
+
+    def save(self) -> None:
+        if self.cache is not None and self.new != self.old:
+            self.cache.put(self.entry, base64.b64encode(pickle.dumps(self.new, 5)).decode("ascii"))
+
+
+class _IrUnpickler(pickle.Unpickler):
+    """Reads back nothing but the IR's own classes and plain data. A cache entry is a file in the
+    project, which a pull request can plant (with a digest that matches): an ordinary unpickler
+    would call whatever it names, so building the project would run its code."""
+
+    _BUILTINS: ClassVar[frozenset[str]] = frozenset({"frozenset", "set"})
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "builtins" and name in self._BUILTINS:
+            return super().find_class(module, name)
+        if module in ("codegen.catalog.ir", "codegen.catalog.kinds"):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__ == module:
+                return found  # a class of the IR, not a function the module imports
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of a build's record")
+
+
+def layout(lines: dict[JsonPath, int], line: int) -> str:
+    """Where a tool's nodes are, relative to its first line."""
+    return repr([(path, at - line) for path, at in lines.items()])
+
+
+def moved(tool: Tool, line: int, index: int, lines: dict[JsonPath, int]) -> Tool:
+    """A tool normalized where it was, now at `line` as the `index`-th tool."""
+    return dataclasses.replace(tool, line=line, path=format_path(("tools", index)), lines=lines)

@@ -1,0 +1,326 @@
+"""The prompt keeps every fact it gave: each parameter line is read back (name, type, required,
+enum values, default, bounds, pattern, examples, description) and compared with the catalog's IR,
+for every tool of every bundled and fixture catalog and of a corpus catalog."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.corpus import catalog as corpus_catalog
+from codegen.build import check_catalogs
+from codegen.catalog.ir import Catalog
+from codegen.catalog.kinds import (
+    AnyKind,
+    ArrayKind,
+    BooleanKind,
+    DateKind,
+    DateTimeKind,
+    EnumKind,
+    IntegerKind,
+    JsonChoiceKind,
+    Kind,
+    MapKind,
+    NullKind,
+    NumberKind,
+    ObjectKind,
+    StringKind,
+    UnionKind,
+    UriKind,
+)
+from codegen.text.prompts import render_prompts
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [
+    *sorted(p for p in (ROOT / "schemas").glob("*_tools.*")),
+    *sorted((ROOT / "tests" / "fixtures").glob("*.yaml")),
+]
+_DECODER = json.JSONDecoder()
+
+
+# --- What the catalog says, from the IR -----------------------------------------------------
+
+
+def type_tree(kind: Kind) -> Any:
+    """A kind as a comparable tree: ("enum", values) | ("array", item) | ("map", values) |
+    ("union", members) | a name; wrapped in ("nullable", ...) when null is allowed."""
+    tree = _base_tree(kind)
+    if kind.nullable and not isinstance(kind, (NullKind, AnyKind)):
+        return ("union", (tree, "null"))
+    return tree
+
+
+def _base_tree(kind: Kind) -> Any:
+    if isinstance(kind, (EnumKind, JsonChoiceKind)):
+        return ("union", tuple(("value", json.dumps(c)) for c in kind.choices))
+    if isinstance(kind, ArrayKind):
+        return ("array", type_tree(kind.items) if kind.items else "any")
+    if isinstance(kind, MapKind):
+        return ("map", type_tree(kind.values)) if kind.values else "object"
+    if isinstance(kind, UnionKind):
+        members: list[Any] = []
+        for m in kind.members:
+            t = type_tree(m)
+            for part in t[1] if isinstance(t, tuple) and t[0] == "union" else (t,):
+                if part not in members:
+                    members.append(part)
+        return ("union", tuple(members)) if len(members) > 1 else members[0]
+    names = [
+        (NullKind, "null"), (AnyKind, "any"), (BooleanKind, "boolean"), (UriKind, "uri"),
+        (DateKind, "date"), (DateTimeKind, "date-time"), (StringKind, "string"),
+        (IntegerKind, "integer"), (NumberKind, "number"), (ObjectKind, "object"),
+    ]  # fmt: skip
+    return next(name for cls, name in names if isinstance(kind, cls))
+
+
+def bounds(kind: Kind) -> dict[str, Any]:
+    """The bounds a prompt states: inclusive ones win over exclusive ones on the same side."""
+    found: dict[str, Any] = {}
+    if isinstance(kind, (IntegerKind, NumberKind)):
+        found["low"] = (
+            ("incl", kind.minimum)
+            if kind.minimum is not None
+            else (("excl", kind.exclusive_minimum) if kind.exclusive_minimum is not None else None)
+        )
+        found["high"] = (
+            ("incl", kind.maximum)
+            if kind.maximum is not None
+            else (("excl", kind.exclusive_maximum) if kind.exclusive_maximum is not None else None)
+        )
+    if isinstance(kind, StringKind):
+        found["length"] = (kind.min_length, kind.max_length)
+        found["pattern"] = kind.pattern
+    if isinstance(kind, ArrayKind):
+        found["items"] = (kind.min_items, kind.max_items)
+    if isinstance(kind, MapKind):
+        found["keys"] = list(kind.required)
+    return {k: v for k, v in found.items() if v not in (None, (None, None), [])}
+
+
+def expected(obj: ObjectKind, prefix: str = "") -> list[dict[str, Any]]:
+    rows = []
+    for f in obj.fields:
+        path = prefix + f.wire_name
+        row = {
+            "path": path,
+            "required": f.required,
+            "type": type_tree(f.kind),
+            "bounds": bounds(f.kind),
+            "default": json.dumps(f.default) if f.has_default else None,
+            "examples": [json.dumps(e) for e in f.examples],
+            "description": "".join(c for c in " ".join(f.description.split()) if c.isprintable()),
+        }
+        rows.append(row)
+        rows += _nested(f.kind, path)
+    return rows
+
+
+def _nested(kind: Kind, path: str) -> list[dict[str, Any]]:
+    if isinstance(kind, ObjectKind):
+        return expected(kind, f"{path}.")
+    if isinstance(kind, ArrayKind) and kind.items is not None:
+        return _nested(kind.items, f"{path}[]")
+    if isinstance(kind, MapKind) and kind.values is not None:
+        return _nested(kind.values, f"{path}.*")
+    return []
+
+
+# --- What the prompt says, read back --------------------------------------------------------
+
+
+class Reader:
+    def __init__(self, text: str) -> None:
+        self.text, self.at = text, 0
+
+    def take(self, literal: str) -> bool:
+        if self.text.startswith(literal, self.at):
+            self.at += len(literal)
+            return True
+        return False
+
+    def json(self) -> str:
+        value, end = _DECODER.raw_decode(self.text, self.at)
+        self.at = end
+        return json.dumps(value)
+
+    def word(self) -> str:
+        match = re.compile(r"[a-z-]+").match(self.text, self.at)
+        assert match, self.text[self.at :]
+        self.at = match.end()
+        return match.group()
+
+    def number(self) -> float:
+        return json.loads(self.json())
+
+
+def read_type(r: Reader) -> Any:
+    members = [_postfix(r)]
+    while r.take(" | "):
+        members.append(_postfix(r))
+    flat: list[Any] = []
+    for m in members:
+        flat += m[1] if isinstance(m, tuple) and m[0] == "union" else [m]
+    return flat[0] if len(flat) == 1 and flat[0][0] != "value" else ("union", tuple(flat))
+
+
+def _postfix(r: Reader) -> Any:
+    if r.take("("):
+        tree = read_type(r)
+        assert r.take(")")
+    elif (
+        r.text[r.at] in '"-0123456789[{tfn'
+        and not r.text.startswith("null", r.at)
+        and not (r.text.startswith("number", r.at))
+    ):
+        tree = ("value", r.json())
+    else:
+        word = r.word()
+        if word == "object" and r.take(" of "):
+            tree = ("map", _postfix(r))
+        else:
+            tree = word
+    while r.take("[]"):
+        tree = ("array", tree)
+    return tree
+
+
+def read_range(r: Reader) -> Any:
+    low = high = None
+    if r.take(">= "):
+        low = ("incl", r.number())
+    elif r.take("> "):
+        low = ("excl", r.number())
+    elif r.take("<= "):
+        high = ("incl", r.number())
+    elif r.take("< "):
+        high = ("excl", r.number())
+    else:
+        low = ("incl", r.number())
+        assert r.take("..")
+        high = ("incl", r.number())
+    if r.take(" and "):
+        rest = read_range(r)
+        low, high = low or rest[0], high or rest[1]
+    return low, high
+
+
+def read_pattern(r: Reader) -> str:
+    if r.text[r.at] == '"':
+        return json.loads(r.json())
+    assert r.take("/")
+    for at in range(r.at, len(r.text)):
+        after = r.text[at + 1 :]
+        if r.text[at] == "/" and (after == "" or after.startswith((", ", " = ", " e.g. ", " // "))):
+            pattern = r.text[r.at : at]
+            r.at = at + 1
+            return pattern
+    raise AssertionError(r.text)
+
+
+def read_line(line: str) -> dict[str, Any]:
+    r = Reader(line)
+    if line.startswith('"'):
+        path = json.loads(r.json())
+    else:
+        path = re.compile(r"[^?:]+").match(line).group()  # type: ignore[union-attr]
+        r.at = len(path)
+    required = not r.take("?")
+    assert r.take(": "), line
+    tree = read_type(r)
+    found: dict[str, Any] = {}
+    while r.take(", "):
+        if r.take("length "):
+            low, high = read_range(r)
+            found["length"] = (low and low[1], high and high[1])
+        elif r.take("items "):
+            low, high = read_range(r)
+            found["items"] = (low and low[1], high and high[1])
+        elif r.take("pattern "):
+            found["pattern"] = read_pattern(r)
+        elif r.take("keys "):
+            found["keys"] = json.loads(r.json())
+        else:
+            found["low"], found["high"] = read_range(r)
+    default = r.json() if r.take(" = ") else None
+    examples = []
+    if r.take(" e.g. "):
+        examples.append(r.json())
+        while r.take(", "):
+            examples.append(r.json())
+    description = line[r.at :] if r.take(" // ") else ""
+    assert description or r.at == len(line), line
+    return {
+        "path": path,
+        "required": required,
+        "type": tree,
+        "bounds": {k: v for k, v in found.items() if v is not None},
+        "default": default,
+        "examples": examples,
+        "description": description,
+    }
+
+
+def read_prompt(text: str) -> dict[str, list[dict[str, Any]]]:
+    """{tool name: its parameter lines read back}."""
+    listing = text.split("\nTools:\n", 1)[1]
+    tools: dict[str, list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] = []
+    for line in listing.splitlines():
+        if line.startswith("## "):
+            name = line[3:]
+            current = tools.setdefault(json.loads(name) if name.startswith('"') else name, [])
+        elif line and not line.startswith(("// ", "Example call: ", "No parameters.")):
+            current.append(read_line(line))
+    return tools
+
+
+def _normalize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for row in rows:
+        for key in ("low", "high"):
+            if key in row["bounds"] and row["bounds"][key] is not None:
+                kind, value = row["bounds"][key]
+                row["bounds"][key] = (kind, float(value))
+            elif key in row["bounds"]:
+                del row["bounds"][key]
+        for key in ("length", "items"):
+            if key in row["bounds"]:
+                row["bounds"][key] = tuple(
+                    None if v is None else float(v) for v in row["bounds"][key]
+                )
+        row["default"] = row["default"] and json.dumps(json.loads(row["default"]))
+        row["examples"] = [json.dumps(json.loads(e)) for e in row["examples"]]
+    return rows
+
+
+def _catalogs(tmp_path_factory: pytest.TempPathFactory) -> list[Catalog]:
+    folder = tmp_path_factory.mktemp("corpus")
+    corpus = folder / "corpus.json"
+    corpus.write_text(json.dumps(corpus_catalog(40)), encoding="utf-8")
+    return [check_catalogs([source], ROOT)[0][0] for source in SOURCES] + check_catalogs(
+        [corpus], folder
+    )[0]
+
+
+@pytest.fixture(scope="module")
+def catalogs(tmp_path_factory: pytest.TempPathFactory) -> list[Catalog]:
+    return _catalogs(tmp_path_factory)
+
+
+def test_every_fact_of_every_parameter_is_read_back_from_the_prompt(
+    catalogs: list[Catalog],
+) -> None:
+    assert len(catalogs) == len(SOURCES) + 1
+    for catalog in catalogs:
+        prompts = render_prompts(catalog)
+        for name in ("jsonl", "single_json"):
+            read = read_prompt(prompts[name])
+            assert list(read) == [t.wire_name for t in catalog.tools], catalog.name
+            for tool in catalog.tools:
+                assert _normalize(read[tool.wire_name]) == _normalize(expected(tool.args)), (
+                    catalog.name,
+                    tool.wire_name,
+                )
