@@ -41,10 +41,11 @@ def watch(
     interval: float = 0.5,
     stop: Callable[[], bool] = lambda: False,
 ) -> int:
-    """Build now, then again after each change of the sources, until `stop()` or Ctrl-C."""
-    last = snapshot(sources)
-    build_once()
+    """Build now, then again after each change of the sources, until `stop()` or Ctrl-C (during
+    a build too: the output is then the old tree or the new one, as after any interrupted build)."""
     try:
+        last = snapshot(sources)
+        build_once()
         while not stop():
             time.sleep(interval)
             now = snapshot(sources)
