@@ -1,4 +1,11 @@
-"""Problems found in a catalog, collected as values so one run reports all of them."""
+"""Problems found in a catalog, collected as values so one run reports all of them.
+
+Every finding has a level and a stable code (`CODES`, shared with `codegen lint`):
+- `error`: the build cannot generate this (nothing is written);
+- `warning`: the catalog was changed to build, or a keyword is not enforced;
+- `note`: a provider's format cannot say a keyword that the generated parser enforces anyway.
+`--strict` refuses errors and warnings; `[tool.codegen] ignore` silences codes.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,74 @@ from dataclasses import dataclass
 from typing import Literal
 
 JsonPath = tuple[str | int, ...]
+Level = Literal["error", "warning", "note"]
+
+# code → (level, short name, what it means). The codes are public: never reuse one for another
+# meaning. CG001-CG008 are `codegen lint`'s own rules; the others are the build's findings.
+CODES: dict[str, tuple[str, str, str]] = {
+    "CG000": ("error", "catalog-error", "the build cannot generate this"),
+    "CG001": ("warning", "tool-description-short", "a tool described in too few words"),
+    "CG002": (
+        "warning",
+        "parameter-description-missing",
+        "a parameter with no description or title",
+    ),
+    "CG003": ("info", "parameter-description-short", "a parameter described in too few words"),
+    "CG004": ("info", "enum-values-unexplained", "an enum whose description explains no value"),
+    "CG005": (
+        "error",
+        "default-contradicts-description",
+        "the description states a default the schema contradicts",
+    ),
+    "CG006": ("warning", "required-with-default", "a required parameter with a default"),
+    "CG007": ("info", "provider-alias", "a tool sent to a provider under another name"),
+    "CG008": ("warning", "strict-mode-limit", "a tool over one of OpenAI strict mode's limits"),
+    "CG100": ("warning", "build-warning", "any other build warning"),
+    "CG101": ("warning", "keyword-not-enforced", "a keyword the generated parser does not enforce"),
+    "CG102": ("warning", "wild-keyword-read", "a non-standard keyword read by its plain meaning"),
+    "CG103": (
+        "warning",
+        "keyword-ignored",
+        "a key the build does not know, or a value of the wrong shape, ignored",
+    ),
+    "CG104": ("warning", "keyword-misspelt", "a key one or two letters from a known keyword"),
+    "CG105": (
+        "warning",
+        "default-corrected",
+        "a default that does not fit its schema, coerced or left out",
+    ),
+    "CG106": ("warning", "python-name-chosen", "two names that collide in Python, told apart"),
+    "CG107": (
+        "warning",
+        "type-inferred",
+        "a schema with no `type`, read as the kind of its keywords",
+    ),
+    "CG108": (
+        "warning",
+        "combination-read",
+        "`oneOf`/`allOf`/`$ref` read in a weaker or merged form",
+    ),
+    "CG109": (
+        "warning",
+        "provider-alias-collision",
+        "a provider alias that another tool's name took",
+    ),
+    "CG201": (
+        "note",
+        "provider-cannot-say",
+        "a provider format cannot say a keyword; the parser enforces it anyway",
+    ),
+    "CG202": (
+        "warning",
+        "provider-loses",
+        "a provider format loses something the parser cannot make up for",
+    ),
+    "CG203": (
+        "note",
+        "provider-name-undocumented",
+        "a property name the Gemini legacy format does not document",
+    ),
+}
 
 
 def format_path(path: JsonPath) -> str:
@@ -30,11 +105,18 @@ class Diagnostic:
     line: int
     path: str
     message: str
-    level: Literal["error", "warning"] = "error"
+    level: Level = "error"
+    code: str = "CG000"
 
     def __str__(self) -> str:
-        prefix = "" if self.level == "error" else "warning: "
+        generic = self.level == "error" and self.code == "CG000"
+        prefix = "" if generic else f"{self.level} {self.code}: "
         return f"{self.file}:{self.line}: {prefix}{self.path}: {self.message}"
+
+
+def warning(file: str, line: int, path: str, message: str, code: str) -> Diagnostic:
+    """A finding at the level its code has."""
+    return Diagnostic(file, line, path, message, CODES[code][0], code)  # type: ignore[arg-type]
 
 
 class CatalogError(Exception):

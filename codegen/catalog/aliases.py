@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from codegen.catalog.ir import Catalog
-from codegen.diagnostics import Diagnostic
+from codegen.diagnostics import Diagnostic, warning
 
 # SPEC §4, as each provider documents its function names (checked 2026-11-23; README).
 PROVIDERS = ("openai", "anthropic", "gemini", "mcp")
@@ -115,7 +115,5 @@ def with_provider_names(catalog: Catalog) -> tuple[Catalog, list[Diagnostic]]:
             f"the {', '.join(which)} name of tool {wire!r} would be {wanted!r}, which tool"
             f" {other!r} already has: sent as {given!r} (PROVIDER_NAMES; `parse` takes either)"
         )
-        warnings.append(
-            Diagnostic(catalog.source, tool.line, f"{tool.path}.name", message, "warning")
-        )
+        warnings.append(warning(catalog.source, tool.line, f"{tool.path}.name", message, "CG109"))
     return dataclasses.replace(catalog, provider_names=names), warnings

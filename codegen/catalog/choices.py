@@ -34,7 +34,7 @@ class Choices(ToolState):
             else:
                 choices.append(choice)
         for word, message in beside_choices(schema, source):
-            self.warn((*path, word), message)
+            self.warn((*path, word), message, "CG101")
         if not choices:
             return (
                 NullKind(code="enum_out_of_range", helper=self.helper_name(parts))
@@ -67,7 +67,7 @@ class Choices(ToolState):
     ) -> Kind:
         source = "enum" if "enum" in schema else "const"
         for word, message in beside_choices(schema, source):
-            self.warn((*path, word), message)
+            self.warn((*path, word), message, "CG101")
         return JsonChoiceKind(
             choices=tuple(choice for choice in raw if choice is not None),
             table=self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),

@@ -22,7 +22,7 @@ class Combinations(ToolState):
             members.append(self.resolved(member, (*path, "allOf", i)))
         merged, notes = merge_all_of(schema, members)
         for note in notes:
-            self.warn((*path, "allOf"), note)
+            self.warn((*path, "allOf"), note, "CG108")
         return merged
 
     def resolved(self, schema: Any, path: JsonPath, depth: int = 0) -> dict[str, Any]:
@@ -39,7 +39,7 @@ class Combinations(ToolState):
             rest = {k: v for k, v in schema.items() if k != "$ref"}
             merged, notes = conjoin(self.resolved(target, path, depth + 1), rest)
             for note in notes:
-                self.warn((*path, "$ref"), note)
+                self.warn((*path, "$ref"), note, "CG108")
             return merged
         return schema if isinstance(schema, dict) else {}
 
@@ -103,7 +103,7 @@ class Combinations(ToolState):
             else:
                 member_schema, notes = conjoin(outer, resolved)
                 for note in notes:
-                    self.warn(where, note)
+                    self.warn(where, note, "CG108")
             kind = self.kind(
                 member_schema, where, parts if len(branches) <= 2 else (*parts, str(i))
             )

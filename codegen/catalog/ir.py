@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
+from codegen.outputs import ALL_PROVIDERS
 
 
 @dataclass(frozen=True)
@@ -81,3 +82,5 @@ class Catalog:
     # Provider → wire name → the name sent to it (an alias where the provider forbids the wire
     # name): the payloads send it, the package's `parse` maps it back.
     provider_names: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Whose payloads are emitted (`[tool.codegen] providers`; outputs.PROVIDERS names them).
+    providers: tuple[str, ...] = ALL_PROVIDERS

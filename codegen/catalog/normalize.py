@@ -136,7 +136,7 @@ def tool_python_names(
             f"tool {specs[index]['name']!r} becomes Python name {chosen[index][0]!r}, since tool "
             f"{specs[owner]['name']!r} has {module!r} (set x-python-name on either to choose)"
         )
-        problems.append(loaded.diagnostic(("tools", index, "name"), message, "warning"))
+        problems.append(loaded.diagnostic(("tools", index, "name"), message, "CG106"))
     return chosen
 
 
@@ -219,7 +219,9 @@ class _ToolNormalizer(Objects, Choices, Combinations):
         if flags:
             # Beside a property the object honours them (objects.plain_property); here nothing can.
             for word in flags:
-                self.warn((*path, word), f"`{word}` is not beside a property here: ignored")
+                self.warn(
+                    (*path, word), f"`{word}` is not beside a property here: ignored", "CG103"
+                )
                 self.fix((*path, word), GONE)
             schema = {k: v for k, v in schema.items() if k not in flags}
         if "$ref" in schema:
@@ -240,7 +242,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
         if "type" not in schema:
             types, message = inferred_types(schema)
             if message is not None:
-                self.warn(path, message)
+                self.warn(path, message, "CG107")
         elif not types:
             # Only a merge leaves no type (the meta-schema refuses `type: []`).
             self.error(path, "the types of the schemas merged here (allOf, $ref) share no value")
@@ -331,13 +333,17 @@ class _ToolNormalizer(Objects, Choices, Combinations):
                 cls = _FORMATS[fmt]
             else:
                 self.warn(
-                    (*path, "format"), f"format {fmt!r} is not checked: values are kept as text"
+                    (*path, "format"),
+                    f"format {fmt!r} is not checked: values are kept as text",
+                    "CG101",
                 )
         helper = self.helper_name(parts)
         if cls in (DateTimeKind, DateKind):
             for word in ("minLength", "maxLength", "pattern"):
                 if word in schema:
-                    self.warn((*path, word), f"keyword {word!r} is not enforced on a {fmt} value")
+                    self.warn(
+                        (*path, word), f"keyword {word!r} is not enforced on a {fmt} value", "CG101"
+                    )
             return cls(nullable=nullable, helper=helper)
         pattern = schema.get("pattern")
         pattern_name = ""

@@ -88,6 +88,7 @@ class Objects(ToolState):
                 (*where, word),
                 f"`{word}: {str(value).lower()}` beside a property is not JSON Schema: read as "
                 f"{state} (list the name in the object's `required` to say so)",
+                "CG102",
             )
         for word in flags:
             self.fix((*where, word), GONE)
@@ -123,6 +124,7 @@ class Objects(ToolState):
                 (*path, "properties", wire),
                 f"parameter {wire!r} becomes Python name {chosen[wire]!r}, since parameter "
                 f"{owner!r} has {py_name!r} (set x-python-name on either to choose)",
+                "CG106",
             )
         return {wire: chosen[wire] for wire in wanted}
 
@@ -145,12 +147,14 @@ class Objects(ToolState):
             # A default from the wild: corrected as a call's value would be, or left out; said.
             fixed = corrected(kind, default)
             if fixed is None or list(self.default_problems(prop, kind, fixed[0])):
-                self.warn((*path, "default"), f"{problems[0]}: the parameter has no default")
+                self.warn(
+                    (*path, "default"), f"{problems[0]}: the parameter has no default", "CG105"
+                )
                 self.fix((*path, "default"), GONE)
                 return Field(wire, py_name, kind, required, description, examples=examples)
             default, codes = fixed
             how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
-            self.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})")
+            self.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})", "CG105")
             self.fix((*path, "default"), default)
         return Field(
             wire,

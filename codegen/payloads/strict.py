@@ -214,6 +214,7 @@ class _Strict(Transform):
             self.note(
                 (*path, "additionalProperties"),
                 "names beyond properties cannot be sent (strict mode needs additionalProperties: false); the parser would take them",
+                "CG202",
             )
         properties = properties or {}
         required = set(node.get("required", ()))
@@ -292,7 +293,7 @@ def limits(schema: dict[str, Any]) -> list[Finding]:
         found.append(
             f"{text} characters of property names and enum values, over strict mode's {MAX_TEXT}"
         )
-    return [Finding((), f"{what}: OpenAI will refuse the strict tool") for what in found]
+    return [Finding((), f"{what}: OpenAI will refuse the strict tool", "CG008") for what in found]
 
 
 def _dict(root: dict[str, Any], member: Any) -> dict[str, Any]:
