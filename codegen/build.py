@@ -19,6 +19,7 @@ from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.load import CATALOG_SUFFIXES, display_name, load_catalog
 from codegen.catalog.normalize import internal_error, normalize
 from codegen.catalog.validate import validate_catalog
+from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.examples import check_examples
 from codegen.outputs import ALL_PROVIDERS
@@ -103,6 +104,8 @@ def check_catalog(
     except CatalogError as exc:
         return None, exc.diagnostics
     found = list(loaded.problems)
+    loaded, wild = read_wild(loaded)
+    found += wild
     validation = validate_catalog(loaded)
     found += validation.diagnostics
     if not validation.tools_readable:

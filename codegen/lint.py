@@ -17,6 +17,7 @@ from typing import Any, Literal
 from codegen.build import check_catalog
 from codegen.catalog.ir import Catalog
 from codegen.catalog.load import LoadedCatalog, load_catalog
+from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CODES, CatalogError, Diagnostic, JsonPath, format_path
 from codegen.payloads.strict import limits, to_strict
 
@@ -69,6 +70,7 @@ def lint(sources: list[Path], root: Path) -> list[Finding]:
             continue
         catalog, diagnostics = check_catalog(source, root)
         findings += [_from_diagnostic(d) for d in diagnostics]
+        loaded = read_wild(loaded)[0]  # what the build read, oddities left out
         if catalog is not None:
             findings += _catalog_findings(loaded)
             findings += _alias_findings(loaded, catalog)
