@@ -297,22 +297,22 @@ def _summarize(findings: list[Diagnostic]) -> None:
     """Every warning when there are few; else the first ones and how many of each kind there are
     (`codegen validate` lists them all, and the notes, which a build only counts)."""
     warnings = [d for d in findings if d.level == "warning"]
+    if len(warnings) <= 2 * SHOWN_WARNINGS:
+        _report(warnings)
+    else:
+        _report(warnings[:SHOWN_WARNINGS])
+        kinds = Counter(_kind_of(w.message) for w in warnings)
+        print(f"codegen: {len(warnings)} warnings, by kind:", file=sys.stderr)
+        for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
+            print(f"  {count:>6}  {kind}", file=sys.stderr)
+        print("codegen: `codegen validate` lists every one of them", file=sys.stderr)
     notes = len(findings) - len(warnings)
     if notes:
         print(
-            f"codegen: {_count(notes, 'note')} (what a provider format cannot say and the parser "
-            "enforces anyway; `codegen validate` lists them)",
+            f"codegen: {_count(notes, 'note')}: what a provider format cannot say and the parser "
+            "enforces anyway (`codegen validate` lists them)",
             file=sys.stderr,
         )
-    if len(warnings) <= 2 * SHOWN_WARNINGS:
-        _report(warnings)
-        return
-    _report(warnings[:SHOWN_WARNINGS])
-    kinds = Counter(_kind_of(w.message) for w in warnings)
-    print(f"codegen: {len(warnings)} warnings, by kind:", file=sys.stderr)
-    for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
-        print(f"  {count:>6}  {kind}", file=sys.stderr)
-    print("codegen: `codegen validate` lists every one of them", file=sys.stderr)
 
 
 def _kind_of(message: str) -> str:

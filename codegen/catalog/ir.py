@@ -31,12 +31,16 @@ class Tool:
     # Where the tool is in its catalog, for the report of a failure while rendering it.
     line: int = 1
     path: str = ""
-    # MCP's hints (readOnlyHint, ...) and whole-call examples (argument objects), as written.
-    annotations: dict[str, bool] = field(default_factory=dict)
+    # MCP's annotations (the four hints, and any other key, as written) and whole-call examples
+    # (argument objects).
+    annotations: dict[str, Any] = field(default_factory=dict)
     examples: tuple[dict[str, Any], ...] = ()
     # The line of each node of the tool's definition, by JSON path inside the tool
     # (`("parameters", "properties", "limit")`): back ends report their findings with it.
     lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+    # MCP `Tool` fields the catalog format has no use for (outputSchema, _meta, execution, icons),
+    # as written: MCP_TOOLS gives them back.
+    mcp_fields: dict[str, Any] = field(default_factory=dict)
 
     def line_of(self, path: tuple[str | int, ...]) -> int:
         """The line of the nearest node on `path` (inside the tool) that is known."""

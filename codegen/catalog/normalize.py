@@ -40,6 +40,8 @@ from codegen.catalog.tool_state import GONE, MAX_MERGES
 from codegen.catalog.typeless import inferred_types
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
 
+# MCP `Tool` fields kept as written for MCP_TOOLS, in the order MCP's schema lists them.
+MCP_FIELDS = ("outputSchema", "execution", "icons", "_meta")
 _FORMATS = {"date-time": DateTimeKind, "date": DateKind, "uri": UriKind, "x-attachment": StringKind}
 
 
@@ -204,6 +206,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             annotations=dict(self.spec.get("annotations", {})),
             examples=tuple(self.spec.get("examples", ())),
             lines=self.lines,
+            mcp_fields={k: self.spec[k] for k in MCP_FIELDS if k in self.spec},
         )
 
     # -- kinds -------------------------------------------------------------------------------

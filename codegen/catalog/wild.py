@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.catalog.load import LoadedCatalog
+from codegen.catalog.names import snake
+from codegen.importers.formats import UnreadableToolList, detect, items_of
 from codegen.diagnostics import Diagnostic, JsonPath
 
 # Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
@@ -164,6 +167,24 @@ def _number(value: Any) -> int | float | None:
     return None
 
 
+def mcp_tools(data: dict[str, Any]) -> list[Any] | None:
+    """The tools of an MCP `tools/list` result (bare, or in its JSON-RPC envelope), as the
+    importer detects one; None for anything else (a catalog has a `name`)."""
+    if "name" in data or not isinstance(data.get("result", data), dict):
+        return None
+    try:
+        if detect(data) != "mcp":
+            return None
+        return items_of(data)
+    except UnreadableToolList:
+        return None
+
+
+def _unreadable(value: Any) -> bool:
+    """NaN and infinity, which the loader reports as not JSON (an error of the file itself)."""
+    return isinstance(value, float) and not math.isfinite(value)
+
+
 class WildReader:
     """Reads one catalog's data into the form the meta-schema checks, with a finding for each
     thing read or left out."""
@@ -197,6 +218,10 @@ class WildReader:
     def catalog(self, data: Any) -> Any:
         if not isinstance(data, dict):
             return data  # the meta-schema says what a catalog is
+        tools = mcp_tools(data)
+        if tools is not None:
+            # An MCP `tools/list` result is a catalog as it is, named after its file.
+            data = {"name": snake(PurePosixPath(self.loaded.file).stem), "tools": tools}
         data = dict(data)
         for word in list(data):
             value = data[word]
@@ -328,6 +353,8 @@ class WildReader:
             del node[word]
 
     def count(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        if _unreadable(value):
+            return
         number = _number(value)
         if isinstance(number, int) and number >= 0:
             if number is not value or type(value) is not int:
@@ -338,6 +365,8 @@ class WildReader:
         del node[word]
 
     def bound(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        if _unreadable(value):
+            return
         number = _number(value)
         if number is not None and not (word == "multipleOf" and number <= 0):
             if number is not value:
