@@ -19,8 +19,8 @@ from typing import Any
 
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import snake
-from codegen.importers.formats import UnreadableToolList, detect, items_of
 from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.importers.formats import UnreadableToolList, detect, items_of
 
 # Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
 _ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains")
@@ -467,8 +467,23 @@ _READERS: dict[str, _Reader] = {
 
 def read_wild(loaded: LoadedCatalog) -> tuple[LoadedCatalog, list[Diagnostic]]:
     """The catalog as the later checks take it, and what was read or left out to get there."""
+    lines = loaded.lines
+    if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
+        lines = _mcp_lines(loaded)
+        loaded = LoadedCatalog(loaded.file, loaded.data, loaded.sha256, lines, loaded.problems)
     reader = WildReader(loaded)
     data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
-    return LoadedCatalog(
-        loaded.file, data, loaded.sha256, loaded.lines, loaded.problems
-    ), reader.found
+    return LoadedCatalog(loaded.file, data, loaded.sha256, lines, loaded.problems), reader.found
+
+
+def _mcp_lines(loaded: LoadedCatalog) -> dict[JsonPath, int]:
+    """The line map of an MCP reply by the paths of the catalog it is read as: `result.tools[0]
+    .inputSchema` is `tools[0].parameters`."""
+    lines: dict[JsonPath, int] = {}
+    for path, line in loaded.lines.items():
+        if path[:1] == ("result",):
+            path = path[1:]
+        if len(path) >= 3 and path[0] == "tools" and path[2] == "inputSchema":
+            path = (*path[:2], "parameters", *path[3:])
+        lines.setdefault(path, line)
+    return lines
