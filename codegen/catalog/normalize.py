@@ -354,10 +354,13 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             try:
                 re.compile(pattern)
             except re.error as exc:
-                self.error(
+                # Python's `re` and ECMA-262 differ: what it cannot compile is not checked, said.
+                self.warn(
                     (*path, "pattern"),
-                    f"pattern {pattern!r} is not a valid regular expression: {exc}",
+                    f"pattern {pattern!r} is not a valid regular expression ({exc}): not checked",
+                    "CG103",
                 )
+                self.fix((*path, "pattern"), GONE)
                 pattern = None
             else:
                 pattern_name = self.names.take(
