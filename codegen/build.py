@@ -16,7 +16,7 @@ from pathlib import Path
 from codegen.cache import BuildCache, key
 from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
-from codegen.catalog.load import CATALOG_SUFFIXES, display_name, load_catalog
+from codegen.catalog.load import CATALOG_SUFFIXES, LoadedCatalog, display_name, load_catalog
 from codegen.catalog.normalize import internal_error, normalize
 from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
@@ -103,6 +103,13 @@ def check_catalog(
         loaded = load_catalog(source, root)
     except CatalogError as exc:
         return None, exc.diagnostics
+    return check_loaded(loaded, providers)
+
+
+def check_loaded(
+    loaded: LoadedCatalog, providers: tuple[str, ...] = ALL_PROVIDERS
+) -> tuple[Catalog | None, list[Diagnostic]]:
+    """A catalog already read (None when it has errors), and its errors and warnings."""
     found = list(loaded.problems)
     loaded, wild = read_wild(loaded)
     found += wild

@@ -940,7 +940,8 @@ def test_python_name_collisions_are_told_apart(tmp_path: Path) -> None:
 def test_x_python_name_is_rejected_or_works(
     tmp_path: Path, catalog_from_yaml: Any, where: str, python_name: str
 ) -> None:
-    """An x-python-name that is a keyword or a special name is a catalog error, or generated code that works."""
+    """An x-python-name that is a keyword or a special name is a catalog error, ignored with a
+    warning, or generated code that works."""
     tool_name = f"\n    x-python-name: {python_name}" if where == "tool" else ""
     prop_name = f"\n          x-python-name: {python_name}" if where == "property" else ""
     text = f"""\

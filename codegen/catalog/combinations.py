@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from codegen.catalog.keywords import unenforced
 from codegen.catalog.kinds import AnyKind, Kind, NullKind, UnionKind
 from codegen.catalog.refs import ANNOTATIONS, RefError, conjoin, merge_all_of, ref_target
 from codegen.catalog.tool_state import MAX_MERGES, ToolState
@@ -85,6 +86,10 @@ class Combinations(ToolState):
             for k, v in schema.items()
             if k not in (combiner, "description", "title", "default", "examples")
         }
+        # A keyword no type has is not enforced: said once, where it is, not in every branch.
+        for word, message in unenforced(outer, []):
+            self.warn((*path, word), message, "CG101")
+            del outer[word]
         constraints = [k for k in outer if k not in ANNOTATIONS and not k.startswith("x-")]
         branches = schema[combiner]
         for i, member in enumerate(branches):
@@ -92,7 +97,11 @@ class Combinations(ToolState):
             if member is False:
                 continue  # a branch that takes nothing never matches
             resolved = self.resolved(member, where) if isinstance(member, dict) else member
-            if isinstance(resolved, dict) and resolved.get("type") == "null" and len(resolved) <= 2:
+            if (
+                isinstance(resolved, dict)
+                and resolved.get("type") == "null"
+                and set(resolved) - {"type"} <= ANNOTATIONS
+            ):
                 nullable = True
                 continue
             if member is True:

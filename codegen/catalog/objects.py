@@ -32,11 +32,15 @@ class Objects(ToolState):
         properties: dict[str, Any] = schema.get("properties", {})
         listed = schema.get("required", [])
         required: list[str] = list(listed) if isinstance(listed, list) else []
-        for i, name in enumerate(required):
+        for i, name in enumerate(list(required)):
             if name not in properties:
-                self.error(
-                    (*path, "required", i), f"required parameter {name!r} is not in properties"
+                # JSON Schema would require a key the object declares nothing about.
+                self.warn(
+                    (*path, "required", i),
+                    f"required parameter {name!r} is not in properties: not enforced",
+                    "CG101",
                 )
+                required.remove(name)
         properties = {
             wire: self.plain_property(wire, prop, (*path, "properties", wire), required)
             for wire, prop in properties.items()
@@ -102,11 +106,13 @@ class Objects(ToolState):
             pinned = isinstance(prop, dict) and "x-python-name" in prop
             py_name = prop["x-python-name"] if pinned else snake(wire)
             if not usable(py_name):
-                self.error(
+                self.warn(
                     (*path, "properties", wire, "x-python-name"),
-                    f"x-python-name {py_name!r} is a Python keyword or a name the generated class uses",
+                    f"x-python-name {py_name!r} is a Python keyword or a name the generated class "
+                    "uses: ignored",
+                    "CG103",
                 )
-                continue
+                py_name = snake(wire)
             wanted[wire] = py_name
         owners = {py_name: wire for wire, py_name in wanted.items() if wire == py_name}
         chosen: dict[str, str] = {}

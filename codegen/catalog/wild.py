@@ -279,7 +279,16 @@ class WildReader:
                     "the parameters have no `type`: read as `type: object` (write it to say so)",
                     "CG107",
                 )
-            tool["parameters"] = self.schema(parameters, (*path, "parameters"))
+            parameters = self.schema(parameters, (*path, "parameters"))
+            for word in ("required", "optional"):
+                if isinstance(parameters.get(word), bool):
+                    # Beside a property it says whether that one is required; here, nothing.
+                    self.ignored(
+                        (*path, "parameters", word),
+                        parameters.pop(word),
+                        f"`{word}` on the parameters",
+                    )
+            tool["parameters"] = parameters
         return tool
 
     def annotations(self, value: Any, path: JsonPath) -> dict[str, Any] | None:
