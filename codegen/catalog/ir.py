@@ -54,6 +54,8 @@ class Tool:
     def keyword_parameters(self) -> list[str]:
         """The parameters of the keywords Protocol's `__call__`: each field, by keyword only."""
         fields = [f"{f.py_name}: {_numeric_tower(f.field_annotation)}" for f in self.args.fields]
+        if self.args.extra_field:
+            fields.append(f"{self.args.extra_field}: {self.args.extra_annotation}")
         return [self.call_self, "*", *fields] if fields else [self.call_self]
 
 

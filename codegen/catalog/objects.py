@@ -57,12 +57,20 @@ class Objects(ToolState):
         extra = None
         if isinstance(extra_schema, dict) and extra_schema:
             extra = self.kind(extra_schema, (*path, "additionalProperties"), (*parts, "extra"))
+        # Open (other keys allowed, as JSON Schema says): they are kept, in a field of their own.
+        extra_field = ""
+        if extra_schema is True or isinstance(extra_schema, dict):
+            taken = {f.py_name for f in fields}
+            extra_field = "extra"
+            while extra_field in taken:
+                extra_field += "_"
         constant = helper.strip("_").upper() or "ARGUMENTS"
         return ObjectKind(
             class_name=class_name,
             description=schema.get("description", ""),
             fields=tuple(fields),
             extra=extra,
+            extra_field=extra_field,
             root=root,
             nullable=nullable,
             helper=helper,
