@@ -16,7 +16,8 @@ JsonPath = tuple[str | int, ...]
 Level = Literal["error", "warning", "note"]
 
 # code → (level, short name, what it means). The codes are public: never reuse one for another
-# meaning. CG001-CG008 are `codegen lint`'s own rules; the others are the build's findings.
+# meaning. CG001-CG008 are `codegen lint`'s own rules; the others are the build's findings
+# (CG100, which every build warning had before they had codes of their own, is not used again).
 CODES: dict[str, tuple[str, str, str]] = {
     "CG000": ("error", "catalog-error", "the build cannot generate this"),
     "CG001": ("warning", "tool-description-short", "a tool described in too few words"),
@@ -35,7 +36,6 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CG006": ("warning", "required-with-default", "a required parameter with a default"),
     "CG007": ("info", "provider-alias", "a tool sent to a provider under another name"),
     "CG008": ("warning", "strict-mode-limit", "a tool over one of OpenAI strict mode's limits"),
-    "CG100": ("warning", "build-warning", "any other build warning"),
     "CG101": ("warning", "keyword-not-enforced", "a keyword the generated parser does not enforce"),
     "CG102": ("warning", "wild-keyword-read", "a non-standard keyword read by its plain meaning"),
     "CG103": (

@@ -26,7 +26,10 @@ from codegen.payloads.files import payloads
 
 ROOT = Path(__file__).resolve().parent.parent
 # Real-shaped catalogs: a bundled one, and an MCP reply in a Python server's style.
-BASES = (ROOT / "schemas" / "memory_tools.yaml", ROOT / "tests" / "fixtures" / "mcp" / "python_server.json")
+BASES = (
+    ROOT / "schemas" / "memory_tools.yaml",
+    ROOT / "tests" / "fixtures" / "mcp" / "python_server.json",
+)
 
 # Keyword → the type a value of it has; any other value is an oddity that must have a finding.
 SCHEMA_WORDS: dict[str, type | tuple[type, ...]] = {

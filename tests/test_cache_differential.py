@@ -67,7 +67,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("differential")
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(EDITS, st.booleans())
 def test_cached_and_uncached_builds_agree_after_edits(
     project: Path, edits: list[tuple[str, int]], indented: bool

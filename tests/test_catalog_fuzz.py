@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(ROOT / "fuzz"))
 
-import catalog_oddities as oddities  # noqa: E402
+import catalog_oddities as oddities
 
 BASES = oddities.base_catalogs()
 PLACES = [
@@ -29,8 +29,9 @@ JSON = st.recursive(
     | st.integers(-(2**40), 2**40)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=12),
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.text(max_size=8), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
     max_leaves=8,
 )
 

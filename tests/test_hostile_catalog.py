@@ -915,7 +915,7 @@ def test_python_name_collisions_are_told_apart(tmp_path: Path) -> None:
     # (Beside the payloads' own warnings about the name, for Gemini's legacy form.)
     assert [str(w) for w in result.warnings if "Python name" in w.message] == [
         (
-            "collide.yaml:9: warning: tools[0].parameters.properties.名前: parameter '名前' becomes "
+            "collide.yaml:9: warning CG106: tools[0].parameters.properties.名前: parameter '名前' becomes "
             "Python name 'field_2', since parameter 'field' has 'field' (set x-python-name on either "
             "to choose)"
         )

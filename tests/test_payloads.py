@@ -271,8 +271,6 @@ def test_annotation_keys_beyond_the_hints_go_to_mcp_as_written(
     result = build([Path("a.yaml")])
     assert [str(d) for d in result.warnings if d.code != "CG201"] == [
         "a.yaml:5: warning CG102: tools[0].annotations.openWorldHint: `openWorldHint: 'False'` read as false",
-        "a.yaml:5: warning CG104: tools[0].annotations.readOnly: annotation 'readOnly': did you mean "
-        "`readOnlyHint`? (kept as it is for MCP)",
     ]
     mcp = json.loads(result.files["a/payloads/mcp.json"])
     assert mcp[0]["annotations"] == {

@@ -36,7 +36,12 @@ def reply_tools(path: Path) -> list[dict[str, object]]:
 def test_an_mcp_reply_builds_and_mcp_tools_gives_it_back(server: str, tmp_path: Path) -> None:
     source = MCP / f"{server}.json"
     result = build([source], ROOT)
-    assert [d for d in result.warnings if d.level != "note"] == []
+    # The one loss: the open `filter` of the TypeScript style cannot be open in OpenAI strict mode.
+    lost = ["tools[0].parameters.properties.filter.additionalProperties"]
+    assert [d.path for d in result.warnings if d.level != "note"] == (
+        lost if server == "typescript_server" else []
+    )
+    assert all(d.code == "CG202" for d in result.warnings if d.level != "note")
     assert json.loads(result.files[f"{server}/payloads/mcp.json"]) == reply_tools(source)
 
 
@@ -101,9 +106,7 @@ def test_every_dataset_form_of_optional_and_required_builds(
     dataset: tuple[ModuleType, list[str]],
 ) -> None:
     package, _ = dataset
-    required = {
-        tool["name"]: tool["inputSchema"].get("required", []) for tool in package.MCP_TOOLS
-    }
+    required = {tool["name"]: tool["inputSchema"].get("required", []) for tool in package.MCP_TOOLS}
     assert required == {
         "rate_movie": ["title", "review"],
         "list_genres": ["language", "limit"],
@@ -118,33 +121,53 @@ def test_each_dataset_form_is_said_with_its_code(dataset: tuple[ModuleType, list
     _, lines = dataset
     ours = [line for line in lines if "CG201" not in line]
     assert ours == [
-        "warning CG102: tools[0].parameters.optional: `optional: ['rating']` beside properties is "
-        "not JSON Schema: read as optional 'rating', every other property is required (list the "
-        "required names in `required` to say so)",
-        "warning CG102: tools[1].parameters.optional: `optional: []` beside properties is not JSON "
-        "Schema: read as optional none, every other property is required (list the required "
-        "names in `required` to say so)",
-        "warning CG102: tools[2].parameters.properties.origin.required: `required: 'true'` read "
-        "as true",
-        "warning CG102: tools[2].parameters.properties.origin.required: `required: true` beside a "
-        "property is not JSON Schema: read as required (list the name in the object's `required` "
-        "to say so)",
-        "warning CG102: tools[2].parameters.properties.destination.required: `required: true` "
-        "beside a property is not JSON Schema: read as required (list the name in the object's "
-        "`required` to say so)",
-        "warning CG102: tools[2].parameters.properties.date.optional: `optional: 'True'` read as "
-        "true",
-        "warning CG102: tools[2].parameters.properties.date.optional: `optional: true` beside a "
-        "property is not JSON Schema: read as optional (list the name in the object's "
-        "`required` to say so)",
-        "warning CG102: tools[2].parameters.properties.cabin.optional: `optional: 'false'` read "
-        "as false",
-        "warning CG102: tools[2].parameters.properties.cabin.optional: `optional: false` beside a "
-        "property is not JSON Schema: read as required (list the name in the object's "
-        "`required` to say so)",
-        "warning CG102: tools[2].parameters.properties.seats.optional: `optional: true` beside a "
-        "property is not JSON Schema: read as optional (list the name in the object's "
-        "`required` to say so)",
+        (
+            "warning CG102: tools[0].parameters.optional: `optional: ['rating']` beside properties is "
+            "not JSON Schema: read as optional 'rating', every other property is required (list the "
+            "required names in `required` to say so)"
+        ),
+        (
+            "warning CG102: tools[1].parameters.optional: `optional: []` beside properties is not JSON "
+            "Schema: read as optional none, every other property is required (list the required "
+            "names in `required` to say so)"
+        ),
+        (
+            "warning CG102: tools[2].parameters.properties.origin.required: `required: 'true'` read "
+            "as true"
+        ),
+        (
+            "warning CG102: tools[2].parameters.properties.origin.required: `required: true` beside a "
+            "property is not JSON Schema: read as required (list the name in the object's `required` "
+            "to say so)"
+        ),
+        (
+            "warning CG102: tools[2].parameters.properties.destination.required: `required: true` "
+            "beside a property is not JSON Schema: read as required (list the name in the object's "
+            "`required` to say so)"
+        ),
+        (
+            "warning CG102: tools[2].parameters.properties.date.optional: `optional: 'True'` read as "
+            "true"
+        ),
+        (
+            "warning CG102: tools[2].parameters.properties.date.optional: `optional: true` beside a "
+            "property is not JSON Schema: read as optional (list the name in the object's "
+            "`required` to say so)"
+        ),
+        (
+            "warning CG102: tools[2].parameters.properties.cabin.optional: `optional: 'false'` read "
+            "as false"
+        ),
+        (
+            "warning CG102: tools[2].parameters.properties.cabin.optional: `optional: false` beside a "
+            "property is not JSON Schema: read as required (list the name in the object's "
+            "`required` to say so)"
+        ),
+        (
+            "warning CG102: tools[2].parameters.properties.seats.optional: `optional: true` beside a "
+            "property is not JSON Schema: read as optional (list the name in the object's "
+            "`required` to say so)"
+        ),
         "warning CG102: tools[2].parameters.required: a name listed twice in `required`: read once",
     ]
 
@@ -187,10 +210,14 @@ def test_a_misspelt_keyword_says_did_you_mean_and_strict_refuses_it(tmp_path: Pa
     done = run_codegen("build", "slips.yaml", "--out", "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert diagnostic_lines(done.stderr) == [
-        "slips.yaml:8: warning CG104: tools[0].parameters.properties.repo.descripton: unknown key "
-        "'descripton' in a schema: did you mean `description`? (ignored)",
-        "slips.yaml:9: warning CG104: tools[0].parameters.requried: unknown key 'requried' in a "
-        "schema: did you mean `required`? (ignored)",
+        (
+            "slips.yaml:8: warning CG104: tools[0].parameters.properties.repo.descripton: unknown key "
+            "'descripton' in a schema: did you mean `description`? (ignored)"
+        ),
+        (
+            "slips.yaml:9: warning CG104: tools[0].parameters.requried: unknown key 'requried' in a "
+            "schema: did you mean `required`? (ignored)"
+        ),
     ]
     strict = run_codegen("build", "slips.yaml", "--out", "strict", "--strict", cwd=tmp_path)
     assert strict.returncode == 1
@@ -266,20 +293,36 @@ def test_values_of_the_wrong_shape_are_read_or_ignored_never_refused(tmp_path: P
     ours = [line for line in diagnostic_lines(done.stderr) if " note " not in line]
     assert ours == [
         "shapes.yaml:2: warning CG102: version: version 2 read as the text '2'",
-        "shapes.yaml:6: warning CG103: tools[0].title: a tool's `title` is not text: ['not', "
-        "'text'] ignored",
-        "shapes.yaml:7: warning CG103: tools[0].examples: a tool's `examples` is not a list of "
-        "argument objects: {'a': 1} ignored",
-        "shapes.yaml:8: warning CG107: tools[0].parameters: the parameters have no `type`: read as "
-        "`type: object` (write it to say so)",
-        "shapes.yaml:10: warning CG103: tools[0].parameters.properties.n.description: "
-        "`description` is not text: 7 ignored",
-        "shapes.yaml:10: warning CG103: tools[0].parameters.properties.n.maxLength: `maxLength` is "
-        "not a count: 'x' ignored",
-        "shapes.yaml:10: warning CG102: tools[0].parameters.properties.n.minimum: `minimum: '3'` "
-        "read as 3",
-        "shapes.yaml:11: warning CG102: tools[0].parameters.properties.s.enum: `enum: 'solo'` is "
-        "not a list: read as ['solo']",
-        "shapes.yaml:11: warning CG102: tools[0].parameters.properties.s.x-case-sensitive: "
-        "`x-case-sensitive: 'yes'` read as true",
+        (
+            "shapes.yaml:6: warning CG103: tools[0].title: a tool's `title` is not text: ['not', "
+            "'text'] ignored"
+        ),
+        (
+            "shapes.yaml:7: warning CG103: tools[0].examples: a tool's `examples` is not a list of "
+            "argument objects: {'a': 1} ignored"
+        ),
+        (
+            "shapes.yaml:8: warning CG107: tools[0].parameters: the parameters have no `type`: read as "
+            "`type: object` (write it to say so)"
+        ),
+        (
+            "shapes.yaml:10: warning CG103: tools[0].parameters.properties.n.description: "
+            "`description` is not text: 7 ignored"
+        ),
+        (
+            "shapes.yaml:10: warning CG103: tools[0].parameters.properties.n.maxLength: `maxLength` is "
+            "not a count: 'x' ignored"
+        ),
+        (
+            "shapes.yaml:10: warning CG102: tools[0].parameters.properties.n.minimum: `minimum: '3'` "
+            "read as 3"
+        ),
+        (
+            "shapes.yaml:11: warning CG102: tools[0].parameters.properties.s.enum: `enum: 'solo'` is "
+            "not a list: read as ['solo']"
+        ),
+        (
+            "shapes.yaml:11: warning CG102: tools[0].parameters.properties.s.x-case-sensitive: "
+            "`x-case-sensitive: 'yes'` read as true"
+        ),
     ]

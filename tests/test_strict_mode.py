@@ -252,7 +252,9 @@ def test_nesting_deeper_than_ten_levels() -> None:
         node = {"type": "object", "properties": {"x": node}}
     assert limits(node) == [
         Finding(
-            (), "11 levels of objects, over strict mode's 10: OpenAI will refuse the strict tool"
+            (),
+            "11 levels of objects, over strict mode's 10: OpenAI will refuse the strict tool",
+            "CG008",
         )
     ]
     assert limits(node["properties"]["x"]) == []

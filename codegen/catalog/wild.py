@@ -365,6 +365,9 @@ class WildReader:
         if _unreadable(value):
             return
         number = _number(value)
+        if isinstance(value, float) and value.is_integer() and value >= 0:
+            node[word] = int(value)  # 2.0 is the count 2 in JSON Schema: nothing to say
+            return
         if isinstance(number, int) and number >= 0:
             if number is not value or type(value) is not int:
                 self.say((*path, word), f"`{word}: {value!r}` read as {number}", "CG102")
