@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegen import runtime
 from codegen.cache import BuildCache, key
 from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
@@ -30,8 +31,6 @@ from codegen.python.render import (
     render_init,
     render_payloads,
     render_prompts_module,
-    render_repair,
-    render_runtime,
     render_shared,
     render_tool,
     render_tools_init,
@@ -166,15 +165,9 @@ def _python_files(catalog: Catalog, cache: BuildCache | None) -> dict[str, str]:
     files: dict[str, str] = {}
     shared = {
         f"{package}/__init__.py": render_init(catalog),
-        f"{package}/_runtime.py": render_runtime(),
-        f"{package}/_repair.py": render_repair(),
-        f"{package}/_providers.py": render_shared("providers"),
-        f"{package}/_executor.py": render_shared("executor"),
-        f"{package}/_results.py": render_shared("results"),
-        f"{package}/_explain.py": render_shared("explain"),
+        **{f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES},
         f"{package}/_handlers.py": render_handlers(catalog),
         f"{package}/_payloads.py": render_payloads(),
-        f"{package}/_jsonl.py": render_shared("jsonl"),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
     prompts = render_prompts(catalog)

@@ -7,6 +7,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from codegen import runtime
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -28,7 +30,7 @@ def test_the_wheel_carries_the_templates_and_the_meta_schema(tmp_path: Path) -> 
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    (wheel,) = tmp_path.glob("codegen-*.whl")
+    (wheel,) = tmp_path.glob("toolcall_codegen-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     templates = {
         p.relative_to(ROOT / "templates").as_posix()
@@ -38,3 +40,5 @@ def test_the_wheel_carries_the_templates_and_the_meta_schema(tmp_path: Path) -> 
     assert {f"codegen/templates/{name}" for name in templates} <= names
     assert "codegen/catalog.schema.json" in names
     assert "codegen/cli.py" in names
+    # The runtime every package carries is copied from these modules at build time.
+    assert {f"codegen/runtime/_{name}.py" for name in runtime.MODULES} <= names

@@ -7,7 +7,7 @@ from functools import cache
 
 import jinja2
 
-from codegen import __version__
+from codegen import __version__, runtime
 from codegen.catalog.ir import Catalog, Tool
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
 from codegen.python import layout
@@ -119,10 +119,6 @@ _SHARED_HEADER = (
 )
 
 
-def render_runtime() -> str:
-    return environment().get_template("runtime.py.jinja").render(header=_SHARED_HEADER)
-
-
 def render_payloads() -> str:
     return (
         environment()
@@ -131,14 +127,9 @@ def render_payloads() -> str:
     )
 
 
-def render_repair() -> str:
-    return environment().get_template("repair.py.jinja").render(header=_SHARED_HEADER)
-
-
-def render_shared(template: str) -> str:
-    """A module that is the same in every package (`providers`, `executor`, `results`,
-    `explain`, `jsonl`)."""
-    return environment().get_template(f"{template}.py.jinja").render(header=_SHARED_HEADER)
+def render_shared(name: str) -> str:
+    """A module of `codegen/runtime/`, the same in every package, under its header."""
+    return f"{_SHARED_HEADER}\n{runtime.source(name)}"
 
 
 def render_handlers(catalog: Catalog) -> str:

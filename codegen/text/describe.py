@@ -34,6 +34,7 @@ from codegen.catalog.kinds import (
     UnionKind,
     UriKind,
 )
+from codegen.runtime._runtime import is_absolute_uri
 
 
 def json_text(value: object) -> str:
@@ -376,15 +377,12 @@ def _object(kind: ObjectKind, value: object) -> bool:
     return True
 
 
-# As the runtime's `is_absolute_uri`: a URI without a scheme is corrected with a warning.
-_ABSOLUTE_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:\S")
-
 _CHECKS: dict[type[Kind], Any] = {
     BooleanKind: lambda kind, value: type(value) is bool,
     IntegerKind: lambda kind, value: type(value) is int and _bounded(kind, value),
     NumberKind: lambda kind, value: type(value) in (int, float) and _bounded(kind, value),
     StringKind: _string,
-    UriKind: lambda kind, value: _string(kind, value) and _ABSOLUTE_URI.match(value) is not None,
+    UriKind: lambda kind, value: _string(kind, value) and is_absolute_uri(value),
     DateTimeKind: lambda kind, value: _iso(datetime.fromisoformat, value),
     DateKind: lambda kind, value: _iso(date.fromisoformat, value),
     ArrayKind: _array,

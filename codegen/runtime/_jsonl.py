@@ -1,4 +1,3 @@
-{{ header }}
 """Tool calls written as text by models without native function calling.
 
 A JSONL reply (one `{"name": ..., "parameters": {...}}` per line) is read line by line, in a batch

@@ -1,4 +1,3 @@
-{{ header }}
 """The parser's codes in words a model can act on: what to fix in a refused call, and what was
 changed in one that ran.
 

@@ -1,4 +1,3 @@
-{{ header }}
 """Runtime of the generated parsers: request types, whole-input decoding and per-kind coercions.
 
 Standard library only. Every function here is total: it reports problems as warning and error

@@ -1,4 +1,3 @@
-{{ header }}
 """Adapters: the tool calls in a provider's response, parsed by the catalog's parsers.
 
 Each adapter takes what the provider's SDK returns, or the same thing as plain dicts (REST JSON

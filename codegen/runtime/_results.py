@@ -1,4 +1,3 @@
-{{ header }}
 """Results of tool calls, and the forms in which each provider takes them back.
 
 Standard library only. What the model reads of a result is `ToolCallResult.text`: the handler's

@@ -1,4 +1,3 @@
-{{ header }}
 """Repair of what models really send instead of JSON: a bounded set of rules, each reported.
 
 Runs only when strict decoding failed, in one linear pass over the text: regular expressions that

@@ -1,4 +1,3 @@
-{{ header }}
 """The executor: runs the handlers bound to a catalog's tools, one result per call.
 
 Standard library only. A call with errors, or one no handler takes, is refused without running
