@@ -427,9 +427,7 @@ def _too_deep(root: object, text: str | None) -> bool:
             items = (
                 node.values()
                 if isinstance(node, Mapping)
-                else node
-                if isinstance(node, (list, tuple))
-                else ()
+                else node if isinstance(node, (list, tuple)) else ()
             )
             for item in items:
                 if isinstance(item, (Mapping, list, tuple)):
