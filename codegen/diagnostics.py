@@ -134,6 +134,11 @@ CODES: dict[str, tuple[str, str, str]] = {
         "provider-alias-collision",
         "a provider alias that another tool's name has, suffixed",
     ),
+    "CG110": (
+        "warning",
+        "pattern-backtracking",
+        "a `pattern` with nested quantifiers, which Python's `re` can take exponential time on",
+    ),
     "CG201": (
         "note",
         "provider-cannot-say",

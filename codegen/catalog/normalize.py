@@ -380,7 +380,9 @@ class _ToolNormalizer(Objects, Choices, Combinations):
                     "_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN"
                 )
                 if exponential_shape(pattern):
-                    self.warn((*path, "pattern"), BACKTRACKING_WARNING.format(pattern=pattern))
+                    self.warn(
+                        (*path, "pattern"), BACKTRACKING_WARNING.format(pattern=pattern), "CG110"
+                    )
         return cls(  # type: ignore[call-arg]
             nullable=nullable,
             helper=helper,
