@@ -19,6 +19,7 @@ from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.load import (
     CATALOG_SUFFIXES,
+    LoadedCatalog,
     display_name,
     load_catalog,
     read_catalog_bytes,
@@ -26,8 +27,10 @@ from codegen.catalog.load import (
 from codegen.catalog.normalize import internal_error, normalize
 from codegen.catalog.reuse import ToolResults
 from codegen.catalog.validate import validate_catalog
+from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.examples import check_examples
+from codegen.outputs import ALL_PROVIDERS
 from codegen.payloads.files import payload_files, payloads
 from codegen.python.format import format_python
 from codegen.python.render import (
@@ -86,13 +89,13 @@ def find_sources(paths: list[Path]) -> list[Path]:
 
 
 def check_catalogs(
-    sources: list[Path], root: Path | None = None
+    sources: list[Path], root: Path | None = None, providers: tuple[str, ...] = ALL_PROVIDERS
 ) -> tuple[list[Catalog], list[Diagnostic]]:
     """Load, validate and normalize every source; raise CatalogError with every error of every file.
 
     Paths in messages and output are relative to the project `root` (default: the working directory).
     """
-    found, warnings = _check(sources, root or Path.cwd(), BuildCache(None))
+    found, warnings = _check(sources, root or Path.cwd(), BuildCache(None), providers)
     catalogs = [item.catalog for item in found if isinstance(item, _Checked)]
     for catalog in catalogs:
         warnings += payloads(catalog)[1]  # what a provider's format cannot carry
@@ -100,7 +103,10 @@ def check_catalogs(
 
 
 def check_catalog(
-    source: Path, root: Path, cache: BuildCache | None = None
+    source: Path,
+    root: Path,
+    providers: tuple[str, ...] = ALL_PROVIDERS,
+    cache: BuildCache | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """One source's catalog (None when it has errors), and its errors and warnings. With a cache,
     only the tools whose definitions changed since its last build are validated and normalized."""
@@ -108,8 +114,19 @@ def check_catalog(
         loaded = load_catalog(source, root)
     except CatalogError as exc:
         return None, exc.diagnostics
+    return check_loaded(loaded, providers, cache)
+
+
+def check_loaded(
+    loaded: LoadedCatalog,
+    providers: tuple[str, ...] = ALL_PROVIDERS,
+    cache: BuildCache | None = None,
+) -> tuple[Catalog | None, list[Diagnostic]]:
+    """A catalog already read (None when it has errors), and its errors and warnings."""
     results = ToolResults(cache, loaded.file) if cache is not None else None
     found = list(loaded.problems)
+    loaded, wild = read_wild(loaded)
+    found += wild
     validation = validate_catalog(loaded, results)
     found += validation.diagnostics
     if not validation.tools_readable:
@@ -122,7 +139,7 @@ def check_catalog(
     if catalog is None or any(d.level == "error" for d in found):
         return None, found
     catalog, collisions = with_provider_names(catalog)
-    return catalog, found + collisions
+    return dataclasses.replace(catalog, providers=providers), found + collisions
 
 
 def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
@@ -281,12 +298,16 @@ class _Checked:
 
 
 def build(
-    paths: list[Path], root: Path | None = None, cache: BuildCache | None = None
+    paths: list[Path],
+    root: Path | None = None,
+    cache: BuildCache | None = None,
+    providers: tuple[str, ...] = ALL_PROVIDERS,
 ) -> BuildResult:
-    """Every catalog's package. With a cache, a catalog whose file is unchanged since a build is
-    neither read nor checked again: its package, warnings included, comes from the cache."""
+    """Every catalog's package, with the payloads of the `providers` chosen. With a cache, a
+    catalog whose file is unchanged since a build is neither read nor checked again: its package,
+    findings included, comes from the cache."""
     cache = cache or BuildCache(None)
-    found, warnings = _check(find_sources(paths), root or Path.cwd(), cache)
+    found, warnings = _check(find_sources(paths), root or Path.cwd(), cache, providers)
     result = BuildResult(warnings=warnings)
     errors: list[Diagnostic] = []
     for item in found:
@@ -310,7 +331,7 @@ def build(
 
 
 def _check(
-    sources: list[Path], root: Path, cache: BuildCache
+    sources: list[Path], root: Path, cache: BuildCache, providers: tuple[str, ...]
 ) -> tuple[list[Package | _Checked], list[Diagnostic]]:
     """Each source's package from the cache, or its catalog checked now; raise CatalogError with
     every error and every warning of every file when there is an error."""
@@ -318,15 +339,15 @@ def _check(
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     for source in sources:
-        package = _cached_package(cache, source, root)
+        package = _cached_package(cache, source, root, providers)
         if package is not None:
             found.append(package)
             warnings += package.warnings
             continue
         with _collector_paused():
-            catalog, diagnostics = check_catalog(source, root, cache)
+            catalog, diagnostics = check_catalog(source, root, providers, cache)
         errors += [d for d in diagnostics if d.level == "error"]
-        mine = tuple(d for d in diagnostics if d.level == "warning")
+        mine = tuple(d for d in diagnostics if d.level != "error")
         warnings += mine
         if catalog is not None:
             found.append(_Checked(catalog, mine))
@@ -376,16 +397,19 @@ def _render_package(
         "files": refs,
     }
     # Keyed by the bytes this build read, never by a second read that an editor could race.
-    cache.put(key("package", catalog.source, catalog.sha256), json.dumps(record))
+    entry = key("package", catalog.source, catalog.sha256, ",".join(catalog.providers))
+    cache.put(entry, json.dumps(record))
     return package
 
 
-def _cached_package(cache: BuildCache, source: Path, root: Path) -> Package | None:
+def _cached_package(
+    cache: BuildCache, source: Path, root: Path, providers: tuple[str, ...]
+) -> Package | None:
     try:
         digest = hashlib.sha256(read_catalog_bytes(source, source.name)).hexdigest()
     except CatalogError:
         return None  # reading it again reports why
-    record_text = cache.get(key("package", display_name(source, root), digest))
+    record_text = cache.get(key("package", display_name(source, root), digest, ",".join(providers)))
     if record_text is None:
         return None
     try:

@@ -58,7 +58,7 @@ def _run(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
         print(f"codegen: {exc}", file=sys.stderr)
         return USAGE
     except CatalogError as exc:
-        _report(exc.diagnostics)
+        _report(_kept(config, exc.diagnostics))
         files = len({d.file for d in exc.diagnostics})
         outcome = "; nothing was written" if args.command == "build" and not args.check else ""
         print(
@@ -181,9 +181,10 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
     out: Path = args.out or config.out
     # `--check` writes nothing: it reads the cache, and never creates or fills it.
     cache = BuildCache(None if args.no_cache else config.root / DIRECTORY, writable=not args.check)
-    result = build(sources, config.root, cache)
-    _refuse_warnings_when_strict(args, config, result.warnings)
-    _summarize(result.warnings)
+    result = build(sources, config.root, cache, config.providers)
+    findings = _kept(config, result.warnings)
+    _refuse_warnings_when_strict(args, config, findings)
+    _summarize(findings)
     if args.check:
         outcome = plan(result, out, config.root)
         for label, paths in (
@@ -211,12 +212,16 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
 
 
 def _validate(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
-    catalogs, warnings = check_catalogs(find_sources(sources), config.root)
-    _refuse_warnings_when_strict(args, config, warnings)
-    _report(warnings)
+    catalogs, found = check_catalogs(find_sources(sources), config.root, config.providers)
+    found = _kept(config, found)
+    _refuse_warnings_when_strict(args, config, found)
+    _report(found)
     tools = sum(len(c.tools) for c in catalogs)
+    warnings = sum(d.level == "warning" for d in found)
+    notes = len(found) - warnings
     print(
-        f"codegen: {_count(len(catalogs), 'catalog')} valid ({_count(tools, 'tool')}, {_count(len(warnings), 'warning')})"
+        f"codegen: {_count(len(catalogs), 'catalog')} valid ({_count(tools, 'tool')}, "
+        f"{_count(warnings, 'warning')}, {_count(notes, 'note')})"
     )
     return OK
 
@@ -296,12 +301,18 @@ def _report(diagnostics: list[Diagnostic]) -> None:
         print(diagnostic, file=sys.stderr)
 
 
-STRICT_HELP = "every build warning is an error (also [tool.codegen] strict = true)"
+STRICT_HELP = "every build warning is an error, notes are not (also [tool.codegen] strict = true)"
+
+
+def _kept(config: Config, findings: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings whose codes `[tool.codegen] ignore` does not silence."""
+    return [d for d in findings if d.code not in config.ignore]
 
 
 def _refuse_warnings_when_strict(
-    args: argparse.Namespace, config: Config, warnings: list[Diagnostic]
+    args: argparse.Namespace, config: Config, findings: list[Diagnostic]
 ) -> None:
+    warnings = [d for d in findings if d.level == "warning"]
     if (args.strict or config.strict) and warnings:
         raise CatalogError([dataclasses.replace(w, level="error") for w in warnings])
 
@@ -310,18 +321,26 @@ def _refuse_warnings_when_strict(
 SHOWN_WARNINGS = 10
 
 
-def _summarize(warnings: list[Diagnostic]) -> None:
+def _summarize(findings: list[Diagnostic]) -> None:
     """Every warning when there are few; else the first ones and how many of each kind there are
-    (`codegen validate` lists them all)."""
+    (`codegen validate` lists them all, and the notes, which a build only counts)."""
+    warnings = [d for d in findings if d.level == "warning"]
     if len(warnings) <= 2 * SHOWN_WARNINGS:
         _report(warnings)
-        return
-    _report(warnings[:SHOWN_WARNINGS])
-    kinds = Counter(_kind_of(w.message) for w in warnings)
-    print(f"codegen: {len(warnings)} warnings, by kind:", file=sys.stderr)
-    for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
-        print(f"  {count:>6}  {kind}", file=sys.stderr)
-    print("codegen: `codegen validate` lists every one of them", file=sys.stderr)
+    else:
+        _report(warnings[:SHOWN_WARNINGS])
+        kinds = Counter(_kind_of(w.message) for w in warnings)
+        print(f"codegen: {len(warnings)} warnings, by kind:", file=sys.stderr)
+        for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
+            print(f"  {count:>6}  {kind}", file=sys.stderr)
+        print("codegen: `codegen validate` lists every one of them", file=sys.stderr)
+    notes = len(findings) - len(warnings)
+    if notes:
+        print(
+            f"codegen: {_count(notes, 'note')}: what a provider format cannot say and the parser "
+            "enforces anyway (`codegen validate` lists them)",
+            file=sys.stderr,
+        )
 
 
 def _kind_of(message: str) -> str:

@@ -1,10 +1,14 @@
-"""`[tool.codegen]` in pyproject.toml: where catalogs are and where output goes."""
+"""`[tool.codegen]` in pyproject.toml: where catalogs are, where output goes, which findings
+count and which providers' payloads are emitted."""
 
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+from codegen.diagnostics import CODES
+from codegen.outputs import PROVIDERS
 
 DEFAULT_SOURCES = ("schemas",)
 DEFAULT_OUT = "generated"
@@ -14,7 +18,7 @@ class ConfigError(Exception):
     pass
 
 
-_KEYS = frozenset({"sources", "out", "strict"})
+_KEYS = frozenset({"sources", "out", "strict", "ignore", "providers"})
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,8 @@ class Config:
     sources: tuple[Path, ...]
     out: Path
     strict: bool = False  # every build warning is an error
+    ignore: frozenset[str] = frozenset()  # finding codes (CG...) never shown nor counted
+    providers: tuple[str, ...] = tuple(PROVIDERS)  # whose payloads are emitted
 
 
 def find_project(start: Path) -> Path:
@@ -50,7 +56,7 @@ def load_config(start: Path) -> Config:
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise ConfigError(
-            f"{pyproject.name}: unknown key(s) in [tool.codegen]: {', '.join(unknown)} (known: sources, out, strict)"
+            f"{pyproject.name}: unknown key(s) in [tool.codegen]: {', '.join(unknown)} (known: {', '.join(sorted(_KEYS))})"
         )
     sources = table.get("sources", list(DEFAULT_SOURCES))
     out = table.get("out", DEFAULT_OUT)
@@ -61,8 +67,31 @@ def load_config(start: Path) -> Config:
     strict = table.get("strict", False)
     if not isinstance(strict, bool):
         raise ConfigError(f"{pyproject.name}: [tool.codegen] strict must be true or false")
+    ignore = table.get("ignore", [])
+    if not isinstance(ignore, list) or not all(isinstance(c, str) for c in ignore):
+        raise ConfigError(f"{pyproject.name}: [tool.codegen] ignore must be a list of codes")
+    unknown = sorted(set(ignore) - set(CODES))
+    if unknown:
+        raise ConfigError(
+            f"{pyproject.name}: [tool.codegen] ignore: unknown code(s) {', '.join(unknown)} "
+            "(the README's table lists them)"
+        )
+    if "CG000" in ignore:
+        raise ConfigError(
+            f"{pyproject.name}: [tool.codegen] ignore: CG000 is an error, which cannot be ignored"
+        )
+    providers = table.get("providers", list(PROVIDERS))
+    if not isinstance(providers, list) or not all(p in PROVIDERS for p in providers):
+        raise ConfigError(
+            f"{pyproject.name}: [tool.codegen] providers must be a list of: {', '.join(PROVIDERS)}"
+        )
     return Config(
-        project, tuple(_shown(project / s) for s in sources), _shown(project / out), strict
+        project,
+        tuple(_shown(project / s) for s in sources),
+        _shown(project / out),
+        strict,
+        frozenset(ignore),
+        tuple(p for p in PROVIDERS if p in providers),
     )
 
 

@@ -1,4 +1,11 @@
-"""Problems found in a catalog, collected as values so one run reports all of them."""
+"""Problems found in a catalog, collected as values so one run reports all of them.
+
+Every finding has a level and a stable code (`CODES`, shared with `codegen lint`):
+- `error`: the build cannot generate this (nothing is written);
+- `warning`: the catalog was changed to build, or a keyword is not enforced;
+- `note`: a provider's format cannot say a keyword that the generated parser enforces anyway.
+`--strict` refuses errors and warnings; `[tool.codegen] ignore` silences codes.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,154 @@ from dataclasses import dataclass
 from typing import Literal
 
 JsonPath = tuple[str | int, ...]
+Level = Literal["error", "warning", "note"]
+
+# code → (level, short name, what it means). The codes are public: never reuse one for another
+# meaning. CG001-CG008 are `codegen lint`'s own rules; the others are the build's findings
+# (CG100, which every build warning had before they had codes of their own, is not used again).
+CODES: dict[str, tuple[str, str, str]] = {
+    "CG000": (
+        "error",
+        "catalog-error",
+        (
+            "the build cannot generate this: a tool with no usable schema, one wire name twice, a "
+            "`$ref` that does not resolve, a file that is not JSON or YAML, ..."
+        ),
+    ),
+    "CG001": (
+        "warning",
+        "tool-description-short",
+        (
+            "a tool described in fewer than 20 characters: the model chooses tools by their "
+            "descriptions (lint)"
+        ),
+    ),
+    "CG002": (
+        "warning",
+        "parameter-description-missing",
+        (
+            "a parameter with neither a description nor a title (a `$ref` is described where it is "
+            "defined) (lint)"
+        ),
+    ),
+    "CG003": (
+        "info",
+        "parameter-description-short",
+        "a parameter described in fewer than 10 characters (lint)",
+    ),
+    "CG004": (
+        "info",
+        "enum-values-unexplained",
+        "an enum whose description mentions none of its values (lint)",
+    ),
+    "CG005": (
+        "error",
+        "default-contradicts-description",
+        (
+            'a description that states a default ("defaults to X", "default: X", "default is X", '
+            '"(default X)") other than the schema\'s `default`; the finding quotes the words it read '
+            "(lint)"
+        ),
+    ),
+    "CG006": (
+        "warning",
+        "required-with-default",
+        "a required parameter with a default, which never applies (lint)",
+    ),
+    "CG007": (
+        "info",
+        "provider-alias",
+        (
+            "a tool name some provider forbids, so that provider is sent an alias (`PROVIDER_NAMES`) "
+            "(lint)"
+        ),
+    ),
+    "CG008": (
+        "warning",
+        "strict-mode-limit",
+        "a tool whose strict form goes over OpenAI's limits (properties, nesting, enum values, text)",
+    ),
+    "CG101": (
+        "warning",
+        "keyword-not-enforced",
+        (
+            "a keyword the generated parser does not enforce (`uniqueItems`, `format: email`, an "
+            "unknown key in a schema, a bound of another type, a `required` name not in `properties`)"
+        ),
+    ),
+    "CG102": (
+        "warning",
+        "wild-keyword-read",
+        (
+            "a non-standard keyword or a value in the wrong form, read by its plain meaning "
+            '(`optional: "True"`, `optional: [rating]` beside `properties`, `minimum: "1"`)'
+        ),
+    ),
+    "CG103": (
+        "warning",
+        "keyword-ignored",
+        (
+            "a key or value nothing can read, left out (an unknown key in a catalog or a tool, a "
+            "`description` that is a list, an invalid `pattern`, an enum value of another type)"
+        ),
+    ),
+    "CG104": (
+        "warning",
+        "keyword-misspelt",
+        'a key one or two letters from a keyword (`requried`): "did you mean `required`?"',
+    ),
+    "CG105": (
+        "warning",
+        "default-corrected",
+        "a `default` that breaks its schema, corrected or left out",
+    ),
+    "CG106": (
+        "warning",
+        "python-name-chosen",
+        "two names that collide in Python, told apart (or a pinned name that cannot be used)",
+    ),
+    "CG107": (
+        "warning",
+        "type-inferred",
+        "a schema without `type`, read as the kind its keywords name",
+    ),
+    "CG108": (
+        "warning",
+        "combination-read",
+        "`oneOf`, `allOf` or a `$ref`'s siblings read in a weaker or merged form",
+    ),
+    "CG109": (
+        "warning",
+        "provider-alias-collision",
+        "a provider alias that another tool's name has, suffixed",
+    ),
+    "CG110": (
+        "warning",
+        "pattern-backtracking",
+        "a `pattern` with nested quantifiers, which Python's `re` can take exponential time on",
+    ),
+    "CG201": (
+        "note",
+        "provider-cannot-say",
+        (
+            "a provider format cannot say a keyword; the generated parser enforces it anyway (a "
+            "`default` in OpenAI strict mode, a `minLength` in Gemini's legacy form)"
+        ),
+    ),
+    "CG202": (
+        "warning",
+        "provider-loses",
+        (
+            "a provider format loses what the parser cannot make up for (an open object's other keys "
+            "in OpenAI strict mode)"
+        ),
+    ),
+    "CG203": (
+        "note",
+        "provider-name-undocumented",
+        "a property name Gemini's legacy `parameters` does not document",
+    ),
+}
 
 
 def format_path(path: JsonPath) -> str:
@@ -30,11 +185,18 @@ class Diagnostic:
     line: int
     path: str
     message: str
-    level: Literal["error", "warning"] = "error"
+    level: Level = "error"
+    code: str = "CG000"
 
     def __str__(self) -> str:
-        prefix = "" if self.level == "error" else "warning: "
+        generic = self.level == "error" and self.code == "CG000"
+        prefix = "" if generic else f"{self.level} {self.code}: "
         return f"{self.file}:{self.line}: {prefix}{self.path}: {self.message}"
+
+
+def warning(file: str, line: int, path: str, message: str, code: str) -> Diagnostic:
+    """A finding at the level its code has."""
+    return Diagnostic(file, line, path, message, CODES[code][0], code)  # type: ignore[arg-type]
 
 
 class CatalogError(Exception):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from codegen.cli import _parser
-from codegen.lint import RULES
+from codegen.diagnostics import CODES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 REFRESH = "python -m codegen.docs_tables"
@@ -257,20 +257,6 @@ _SECTIONS = {
     ),
 }
 
-# The words of each `codegen lint` rule; its level and name are lint.RULES's.
-LINT_FINDINGS: dict[str, str] = {
-    "CG000": "a catalog error (as `codegen validate` reports it)",
-    "CG001": "a tool described in fewer than 20 characters: the model chooses tools by their descriptions",
-    "CG002": "a parameter without a description (a `$ref` is described where it is defined)",
-    "CG003": "a parameter described in fewer than 10 characters",
-    "CG004": "an enum whose description mentions none of its values",
-    "CG005": 'a description that says "defaults to X" where the schema\'s `default` is not X',
-    "CG006": "a required parameter with a default, which never applies",
-    "CG007": "a tool name some provider forbids, so that provider is sent an alias (`PROVIDER_NAMES`)",
-    "CG008": "a tool whose strict form goes over OpenAI's limits (properties, nesting, enum values, text)",
-    "CG100": "every build warning (what the build forgave, keywords not enforced, …)",
-}
-
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
@@ -289,17 +275,12 @@ def parse_codes_table() -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-def lint_rules_table() -> str:
-    if set(LINT_FINDINGS) != set(RULES):
-        raise ValueError(
-            f"codegen.docs_tables.LINT_FINDINGS must describe exactly lint.RULES: "
-            f"missing {sorted(set(RULES) - set(LINT_FINDINGS))}, "
-            f"unknown {sorted(set(LINT_FINDINGS) - set(RULES))}"
-        )
-    lines = ["| code | level | rule | finding |", "| --- | --- | --- | --- |"]
+def findings_table() -> str:
+    """Every finding code of `codegen build`, `validate` and `lint`: one table for both."""
+    lines = ["| code | level | name | finding |", "| --- | --- | --- | --- |"]
     lines += [
-        f"| {code} | {level} | `{name}` | {_cell(LINT_FINDINGS[code])} |"
-        for code, (level, name) in sorted(RULES.items())
+        f"| {code} | {level} | `{name}` | {_cell(words)} |"
+        for code, (level, name, words) in sorted(CODES.items())
     ]
     return "\n".join(lines)
 
@@ -382,7 +363,7 @@ def _described(action: argparse.Action, text: str) -> str:
 
 TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "parse-codes": ("parsing.md", parse_codes_table),
-    "lint-rules": ("cli.md", lint_rules_table),
+    "findings": ("catalog.md", findings_table),
     "cli": ("cli.md", cli_table),
 }
 

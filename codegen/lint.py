@@ -17,30 +17,26 @@ from typing import Any, Literal
 from codegen.build import check_catalog
 from codegen.catalog.ir import Catalog
 from codegen.catalog.load import LoadedCatalog, load_catalog
-from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path
+from codegen.catalog.wild import read_wild
+from codegen.diagnostics import CODES, CatalogError, Diagnostic, JsonPath, format_path
 from codegen.payloads.strict import limits, to_strict
 
-Level = Literal["error", "warning", "info"]
+Level = Literal["error", "warning", "note", "info"]
 
-# code → (level, short name); the codes are public: never reuse one for another meaning.
+# code → (level, short name): the build's codes and lint's own share one table (diagnostics.CODES).
 RULES: dict[str, tuple[Level, str]] = {
-    "CG000": ("error", "catalog-error"),
-    "CG001": ("warning", "tool-description-short"),
-    "CG002": ("warning", "parameter-description-missing"),
-    "CG003": ("info", "parameter-description-short"),
-    "CG004": ("info", "enum-values-unexplained"),
-    "CG005": ("error", "default-contradicts-description"),
-    "CG006": ("warning", "required-with-default"),
-    "CG007": ("info", "provider-alias"),
-    "CG008": ("warning", "strict-mode-limit"),
-    "CG100": ("warning", "build-warning"),
+    code: (level, name)  # type: ignore[misc]
+    for code, (level, name, _) in CODES.items()
 }
 
 TOOL_DESCRIPTION_MIN = 20  # characters: less cannot say what a tool does and when to use it
 PARAMETER_DESCRIPTION_MIN = 10
-# "Defaults to 3", "default: `fast`", "(default is true)": what a description says the default is.
+# "Defaults to 3", "default: `fast`", "(default is true)", "(default 10)": a description that
+# states a default. Only these forms: "the default being relaxed" or "by default" state none.
 _SAYS_DEFAULT = re.compile(
-    r"\bdefaults?(?:\s+(?:is|to|value\s+is))?\s*[:=]?\s*[`'\"]?([^\s`'\",;)]+)", re.IGNORECASE
+    r"\b(?:defaults\s+to|default(?:\s+value)?\s+is|default\s*[:=])\s*[`'\"]?([^\s`'\",;)]+)"
+    r"|\(default\s+[`'\"]?([^\s`'\",;)]+)",
+    re.IGNORECASE,
 )
 
 
@@ -74,6 +70,7 @@ def lint(sources: list[Path], root: Path) -> list[Finding]:
             continue
         catalog, diagnostics = check_catalog(source, root)
         findings += [_from_diagnostic(d) for d in diagnostics]
+        loaded = read_wild(loaded)[0]  # what the build read, oddities left out
         if catalog is not None:
             findings += _catalog_findings(loaded)
             findings += _alias_findings(loaded, catalog)
@@ -81,8 +78,9 @@ def lint(sources: list[Path], root: Path) -> list[Finding]:
 
 
 def _from_diagnostic(diagnostic: Diagnostic) -> Finding:
-    code = "CG000" if diagnostic.level == "error" else "CG100"
-    return Finding(diagnostic.file, diagnostic.line, code, diagnostic.path, diagnostic.message)
+    return Finding(
+        diagnostic.file, diagnostic.line, diagnostic.code, diagnostic.path, diagnostic.message
+    )
 
 
 def _alias_findings(loaded: LoadedCatalog, catalog: Catalog) -> Iterator[Finding]:
@@ -160,13 +158,13 @@ def _property_findings(
     description = str(prop.get("description", "")).strip()
     if "$ref" in prop and not description:
         return  # the definition it refers to is described where it is defined
-    if not description:
+    if not description and not str(prop.get("title", "")).strip():
         yield finding(
             path,
             "CG002",
-            f"parameter {name!r} has no description: the model sees only its name",
+            f"parameter {name!r} has no description or title: the model sees only its name",
         )
-    elif len(description) < PARAMETER_DESCRIPTION_MIN:
+    elif description and len(description) < PARAMETER_DESCRIPTION_MIN:
         yield finding(
             (*path, "description"),
             "CG003",
@@ -181,13 +179,14 @@ def _property_findings(
         )
     if "default" in prop:
         said = _SAYS_DEFAULT.search(description)
-        value = said.group(1).rstrip(".") if said is not None else None
-        if value is not None and not _same_text(value, prop["default"]):
+        value = (said.group(1) or said.group(2)).rstrip(".") if said is not None else None
+        if said is not None and value and not _same_text(value, prop["default"]):
             yield finding(
                 (*path, "default"),
                 "CG005",
-                f"the description of {name!r} says the default is {value!r}, the schema "
-                f"says {prop['default']!r}: the model is told one thing and the parser does another",
+                f"the description of {name!r} says {said.group(0).strip().rstrip('.')!r}, read as the default "
+                f"{value!r}; the schema says {prop['default']!r}: the model is told one thing "
+                "and the parser does another",
             )
         if required:
             yield finding(

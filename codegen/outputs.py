@@ -16,3 +16,18 @@ PAYLOAD_FILES = {
     "MCP_TOOLS": "mcp.json",
     "PROVIDER_NAMES": "provider_names.json",
 }
+# What `[tool.codegen] providers` can choose: each a group of the payload constants above.
+PROVIDERS = {
+    "openai": ("OPENAI_TOOLS", "OPENAI_STRICT_TOOLS", "OPENAI_RESPONSES_TOOLS"),
+    "anthropic": ("ANTHROPIC_TOOLS",),
+    "gemini": ("GEMINI_TOOLS",),
+    "gemini_legacy": ("GEMINI_LEGACY_TOOLS",),
+    "mcp": ("MCP_TOOLS",),
+}
+ALL_PROVIDERS = tuple(PROVIDERS)
+
+
+def emitted(providers: tuple[str, ...]) -> list[str]:
+    """The payload constants the chosen providers need, in the package's order."""
+    chosen = {name for p in providers for name in PROVIDERS[p]} | {"PROVIDER_NAMES"}
+    return [name for name in PAYLOAD_FILES if name in chosen]

@@ -127,7 +127,7 @@ def test_a_collision_is_a_warning_naming_both_tools(
     collisions = [str(w) for w in result.warnings if "already has" in w.message]
     assert collisions == [
         (
-            "c.yaml:4: warning: tools[0].name: the openai, anthropic name of tool 'todo.add' would be"
+            "c.yaml:4: warning CG109: tools[0].name: the openai, anthropic name of tool 'todo.add' would be"
             " 'todo_add', which tool 'todo_add' already has: sent as 'todo_add_2' (PROVIDER_NAMES;"
             " `parse` takes either)"
         )

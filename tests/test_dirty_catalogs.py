@@ -8,6 +8,7 @@ shows what each fix means to a call.
 
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -41,7 +42,12 @@ def test_a_dirty_catalog_builds_and_strict_refuses_it(case: Path, tmp_path: Path
     for command in (["build", "--out", str(tmp_path / "strict")], ["validate"]):
         done = run_codegen(*command, source, "--strict")
         assert done.returncode == 1
-        as_errors = [line.replace(": warning: ", ": ", 1) for line in expected(case)]
+        # Warnings become errors, with their codes; notes are not refused.
+        as_errors = [
+            re.sub(r": warning (CG\d+): ", r": error \1: ", line, count=1)
+            for line in expected(case)
+            if ": note CG" not in line
+        ]
         assert_lines(diagnostic_lines(done.stderr), as_errors, case.name)
     assert not (tmp_path / "strict").exists()
 
@@ -52,7 +58,7 @@ def test_strict_in_the_project_settings_refuses_warnings(tmp_path: Path) -> None
     (tmp_path / "pyproject.toml").write_text(settings, encoding="utf-8")
     done = run_codegen("build", cwd=tmp_path)
     assert done.returncode == 1
-    assert summary_lines(done.stderr) == ["codegen: 19 errors in 1 file; nothing was written"]
+    assert summary_lines(done.stderr) == ["codegen: 14 errors in 1 file; nothing was written"]
     assert not (tmp_path / "generated").exists()
     (tmp_path / "pyproject.toml").write_text(settings.replace("true", '"yes"'), encoding="utf-8")
     done = run_codegen("build", cwd=tmp_path)
@@ -120,13 +126,9 @@ def test_many_warnings_are_summarized_by_kind(tmp_path: Path) -> None:
     done = run_codegen("build", "many.yaml", "--out", "out", cwd=tmp_path)
     assert done.returncode == 0
     lines = done.stderr.splitlines()
-    assert len([line for line in lines if ": warning: " in line]) == 10
+    assert len([line for line in lines if ": warning CG105: " in line]) == 10
     assert lines[10:] == [
-        "codegen: 36 warnings, by kind:",
-        (
-            "      12  OpenAI strict: default removed (strict mode does not take it): said in the "
-            "description, and the parser fills it"
-        ),
+        "codegen: 24 warnings, by kind:",
         (
             "      12  default … does not match the parameter's schema: … is not of type …: read "
             "as … (string_literal_converted_to_boolean)"
@@ -136,6 +138,12 @@ def test_many_warnings_are_summarized_by_kind(tmp_path: Path) -> None:
             "parameter has no default"
         ),
         "codegen: `codegen validate` lists every one of them",
+        (
+            "codegen: 12 notes: what a provider format cannot say and the parser enforces anyway "
+            "(`codegen validate` lists them)"
+        ),
     ]
     listed = run_codegen("validate", "many.yaml", cwd=tmp_path)
-    assert len([line for line in listed.stderr.splitlines() if ": warning: " in line]) == 36
+    shown = listed.stderr.splitlines()
+    assert len([line for line in shown if ": warning CG105: " in line]) == 24
+    assert len([line for line in shown if ": note CG201: " in line]) == 12

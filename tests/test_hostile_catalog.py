@@ -915,7 +915,7 @@ def test_python_name_collisions_are_told_apart(tmp_path: Path) -> None:
     # (Beside the payloads' own warnings about the name, for Gemini's legacy form.)
     assert [str(w) for w in result.warnings if "Python name" in w.message] == [
         (
-            "collide.yaml:9: warning: tools[0].parameters.properties.名前: parameter '名前' becomes "
+            "collide.yaml:9: warning CG106: tools[0].parameters.properties.名前: parameter '名前' becomes "
             "Python name 'field_2', since parameter 'field' has 'field' (set x-python-name on either "
             "to choose)"
         )
@@ -940,7 +940,8 @@ def test_python_name_collisions_are_told_apart(tmp_path: Path) -> None:
 def test_x_python_name_is_rejected_or_works(
     tmp_path: Path, catalog_from_yaml: Any, where: str, python_name: str
 ) -> None:
-    """An x-python-name that is a keyword or a special name is a catalog error, or generated code that works."""
+    """An x-python-name that is a keyword or a special name is a catalog error, ignored with a
+    warning, or generated code that works."""
     tool_name = f"\n    x-python-name: {python_name}" if where == "tool" else ""
     prop_name = f"\n          x-python-name: {python_name}" if where == "property" else ""
     text = f"""\

@@ -78,17 +78,17 @@ def test_a_schema_without_type_is_read_as_the_kind_its_keywords_name_with_a_warn
 ) -> None:
     low, short, several = built[1]
     assert low == (
-        "semantics.yaml:10: warning: tools[0].parameters.properties.low: no `type`: read as "
+        "semantics.yaml:10: warning CG107: tools[0].parameters.properties.low: no `type`: read as "
         "number, the kind its keywords (minimum) apply to, so other values are corrected or "
         "refused (write `type: number` to say so)"
     )
     assert short == (
-        "semantics.yaml:11: warning: tools[0].parameters.properties.short: no `type`: read as "
+        "semantics.yaml:11: warning CG107: tools[0].parameters.properties.short: no `type`: read as "
         "string, the kind its keywords (maxLength) apply to, so other values are corrected or "
         "refused (write `type: string` to say so)"
     )
     assert several == (
-        "semantics.yaml:12: warning: tools[0].parameters.properties.several: no `type`, and keywords "
+        "semantics.yaml:12: warning CG107: tools[0].parameters.properties.several: no `type`, and keywords "
         "of several kinds (number: minimum; string: maxLength): read as number or string, so "
         "other values are corrected or refused (write the `type` list to say so)"
     )

@@ -256,18 +256,27 @@ def test_examples_and_annotations_in_the_catalog_format(
     assert pkg.ANTHROPIC_TOOLS[0]["input_examples"] == [{"where": "north"}]
 
 
-def test_an_unknown_annotation_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_annotation_keys_beyond_the_hints_go_to_mcp_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.yaml").write_text(
-        "name: a\ntools:\n  - name: t\n    description: d\n    annotations: {readOnly: true}\n"
+        "name: a\ntools:\n  - name: t\n    description: d\n"
+        "    annotations: {readOnly: true, title: Tee, x-server: [1], openWorldHint: 'False'}\n"
         "    parameters: {type: object}\n",
         encoding="utf-8",
     )
-    with pytest.raises(CatalogError) as failure:
-        build([Path("a.yaml")])
-    assert [str(d) for d in failure.value.diagnostics] == [
-        "a.yaml:5: tools[0].annotations.readOnly: unknown key 'readOnly' (did you mean 'readOnlyHint'?)"
+    result = build([Path("a.yaml")])
+    assert [str(d) for d in result.warnings if d.code != "CG201"] == [
+        "a.yaml:5: warning CG102: tools[0].annotations.openWorldHint: `openWorldHint: 'False'` read as false",
     ]
+    mcp = json.loads(result.files["a/payloads/mcp.json"])
+    assert mcp[0]["annotations"] == {
+        "readOnly": True,
+        "title": "Tee",
+        "x-server": [1],
+        "openWorldHint": False,
+    }
 
 
 def test_files_joined_from_each_tools_entries_are_the_json_of_the_whole_lists(

@@ -243,7 +243,7 @@ def test_x_keywords_are_codegens_own_and_never_sent() -> None:
     ],
 )
 def test_limits(schema: dict[str, Any], message: str) -> None:
-    assert limits(schema) == [Finding((), message)]
+    assert limits(schema) == [Finding((), message, "CG008")]
 
 
 def test_nesting_deeper_than_ten_levels() -> None:
@@ -252,7 +252,9 @@ def test_nesting_deeper_than_ten_levels() -> None:
         node = {"type": "object", "properties": {"x": node}}
     assert limits(node) == [
         Finding(
-            (), "11 levels of objects, over strict mode's 10: OpenAI will refuse the strict tool"
+            (),
+            "11 levels of objects, over strict mode's 10: OpenAI will refuse the strict tool",
+            "CG008",
         )
     ]
     assert limits(node["properties"]["x"]) == []

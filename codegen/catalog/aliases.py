@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from codegen.catalog.ir import Catalog
 from codegen.catalog.names import Claim, resolve
-from codegen.diagnostics import Diagnostic
+from codegen.diagnostics import Diagnostic, warning
 
 # SPEC §4, as each provider documents its function names (checked 2026-11-23; README).
 PROVIDERS = ("openai", "anthropic", "gemini", "mcp")
@@ -97,9 +97,7 @@ def provider_names(wire_names: list[str]) -> tuple[dict[str, dict[str, str]], li
 
             claims.append(Claim(wire, variants))
         given, renames = resolve(claims, held)
-        collisions += [
-            Collision(r.owner, provider, r.wanted, r.holder, r.given) for r in renames
-        ]
+        collisions += [Collision(r.owner, provider, r.wanted, r.holder, r.given) for r in renames]
         names[provider] = {wire: given[wire][0] for wire in wire_names}
         held.update((sent, wire) for wire, sent in names[provider].items())
     return names, collisions
@@ -119,7 +117,5 @@ def with_provider_names(catalog: Catalog) -> tuple[Catalog, list[Diagnostic]]:
             f"the {', '.join(which)} name of tool {wire!r} would be {wanted!r}, which tool"
             f" {other!r} already has: sent as {given!r} (PROVIDER_NAMES; `parse` takes either)"
         )
-        warnings.append(
-            Diagnostic(catalog.source, tool.line, f"{tool.path}.name", message, "warning")
-        )
+        warnings.append(warning(catalog.source, tool.line, f"{tool.path}.name", message, "CG109"))
     return dataclasses.replace(catalog, provider_names=names), warnings

@@ -20,6 +20,15 @@ class Choices(ToolState):
         types = schema.get("type")
         if types == "null" or (isinstance(types, list) and "null" in types):
             nullable = True
+        raw = self.of_type(raw, types, path, source)
+        if not raw:
+            # No listed value has the schema's type: no value is valid, as JSON Schema says.
+            return JsonChoiceKind(
+                choices=(),
+                table=self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
+                nullable=nullable,
+                helper=self.helper_name(parts),
+            )
         if any(isinstance(choice, (dict, list)) for choice in raw):
             return self.json_choice_kind(schema, raw, path, parts, nullable)
         choices: list[str | int | float | bool] = []
@@ -36,7 +45,7 @@ class Choices(ToolState):
                 seen.add((type(choice), choice))
                 choices.append(choice)
         for word, message in beside_choices(schema, source):
-            self.warn((*path, word), message)
+            self.warn((*path, word), message, "CG101")
         if not choices:
             return (
                 NullKind(code="enum_out_of_range", helper=self.helper_name(parts))
@@ -59,6 +68,29 @@ class Choices(ToolState):
             helper=self.helper_name(parts),
         )
 
+    def of_type(self, raw: list[Any], types: Any, path: JsonPath, source: str) -> list[Any]:
+        """The listed values that have the schema's `type` (both must hold); each other one is
+        said, since no value can equal it. `null` is read as "nullable", as catalogs mean it."""
+        declared = [types] if isinstance(types, str) else types if isinstance(types, list) else []
+        if not declared:
+            return raw
+        kept = []
+        for i, choice in enumerate(raw):
+            if choice is None or _json_types(choice) & set(declared):
+                kept.append(choice)
+                continue
+            where = (*path, source, i) if source == "enum" else (*path, source)
+            hint = ""
+            if "array" in declared and not isinstance(choice, (list, dict)):
+                hint = " (a list whose items are among these values is `items: {enum: [...]}`)"
+            self.warn(
+                where,
+                f"{source} value {choice!r} is not of type {' or '.join(declared)}: no value can "
+                f"equal it, so it is left out{hint}",
+                "CG103",
+            )
+        return kept
+
     def json_choice_kind(
         self,
         schema: dict[str, Any],
@@ -69,10 +101,27 @@ class Choices(ToolState):
     ) -> Kind:
         source = "enum" if "enum" in schema else "const"
         for word, message in beside_choices(schema, source):
-            self.warn((*path, word), message)
+            self.warn((*path, word), message, "CG101")
         return JsonChoiceKind(
             choices=tuple(choice for choice in raw if choice is not None),
             table=self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
             nullable=nullable or any(choice is None for choice in raw),
             helper=self.helper_name(parts),
         )
+
+
+def _json_types(value: Any) -> set[str]:
+    """The JSON Schema types a value has (an integral number is both integer and number)."""
+    if isinstance(value, bool):
+        return {"boolean"}
+    if isinstance(value, int):
+        return {"integer", "number"}
+    if isinstance(value, float):
+        return {"integer", "number"} if value.is_integer() else {"number"}
+    if isinstance(value, str):
+        return {"string"}
+    if isinstance(value, list):
+        return {"array"}
+    if isinstance(value, dict):
+        return {"object"}
+    return {"null"}

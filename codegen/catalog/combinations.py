@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from codegen.catalog.keywords import unenforced
 from codegen.catalog.kinds import AnyKind, Kind, NullKind, UnionKind
 from codegen.catalog.refs import ANNOTATIONS, RefError, conjoin, merge_all_of, ref_target
 from codegen.catalog.tool_state import MAX_MERGES, ToolState
@@ -22,7 +23,7 @@ class Combinations(ToolState):
             members.append(self.resolved(member, (*path, "allOf", i)))
         merged, notes = merge_all_of(schema, members)
         for note in notes:
-            self.warn((*path, "allOf"), note)
+            self.warn((*path, "allOf"), note, "CG108")
         return merged
 
     def resolved(self, schema: Any, path: JsonPath, depth: int = 0) -> dict[str, Any]:
@@ -39,7 +40,7 @@ class Combinations(ToolState):
             rest = {k: v for k, v in schema.items() if k != "$ref"}
             merged, notes = conjoin(self.resolved(target, path, depth + 1), rest)
             for note in notes:
-                self.warn((*path, "$ref"), note)
+                self.warn((*path, "$ref"), note, "CG108")
             return merged
         return schema if isinstance(schema, dict) else {}
 
@@ -85,6 +86,10 @@ class Combinations(ToolState):
             for k, v in schema.items()
             if k not in (combiner, "description", "title", "default", "examples")
         }
+        # A keyword no type has is not enforced: said once, where it is, not in every branch.
+        for word, message in unenforced(outer, []):
+            self.warn((*path, word), message, "CG101")
+            del outer[word]
         constraints = [k for k in outer if k not in ANNOTATIONS and not k.startswith("x-")]
         branches = schema[combiner]
         for i, member in enumerate(branches):
@@ -92,7 +97,11 @@ class Combinations(ToolState):
             if member is False:
                 continue  # a branch that takes nothing never matches
             resolved = self.resolved(member, where) if isinstance(member, dict) else member
-            if isinstance(resolved, dict) and resolved.get("type") == "null" and len(resolved) <= 2:
+            if (
+                isinstance(resolved, dict)
+                and resolved.get("type") == "null"
+                and set(resolved) - {"type"} <= ANNOTATIONS
+            ):
                 nullable = True
                 continue
             if member is True:
@@ -103,7 +112,7 @@ class Combinations(ToolState):
             else:
                 member_schema, notes = conjoin(outer, resolved)
                 for note in notes:
-                    self.warn(where, note)
+                    self.warn(where, note, "CG108")
             kind = self.kind(
                 member_schema, where, parts if len(branches) <= 2 else (*parts, str(i))
             )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
+from codegen.outputs import ALL_PROVIDERS
 
 
 @dataclass(frozen=True)
@@ -30,12 +31,16 @@ class Tool:
     # Where the tool is in its catalog, for the report of a failure while rendering it.
     line: int = 1
     path: str = ""
-    # MCP's hints (readOnlyHint, ...) and whole-call examples (argument objects), as written.
-    annotations: dict[str, bool] = field(default_factory=dict)
+    # MCP's annotations (the four hints, and any other key, as written) and whole-call examples
+    # (argument objects).
+    annotations: dict[str, Any] = field(default_factory=dict)
     examples: tuple[dict[str, Any], ...] = ()
     # The line of each node of the tool's definition, by JSON path inside the tool
     # (`("parameters", "properties", "limit")`): back ends report their findings with it.
     lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+    # MCP `Tool` fields the catalog format has no use for (outputSchema, _meta, execution, icons),
+    # as written: MCP_TOOLS gives them back.
+    mcp_fields: dict[str, Any] = field(default_factory=dict)
 
     def line_of(self, path: tuple[str | int, ...]) -> int:
         """The line of the nearest node on `path` (inside the tool) that is known."""
@@ -49,6 +54,8 @@ class Tool:
     def keyword_parameters(self) -> list[str]:
         """The parameters of the keywords Protocol's `__call__`: each field, by keyword only."""
         fields = [f"{f.py_name}: {_numeric_tower(f.field_annotation)}" for f in self.args.fields]
+        if self.args.extra_field:
+            fields.append(f"{self.args.extra_field}: {self.args.extra_annotation}")
         return [self.call_self, "*", *fields] if fields else [self.call_self]
 
 
@@ -81,3 +88,5 @@ class Catalog:
     # Provider → wire name → the name sent to it (an alias where the provider forbids the wire
     # name): the payloads send it, the package's `parse` maps it back.
     provider_names: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Whose payloads are emitted (`[tool.codegen] providers`; outputs.PROVIDERS names them).
+    providers: tuple[str, ...] = ALL_PROVIDERS

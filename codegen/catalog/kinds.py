@@ -497,6 +497,9 @@ class ObjectKind(Kind):
     fields: tuple[Field, ...] = ()
     # The kind of undeclared keys when `additionalProperties` has a schema; else they are unknown.
     extra: Kind | None = None
+    # The Python name of the field that holds the undeclared keys of an open object
+    # (`additionalProperties` true, {} or a schema beside `properties`); "" when it is closed.
+    extra_field: str = ""
     root: bool = False
     keys_name: str = ""  # the module-level frozenset of declared wire names
     draft_name: str = ""  # the module-level writable twin of the dataclass (runtime.draft_class)
@@ -508,6 +511,11 @@ class ObjectKind(Kind):
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
         return self.class_name
+
+    @property
+    def extra_annotation(self) -> str:
+        """The type of the open object's other keys: a read-only mapping of their values."""
+        return f"Mapping[str, {self.extra.annotation if self.extra else 'object'}]"
 
     @property
     def container(self) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path
+from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, warning
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -133,8 +133,9 @@ class LoadedCatalog:
                 return line
         return 1
 
-    def diagnostic(self, path: JsonPath, message: str, level: str = "error") -> Diagnostic:
-        return Diagnostic(self.file, self.line_of(path), format_path(path), message, level)  # type: ignore[arg-type]
+    def diagnostic(self, path: JsonPath, message: str, code: str = "CG000") -> Diagnostic:
+        """A finding at `path`, at the level its code has."""
+        return warning(self.file, self.line_of(path), format_path(path), message, code)
 
 
 def display_name(path: Path, root: Path) -> str:

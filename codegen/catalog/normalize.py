@@ -51,6 +51,8 @@ from codegen.catalog.tool_state import GONE, MAX_MERGES
 from codegen.catalog.typeless import inferred_types
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
 
+# MCP `Tool` fields kept as written for MCP_TOOLS, in the order MCP's schema lists them.
+MCP_FIELDS = ("outputSchema", "execution", "icons", "_meta")
 _FORMATS = {"date-time": DateTimeKind, "date": DateKind, "uri": UriKind, "x-attachment": StringKind}
 
 
@@ -168,7 +170,7 @@ def tool_python_names(
                 f"tool {name!r} becomes Python name {rename.given!r}, since tool {other!r} has"
                 f" {rename.wanted!r} (set x-python-name on either to choose)"
             )
-        problems.append(loaded.diagnostic(("tools", rename.owner, "name"), message, "warning"))
+        problems.append(loaded.diagnostic(("tools", rename.owner, "name"), message, "CG106"))
     chosen: dict[int, tuple[str, str]] = {}
     for index, spec in enumerate(specs):
         if index not in skip:
@@ -235,6 +237,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             annotations=dict(self.spec.get("annotations", {})),
             examples=tuple(self.spec.get("examples", ())),
             lines=self.lines,
+            mcp_fields={k: self.spec[k] for k in MCP_FIELDS if k in self.spec},
         )
 
     # -- kinds -------------------------------------------------------------------------------
@@ -250,7 +253,9 @@ class _ToolNormalizer(Objects, Choices, Combinations):
         if flags:
             # Beside a property the object honours them (objects.plain_property); here nothing can.
             for word in flags:
-                self.warn((*path, word), f"`{word}` is not beside a property here: ignored")
+                self.warn(
+                    (*path, word), f"`{word}` is not beside a property here: ignored", "CG103"
+                )
                 self.fix((*path, word), GONE)
             schema = {k: v for k, v in schema.items() if k not in flags}
         if "$ref" in schema:
@@ -271,7 +276,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
         if "type" not in schema:
             types, message = inferred_types(schema)
             if message is not None:
-                self.warn(path, message)
+                self.warn(path, message, "CG107")
         elif not types:
             # Only a merge leaves no type (the meta-schema refuses `type: []`).
             self.error(path, "the types of the schemas merged here (allOf, $ref) share no value")
@@ -362,13 +367,17 @@ class _ToolNormalizer(Objects, Choices, Combinations):
                 cls = _FORMATS[fmt]
             else:
                 self.warn(
-                    (*path, "format"), f"format {fmt!r} is not checked: values are kept as text"
+                    (*path, "format"),
+                    f"format {fmt!r} is not checked: values are kept as text",
+                    "CG101",
                 )
         helper = self.helper_name(parts)
         if cls in (DateTimeKind, DateKind):
             for word in ("minLength", "maxLength", "pattern"):
                 if word in schema:
-                    self.warn((*path, word), f"keyword {word!r} is not enforced on a {fmt} value")
+                    self.warn(
+                        (*path, word), f"keyword {word!r} is not enforced on a {fmt} value", "CG101"
+                    )
             return cls(nullable=nullable, helper=helper)
         pattern = schema.get("pattern")
         pattern_name = ""
@@ -376,17 +385,22 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             try:
                 re.compile(pattern)
             except re.error as exc:
-                self.error(
+                # Python's `re` and ECMA-262 differ: what it cannot compile is not checked, said.
+                self.warn(
                     (*path, "pattern"),
-                    f"pattern {pattern!r} is not a valid regular expression: {exc}",
+                    f"pattern {pattern!r} is not a valid regular expression ({exc}): not checked",
+                    "CG103",
                 )
+                self.fix((*path, "pattern"), GONE)
                 pattern = None
             else:
                 pattern_name = self.names.take(
                     "_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN"
                 )
                 if exponential_shape(pattern):
-                    self.warn((*path, "pattern"), BACKTRACKING_WARNING.format(pattern=pattern))
+                    self.warn(
+                        (*path, "pattern"), BACKTRACKING_WARNING.format(pattern=pattern), "CG110"
+                    )
         return cls(  # type: ignore[call-arg]
             nullable=nullable,
             helper=helper,

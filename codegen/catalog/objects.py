@@ -32,11 +32,15 @@ class Objects(ToolState):
         properties: dict[str, Any] = schema.get("properties", {})
         listed = schema.get("required", [])
         required: list[str] = list(listed) if isinstance(listed, list) else []
-        for i, name in enumerate(required):
+        for i, name in enumerate(list(required)):
             if name not in properties:
-                self.error(
-                    (*path, "required", i), f"required parameter {name!r} is not in properties"
+                # JSON Schema would require a key the object declares nothing about.
+                self.warn(
+                    (*path, "required", i),
+                    f"required parameter {name!r} is not in properties: not enforced",
+                    "CG101",
                 )
+                required.remove(name)
         properties = {
             wire: self.plain_property(wire, prop, (*path, "properties", wire), required)
             for wire, prop in properties.items()
@@ -53,12 +57,20 @@ class Objects(ToolState):
         extra = None
         if isinstance(extra_schema, dict) and extra_schema:
             extra = self.kind(extra_schema, (*path, "additionalProperties"), (*parts, "extra"))
+        # Open (other keys allowed, as JSON Schema says): they are kept, in a field of their own.
+        extra_field = ""
+        if extra_schema is True or isinstance(extra_schema, dict):
+            taken = {f.py_name for f in fields}
+            extra_field = "extra"
+            while extra_field in taken:
+                extra_field += "_"
         constant = helper.strip("_").upper() or "ARGUMENTS"
         return ObjectKind(
             class_name=class_name,
             description=schema.get("description", ""),
             fields=tuple(fields),
             extra=extra,
+            extra_field=extra_field,
             root=root,
             nullable=nullable,
             helper=helper,
@@ -88,6 +100,7 @@ class Objects(ToolState):
                 (*where, word),
                 f"`{word}: {str(value).lower()}` beside a property is not JSON Schema: read as "
                 f"{state} (list the name in the object's `required` to say so)",
+                "CG102",
             )
         for word in flags:
             self.fix((*where, word), GONE)
@@ -105,6 +118,7 @@ class Objects(ToolState):
                     (*path, "properties", wire, "x-python-name"),
                     f"x-python-name {base!r} is a Python keyword or a name the generated class"
                     f" uses: the field is {identifier(base)!r}",
+                    "CG106",
                 )
 
             def variants(n: int, base: str = base) -> tuple[str, ...]:
@@ -132,7 +146,7 @@ class Objects(ToolState):
                     f" parameter {rename.holder!r} has {rename.wanted!r} (set x-python-name on"
                     " either to choose)"
                 )
-            self.warn((*path, "properties", rename.owner), message)
+            self.warn((*path, "properties", rename.owner), message, "CG106")
         return {wire: given[wire][0] for wire in properties}
 
     def field(
@@ -154,12 +168,14 @@ class Objects(ToolState):
             # A default from the wild: corrected as a call's value would be, or left out; said.
             fixed = corrected(kind, default)
             if fixed is None or list(self.default_problems(prop, kind, fixed[0])):
-                self.warn((*path, "default"), f"{problems[0]}: the parameter has no default")
+                self.warn(
+                    (*path, "default"), f"{problems[0]}: the parameter has no default", "CG105"
+                )
                 self.fix((*path, "default"), GONE)
                 return Field(wire, py_name, kind, required, description, examples=examples)
             default, codes = fixed
             how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
-            self.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})")
+            self.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})", "CG105")
             self.fix((*path, "default"), default)
         return Field(
             wire,

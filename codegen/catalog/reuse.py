@@ -25,8 +25,8 @@ from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Tool
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
 
-# (line offset from the tool's first line, path after the tool's own, message, level)
-Relative = tuple[int, str, str, str]
+# (line offset from the tool's first line, path after the tool's own, message, level, code)
+Relative = tuple[int, str, str, str, str]
 
 
 def spec_digest(spec: Any) -> str:
@@ -36,13 +36,15 @@ def spec_digest(spec: Any) -> str:
 
 
 def relative(findings: list[Diagnostic], line: int, path: str) -> list[Relative]:
-    return [(d.line - line, d.path.removeprefix(path), d.message, d.level) for d in findings]
+    return [
+        (d.line - line, d.path.removeprefix(path), d.message, d.level, d.code) for d in findings
+    ]
 
 
 def anchored(source: str, found: list[Relative], line: int, path: str) -> list[Diagnostic]:
     return [
-        Diagnostic(source, line + offset, path + suffix, message, level)  # type: ignore[arg-type]
-        for offset, suffix, message, level in found
+        Diagnostic(source, line + offset, path + suffix, message, level, code)  # type: ignore[arg-type]
+        for offset, suffix, message, level, code in found
     ]
 
 

@@ -58,8 +58,8 @@ class ToolState:
         self.failed = True
         self.problems.append(self.loaded.diagnostic((*self.base, *path), message))
 
-    def warn(self, path: JsonPath, message: str) -> None:
-        self.problems.append(self.loaded.diagnostic((*self.base, *path), message, "warning"))
+    def warn(self, path: JsonPath, message: str, code: str) -> None:
+        self.problems.append(self.loaded.diagnostic((*self.base, *path), message, code))
 
     def fix(self, path: JsonPath, value: Any) -> None:
         """Say that the schema at `path` (inside the parameters) is `value` once fixed; `_GONE`
@@ -96,4 +96,4 @@ class ToolState:
 
     def check_keywords(self, schema: dict[str, Any], path: JsonPath, types: list[str]) -> None:
         for word, message in unenforced(schema, types):
-            self.warn((*path, word), message)
+            self.warn((*path, word), message, "CG101")

@@ -107,18 +107,18 @@ def _gemini(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _mcp(item: dict[str, Any]) -> dict[str, Any]:
+    """An MCP tool, with every field MCP_TOOLS gives back (annotations as they are: `title`
+    stays where the server put it)."""
     tool = _tool(item.get("name"), item.get("description"), item.get("inputSchema"))
-    annotations = dict(item.get("annotations") or {})
-    title = item.get("title") or annotations.pop("title", None)
-    annotations.pop("title", None)
-    if title:
+    if item.get("title"):
         tool = {
             "name": tool["name"],
-            "title": title,
+            "title": item["title"],
             **{k: v for k, v in tool.items() if k != "name"},
         }
-    if annotations:
-        tool["annotations"] = annotations
+    for key in ("annotations", "outputSchema", "execution", "icons", "_meta"):
+        if item.get(key):
+            tool[key] = item[key]
     return tool
 
 

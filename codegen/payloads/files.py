@@ -10,8 +10,8 @@ from typing import Any
 from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
-from codegen.diagnostics import CatalogError, Diagnostic, format_path
-from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
+from codegen.diagnostics import CatalogError, Diagnostic, format_path, warning
+from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR, emitted
 from codegen.payloads.anthropic import anthropic_tool
 from codegen.payloads.gemini import gemini_declaration, gemini_legacy_declaration
 from codegen.payloads.legacy import to_legacy
@@ -23,38 +23,51 @@ from codegen.payloads.strict import to_strict
 
 def payloads(catalog: Catalog) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Constant name → its value (SPEC §6), and the warnings."""
-    out: dict[str, list[Any]] = {name: [] for name in PAYLOAD_FILES if name != "PROVIDER_NAMES"}
+    out: dict[str, list[Any]] = {name: [] for name in emitted(catalog.providers)[:-1]}
     warnings: list[Diagnostic] = []
     for tool in catalog.tools:
         values, found = _tool_payloads(catalog, tool)
-        warnings += found
+        warnings += _diagnostics(catalog, tool, found)
         for name, value in values.items():
             out[name].append(value)
     return {**out, "PROVIDER_NAMES": catalog.provider_names}, warnings
 
 
-def _tool_payloads(catalog: Catalog, tool: Tool) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """The tool's entry in each format, by constant name, and the warnings of what they lose."""
+# A transform's finding with the format it is about: kept relative to the tool (a JSON path
+# inside its parameters), so a cached one is placed again wherever the tool now is.
+Found = tuple[str, Finding]
+
+
+def _tool_payloads(catalog: Catalog, tool: Tool) -> tuple[dict[str, Any], list[Found]]:
+    """The tool's entry in each format, by constant name, and the findings of what they lose."""
     names, wire = catalog.provider_names, tool.wire_name
+    chosen = catalog.providers
+    values: dict[str, Any] = {}
+    warnings: list[Found] = []
     try:
-        strict, strict_findings = to_strict(tool.schema)
-        legacy, legacy_findings = to_legacy(tool.schema)
+        if "openai" in chosen:
+            strict, strict_findings = to_strict(tool.schema)
+            warnings += [("OpenAI strict", finding) for finding in strict_findings]
+            values["OPENAI_TOOLS"] = chat_tool(tool, names["openai"][wire])
+            values["OPENAI_STRICT_TOOLS"] = strict_chat_tool(tool, names["openai"][wire], strict)
+            values["OPENAI_RESPONSES_TOOLS"] = responses_tool(tool, names["openai"][wire], strict)
+        if "anthropic" in chosen:
+            values["ANTHROPIC_TOOLS"] = anthropic_tool(tool, names["anthropic"][wire])
+        if "gemini" in chosen:
+            values["GEMINI_TOOLS"] = gemini_declaration(tool, names["gemini"][wire])
+        if "gemini_legacy" in chosen:
+            legacy, legacy_findings = to_legacy(tool.schema)
+            warnings += [("Gemini legacy", finding) for finding in legacy_findings]
+            values["GEMINI_LEGACY_TOOLS"] = gemini_legacy_declaration(
+                tool, names["gemini"][wire], legacy
+            )
+        if "mcp" in chosen:
+            values["MCP_TOOLS"] = mcp_tool(tool, names["mcp"][wire])
     except Exception as exc:  # a bug of codegen's: report it, with the place
         raise CatalogError(
             [Diagnostic(catalog.source, tool.line, tool.path, internal_error(exc))]
         ) from exc
-    warnings = _diagnostics(catalog, tool, "OpenAI strict", strict_findings)
-    warnings += _diagnostics(catalog, tool, "Gemini legacy", legacy_findings)
-    values = {
-        "OPENAI_TOOLS": chat_tool(tool, names["openai"][wire]),
-        "OPENAI_STRICT_TOOLS": strict_chat_tool(tool, names["openai"][wire], strict),
-        "OPENAI_RESPONSES_TOOLS": responses_tool(tool, names["openai"][wire], strict),
-        "ANTHROPIC_TOOLS": anthropic_tool(tool, names["anthropic"][wire]),
-        "GEMINI_TOOLS": gemini_declaration(tool, names["gemini"][wire]),
-        "GEMINI_LEGACY_TOOLS": gemini_legacy_declaration(tool, names["gemini"][wire], legacy),
-        "MCP_TOOLS": mcp_tool(tool, names["mcp"][wire]),
-    }
-    return values, warnings
+    return {name: values[name] for name in emitted(chosen)[:-1]}, warnings
 
 
 def payload_files(
@@ -63,12 +76,13 @@ def payload_files(
     """`<package>/payloads/<format>.json` → text (key order as built, so byte-deterministic).
 
     Each tool's entries are kept in the cache as the text they have inside their files, under what
-    they depend on (the tool's definition, the names it is sent under, and the line it starts at,
-    since its warnings name lines), so a rebuild after one tool changed transforms that one alone
-    and only joins the rest.
+    they depend on (the tool's definition, the names it is sent under, the providers chosen), so a
+    rebuild after one tool changed transforms that one alone and only joins the rest. Their
+    findings are kept relative to the tool and placed where the tool is now (its index and lines
+    change when tools move, its definition does not).
     """
     cache = cache or BuildCache(None)
-    entries: dict[str, list[str]] = {name: [] for name in PAYLOAD_FILES if name != "PROVIDER_NAMES"}
+    entries: dict[str, list[str]] = {name: [] for name in emitted(catalog.providers)[:-1]}
     warnings: list[Diagnostic] = []
     for tool in catalog.tools:
         texts, found = _cached_entries(catalog, tool, cache)
@@ -76,10 +90,10 @@ def payload_files(
         for name, text in texts.items():
             entries[name].append(text)
     files = {
-        f"{catalog.name}/{PAYLOADS_DIR}/{file}": (
+        f"{catalog.name}/{PAYLOADS_DIR}/{PAYLOAD_FILES[name]}": (
             json_file(catalog.provider_names) if name == "PROVIDER_NAMES" else _list(entries[name])
         )
-        for name, file in PAYLOAD_FILES.items()
+        for name in emitted(catalog.providers)
     }
     return files, warnings
 
@@ -87,28 +101,32 @@ def payload_files(
 def _cached_entries(
     catalog: Catalog, tool: Tool, cache: BuildCache
 ) -> tuple[dict[str, str], list[Diagnostic]]:
-    # Warnings are kept relative to the tool (lines from its first, paths after its own) and
-    # anchored where it is now: a tool that only moved (an edit above it) is not transformed again.
+    # Findings are kept relative to the tool (paths inside its parameters) and anchored where it
+    # is now: a tool that only moved (an edit above it) is not transformed again.
     sent = {p: names[tool.wire_name] for p, names in sorted(catalog.provider_names.items())}
-    layout = json.dumps([[list(path), line - tool.line] for path, line in tool.lines.items()])
-    entry = key("payloads", catalog.source, tool.sha256, layout, json.dumps(sent))
+    entry = key(
+        "payloads",
+        catalog.source,
+        tool.sha256,
+        json.dumps(sent),
+        ",".join(catalog.providers),
+    )
     record = cache.get(entry)
     if record is not None:
         try:
-            found = json.loads(record)
-            return found["entries"], [
-                Diagnostic(catalog.source, tool.line + offset, tool.path + suffix, message, level)
-                for offset, suffix, message, level in found["warnings"]
+            stored = json.loads(record)
+            found = [
+                (fmt, Finding(tuple(path), message, code))
+                for fmt, path, message, code in stored["findings"]
             ]
+            return stored["entries"], _diagnostics(catalog, tool, found)
         except (ValueError, KeyError, TypeError):
             pass  # not a record this codegen wrote: make the entries again
-    values, warnings = _tool_payloads(catalog, tool)
+    values, found = _tool_payloads(catalog, tool)
     texts = {name: _inside_list(value) for name, value in values.items()}
-    relative = [
-        (w.line - tool.line, w.path.removeprefix(tool.path), w.message, w.level) for w in warnings
-    ]
-    cache.put(entry, json.dumps({"entries": texts, "warnings": relative}))
-    return texts, warnings
+    findings = [[fmt, list(f.path), f.message, f.code] for fmt, f in found]
+    cache.put(entry, json.dumps({"entries": texts, "findings": findings}))
+    return texts, _diagnostics(catalog, tool, found)
 
 
 def _inside_list(value: Any) -> str:
@@ -162,16 +180,14 @@ def json_file(value: Any) -> str:
     return indented_json(value) + "\n"
 
 
-def _diagnostics(
-    catalog: Catalog, tool: Tool, fmt: str, findings: list[Finding]
-) -> list[Diagnostic]:
+def _diagnostics(catalog: Catalog, tool: Tool, findings: list[Found]) -> list[Diagnostic]:
     return [
-        Diagnostic(
+        warning(
             catalog.source,
             tool.line_of(("parameters", *finding.path)),
             f"{tool.path}.{format_path(('parameters', *finding.path))}",
             f"{fmt}: {finding.message}",
-            "warning",
+            finding.code,
         )
-        for finding in findings
+        for fmt, finding in findings
     ]

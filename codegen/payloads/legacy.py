@@ -230,6 +230,7 @@ class _Legacy(Transform):
                 self.note(
                     where,
                     f"property name {name!r} is not one the legacy `parameters` documents (a letter or _, then letters, digits, _; up to 64): an endpoint that checks it refuses the tool (GEMINI_TOOLS has no such rule)",
+                    "CG203",
                 )
             converted[name] = self.node(prop, where)
         out["properties"] = converted

@@ -38,16 +38,18 @@ class Transform:
         self.root = root
         self.findings: list[Finding] = []
 
-    def note(self, path: tuple[str | int, ...], message: str) -> None:
-        self.findings.append(Finding(path, message))
+    def note(self, path: tuple[str | int, ...], message: str, code: str = "CG201") -> None:
+        self.findings.append(Finding(path, message, code))
 
 
 class Finding(NamedTuple):
     """A change a transform made that the provider's model will see: where (a JSON path inside
-    the tool's parameters) and what, in words. It becomes a build warning."""
+    the tool's parameters), what, in words, and its code: most are notes (CG201: the parser
+    enforces what the format cannot say), a loss the parser cannot make up for is a warning."""
 
     path: JsonPath
     message: str
+    code: str = "CG201"
 
 
 def public(schema: Any) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from codegen.catalog.refs import merge_all_of
+from codegen.catalog.refs import conjoin, merge_all_of
 from codegen.catalog.typeless import inferred_types
 from codegen.payloads.schema import (
     CHECKED_FORMATS,
@@ -61,6 +61,9 @@ MAX_TEXT = 120_000
 # What a value of any type becomes: strict mode needs a `type` on every schema, and an object
 # or array of anything cannot be said in it.
 ANY_SCALAR = ["string", "number", "boolean", "null"]
+
+# What describes a schema rather than constrains it: stays beside an anyOf.
+_DESCRIBING = ("description", "title", "examples")
 
 _WHY = {
     "minLength": "strict mode does not take string lengths",
@@ -122,6 +125,7 @@ class _Strict(Transform):
                 f"format {fmt!r} removed: strict mode does not take it{_format_checked(fmt)}",
             )
         if "anyOf" in node:
+            node = self.beside_any_of(node)
             node["anyOf"] = [
                 self.node(branch, (*path, "anyOf", i))
                 for i, branch in enumerate(node["anyOf"])
@@ -153,6 +157,22 @@ class _Strict(Transform):
         if isinstance(node.get("enum"), list) and accepts_null(node) and None not in node["enum"]:
             node["enum"] = [*node["enum"], None]
         return node
+
+    def beside_any_of(self, node: dict[str, Any]) -> dict[str, Any]:
+        """`node` with what it says beside `anyOf` (`type: object`, `properties`, ...) moved into
+        each branch, where it holds too: each branch is then a whole schema that strict mode
+        closes (additionalProperties: false), and a null option added to the anyOf is not
+        excluded by a `type` beside it."""
+        outer = {k: v for k, v in node.items() if k not in ("anyOf", *_DESCRIBING)}
+        if not outer:
+            return node
+        branches = []
+        for branch in node["anyOf"]:
+            if branch is False:
+                continue
+            merged, _ = conjoin(outer, _dict(self.root, branch) if branch is not True else {})
+            branches.append(merged)
+        return {**{k: node[k] for k in _DESCRIBING if k in node}, "anyOf": branches}
 
     def one_of(self, node: dict[str, Any], path: tuple[str | int, ...]) -> None:
         branches = node.pop("oneOf")
@@ -210,10 +230,11 @@ class _Strict(Transform):
                 " name declared): the parser decodes it, with the warning string_parsed_as_json",
             )
             return
-        if isinstance(extra, dict) and extra:
+        if extra is True or isinstance(extra, dict):
             self.note(
                 (*path, "additionalProperties"),
                 "names beyond properties cannot be sent (strict mode needs additionalProperties: false); the parser would take them",
+                "CG202",
             )
         properties = properties or {}
         required = set(node.get("required", ()))
@@ -292,7 +313,7 @@ def limits(schema: dict[str, Any]) -> list[Finding]:
         found.append(
             f"{text} characters of property names and enum values, over strict mode's {MAX_TEXT}"
         )
-    return [Finding((), f"{what}: OpenAI will refuse the strict tool") for what in found]
+    return [Finding((), f"{what}: OpenAI will refuse the strict tool", "CG008") for what in found]
 
 
 def _dict(root: dict[str, Any], member: Any) -> dict[str, Any]:

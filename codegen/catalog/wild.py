@@ -1,0 +1,501 @@
+"""What catalogs from the wild write beside the standard, read before the meta-schema looks.
+
+The build refuses only what it cannot generate (SPEC §2): no usable schema for a tool, two tools
+with one wire name, a `$ref` it cannot resolve. Everything else of any shape at any place is read
+here where its meaning is plain (a string "True", a list of names in an object's `optional`, a
+number written as text), or left out and reported; a key one or two letters from a keyword says
+which one was probably meant. What is left is what the meta-schema and the normalizer check: the
+structure (`type`, `properties`, `items`, combinators, `$ref`, `enum`).
+
+Each finding names the key itself, so the catalog's line map places it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Any
+
+from codegen.catalog.load import LoadedCatalog
+from codegen.catalog.names import snake
+from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.importers.formats import UnreadableToolList, detect, items_of
+
+# Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
+_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains")
+_ONE += ("propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties")
+_MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
+_NAMED = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+
+# Every JSON Schema keyword (2020-12 and draft 4-7), OpenAPI's, and codegen's own: a key that is
+# none of these and one or two letters from one is probably a slip of the keyboard.
+KEYWORDS = frozenset(
+    {
+        *_ONE,
+        *_MANY,
+        *_NAMED,
+        "type",
+        "enum",
+        "const",
+        "required",
+        "$ref",
+        "$schema",
+        "$id",
+        "$anchor",
+        "$comment",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$vocabulary",
+        "format",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minContains",
+        "maxContains",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "dependencies",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "example",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+        "nullable",
+        "discriminator",
+        "optional",
+        "x-case-sensitive",
+        "x-python-name",
+    }
+)
+# A tool's keys: the catalog format's, and MCP's `Tool` fields (kept for MCP_TOOLS).
+TOOL_KEYS = frozenset(
+    {
+        "name",
+        "title",
+        "description",
+        "parameters",
+        "annotations",
+        "examples",
+        "x-python-name",
+        "outputSchema",
+        "_meta",
+        "execution",
+        "icons",
+    }
+)
+CATALOG_KEYS = frozenset({"$schema", "name", "version", "title", "description", "tools"})
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+_TRUE = {"true", "yes", "1"}
+_FALSE = {"false", "no", "0"}
+_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+_TEXTS = ("title", "description", "format", "pattern", "$comment")
+_FLAGS = ("nullable", "x-case-sensitive", "uniqueItems", "deprecated", "readOnly", "writeOnly")
+
+
+def misspelt(word: str, known: frozenset[str]) -> str | None:
+    """The known keyword `word` is one or two edits from (a case slip counts as one), if any."""
+    if word in known or len(word) < 3:
+        return None
+    limit = 1 if len(word) < 6 else 2
+    best: tuple[int, str] | None = None
+    for candidate in sorted(known):
+        if abs(len(candidate) - len(word)) > limit:
+            continue
+        distance = _distance(word, candidate, limit)
+        if distance <= limit and (best is None or distance < best[0]):
+            best = (distance, candidate)
+    return best[1] if best is not None else None
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance (a swap of two letters is one edit), capped at limit+1."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _flag(value: Any) -> bool | None:
+    """A boolean written as one, or as the text of one ("True", "no")."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    return None
+
+
+def _number(value: Any) -> int | float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return value if math.isfinite(value) else None
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return None
+        if not math.isfinite(number):
+            return None
+        return int(number) if number.is_integer() else number
+    return None
+
+
+def mcp_tools(data: dict[str, Any]) -> list[Any] | None:
+    """The tools of an MCP `tools/list` result (bare, or in its JSON-RPC envelope), as the
+    importer detects one; None for anything else (a catalog has a `name`)."""
+    if "name" in data or not isinstance(data.get("result", data), dict):
+        return None
+    try:
+        if detect(data) != "mcp":
+            return None
+        return items_of(data)
+    except UnreadableToolList:
+        return None
+
+
+def _unreadable(value: Any) -> bool:
+    """NaN and infinity, which the loader reports as not JSON (an error of the file itself)."""
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+class WildReader:
+    """Reads one catalog's data into the form the meta-schema checks, with a finding for each
+    thing read or left out."""
+
+    def __init__(self, loaded: LoadedCatalog) -> None:
+        self.loaded = loaded
+        self.found: list[Diagnostic] = []
+
+    def say(self, path: JsonPath, message: str, code: str) -> None:
+        self.found.append(self.loaded.diagnostic(path, message, code))
+
+    def ignored(self, path: JsonPath, value: Any, why: str) -> None:
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        self.say(path, f"{why}: {shown} ignored", "CG103")
+
+    def unknown(self, path: JsonPath, word: str, known: frozenset[str], where: str) -> bool:
+        """Report a key that is not one of `known`; True when it is a misspelling."""
+        meant = misspelt(word, known)
+        if meant is not None:
+            self.say(
+                (*path, word),
+                f"unknown key {word!r} in {where}: did you mean `{meant}`? (ignored)",
+                "CG104",
+            )
+            return True
+        return False
+
+    # -- the catalog and its tools -----------------------------------------------------------
+
+    def catalog(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data  # the meta-schema says what a catalog is
+        tools = mcp_tools(data)
+        if tools is not None:
+            # An MCP `tools/list` result is a catalog as it is, named after its file.
+            data = {"name": snake(PurePosixPath(self.loaded.file).stem), "tools": tools}
+        data = dict(data)
+        for word in list(data):
+            value = data[word]
+            if word in ("title", "description") and not isinstance(value, str):
+                self.ignored((word,), value, f"the catalog's `{word}` is not text")
+                del data[word]
+            elif word == "version" and not isinstance(value, str):
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    data[word] = str(value)
+                    self.say((word,), f"version {value!r} read as the text {str(value)!r}", "CG102")
+                else:
+                    self.ignored((word,), value, "the catalog's `version` is not text")
+                    del data[word]
+            elif word not in CATALOG_KEYS:
+                if not self.unknown((), word, CATALOG_KEYS, "the catalog"):
+                    self.say((word,), f"unknown key {word!r} in the catalog: ignored", "CG103")
+                del data[word]
+        if isinstance(data.get("tools"), list):
+            data["tools"] = [self.tool(tool, ("tools", i)) for i, tool in enumerate(data["tools"])]
+        return data
+
+    def tool(self, tool: Any, path: JsonPath) -> Any:
+        if not isinstance(tool, dict):
+            return tool
+        tool = dict(tool)
+        if "parameters" not in tool and isinstance(tool.get("inputSchema"), dict):
+            # An MCP tool: its input schema is the parameters; MCP_TOOLS gives it back as such.
+            tool["parameters"] = tool.pop("inputSchema")
+        for word in list(tool):
+            value = tool[word]
+            if word == "title" and not isinstance(value, str):
+                self.ignored((*path, word), value, "a tool's `title` is not text")
+                del tool[word]
+            elif word == "annotations":
+                tool[word] = self.annotations(value, (*path, word))
+                if tool[word] is None:
+                    del tool[word]
+            elif word == "examples":
+                tool[word] = self.tool_examples(value, (*path, word))
+                if tool[word] is None:
+                    del tool[word]
+            elif word == "x-python-name" and not isinstance(value, str):
+                self.ignored((*path, word), value, "x-python-name is not text")
+                del tool[word]
+            elif word not in TOOL_KEYS:
+                if not self.unknown(path, word, TOOL_KEYS, "a tool"):
+                    self.say((*path, word), f"unknown key {word!r} in a tool: ignored", "CG103")
+                del tool[word]
+        parameters = tool.get("parameters")
+        if isinstance(parameters, dict):
+            if "type" not in parameters:
+                parameters = {"type": "object", **parameters}
+                self.say(
+                    (*path, "parameters"),
+                    "the parameters have no `type`: read as `type: object` (write it to say so)",
+                    "CG107",
+                )
+            parameters = self.schema(parameters, (*path, "parameters"))
+            for word in ("required", "optional"):
+                if isinstance(parameters.get(word), bool):
+                    # Beside a property it says whether that one is required; here, nothing.
+                    self.ignored(
+                        (*path, "parameters", word),
+                        parameters.pop(word),
+                        f"`{word}` on the parameters",
+                    )
+            tool["parameters"] = parameters
+        return tool
+
+    def annotations(self, value: Any, path: JsonPath) -> dict[str, Any] | None:
+        """MCP's annotations: the four hints read as booleans, every other key kept as it is for
+        MCP_TOOLS (MCP allows more, `title` among them)."""
+        if not isinstance(value, dict):
+            self.ignored(path, value, "`annotations` is not a mapping")
+            return None
+        out: dict[str, Any] = {}
+        for word, hint in value.items():
+            if word not in HINTS:
+                meant = misspelt(str(word), frozenset(HINTS))
+                if meant is not None:
+                    self.say(
+                        (*path, word),
+                        f"annotation {word!r}: did you mean `{meant}`? (kept as it is for MCP)",
+                        "CG104",
+                    )
+                out[word] = hint
+                continue
+            flag = _flag(hint)
+            if flag is None:
+                self.ignored((*path, word), hint, f"`{word}` is not a boolean")
+                continue
+            if flag is not hint:
+                self.say((*path, word), f"`{word}: {hint!r}` read as {str(flag).lower()}", "CG102")
+            out[word] = flag
+        return out
+
+    def tool_examples(self, value: Any, path: JsonPath) -> list[Any] | None:
+        if not isinstance(value, list):
+            self.ignored(path, value, "a tool's `examples` is not a list of argument objects")
+            return None
+        kept = []
+        for i, example in enumerate(value):
+            if isinstance(example, dict):
+                kept.append(example)
+            else:
+                self.ignored((*path, i), example, "a tool's example is not an object of arguments")
+        return kept
+
+    # -- schemas -----------------------------------------------------------------------------
+
+    def schema(self, node: Any, path: JsonPath) -> Any:
+        if not isinstance(node, dict):
+            return node  # `true`/`false`, or what the meta-schema refuses
+        node = dict(node)
+        for word in list(node):
+            value = node[word]
+            reader = _READERS.get(word)
+            if reader is not None:
+                reader(self, node, word, value, path)
+            elif word in _ONE:
+                node[word] = self.schema(value, (*path, word))
+            elif word in _MANY and isinstance(value, list):
+                node[word] = [self.schema(v, (*path, word, i)) for i, v in enumerate(value)]
+            elif word in _NAMED and isinstance(value, dict):
+                node[word] = {k: self.schema(v, (*path, word, k)) for k, v in value.items()}
+            elif (
+                word not in KEYWORDS
+                and not str(word).startswith("x-")
+                and self.unknown(path, str(word), KEYWORDS, "a schema")
+            ):
+                del node[word]
+        self.optional_list(node, path)
+        return node
+
+    def text(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        if not isinstance(value, str):
+            self.ignored((*path, word), value, f"`{word}` is not text")
+            del node[word]
+
+    def count(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        if _unreadable(value):
+            return
+        number = _number(value)
+        if isinstance(value, float) and value.is_integer() and value >= 0:
+            node[word] = int(value)  # 2.0 is the count 2 in JSON Schema: nothing to say
+            return
+        if isinstance(number, int) and number >= 0:
+            if number is not value or type(value) is not int:
+                self.say((*path, word), f"`{word}: {value!r}` read as {number}", "CG102")
+                node[word] = number
+            return
+        self.ignored((*path, word), value, f"`{word}` is not a count")
+        del node[word]
+
+    def bound(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        if _unreadable(value):
+            return
+        number = _number(value)
+        if number is not None and not (word == "multipleOf" and number <= 0):
+            if number is not value:
+                self.say((*path, word), f"`{word}: {value!r}` read as {number}", "CG102")
+                node[word] = number
+            return
+        # draft 4's boolean exclusiveMinimum is the importer's; here it is not a number.
+        self.ignored((*path, word), value, f"`{word}` is not a number")
+        del node[word]
+
+    def flag(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        flag = _flag(value)
+        if flag is None:
+            self.ignored((*path, word), value, f"`{word}` is not a boolean")
+            del node[word]
+        elif flag is not value:
+            self.say((*path, word), f"`{word}: {value!r}` read as {str(flag).lower()}", "CG102")
+            node[word] = flag
+
+    def examples(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        if not isinstance(value, list):
+            node[word] = [value]
+            self.say((*path, word), f"`examples` is not a list: read as [{value!r}]", "CG102")
+
+    def enum(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        if not isinstance(value, list):
+            node[word] = [value]
+            self.say(
+                (*path, word), f"`enum: {value!r}` is not a list: read as [{value!r}]", "CG102"
+            )
+
+    def python_name(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        if not isinstance(value, str) or not value.isidentifier():
+            self.ignored((*path, word), value, "x-python-name is not a Python identifier")
+            del node[word]
+
+    def cardinality(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
+        """`required` (a list of names, or a flag beside a property) and `optional` (a flag beside
+        a property, or a list of names at the object's level, read by `optional_list`)."""
+        if isinstance(value, bool):
+            return  # beside a property: the normalizer reads it
+        if isinstance(value, list) and (word == "required" or "properties" in node):
+            names = [v for v in value if isinstance(v, str)]
+            for i, item in enumerate(value):
+                if not isinstance(item, str):
+                    self.ignored((*path, word, i), item, f"a name in `{word}` is not text")
+            node[word] = list(dict.fromkeys(names))
+            if len(node[word]) < len(names):
+                self.say((*path, word), f"a name listed twice in `{word}`: read once", "CG102")
+            return
+        flag = _flag(value)
+        if flag is not None:
+            self.say((*path, word), f"`{word}: {value!r}` read as {str(flag).lower()}", "CG102")
+            node[word] = flag
+            return
+        self.ignored((*path, word), value, f"`{word}` is neither a list of names nor a flag")
+        del node[word]
+
+    def optional_list(self, node: dict[str, Any], path: JsonPath) -> None:
+        """`optional: [names]` beside `properties`: those are optional, and when the object has
+        no `required`, every other property is required (what the list says by leaving them out)."""
+        names = node.get("optional")
+        if not isinstance(names, list):
+            return
+        properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        listed = node.get("required")
+        if isinstance(listed, list):
+            required = [n for n in listed if n not in names]
+            how = "taken out of `required`" if required != listed else "already optional"
+        else:
+            required = [n for n in properties if n not in names]
+            how = "every other property is required"
+        shown = ", ".join(repr(n) for n in names) or "none"
+        self.say(
+            (*path, "optional"),
+            f"`optional: {names!r}` beside properties is not JSON Schema: read as optional {shown},"
+            f" {how} (list the required names in `required` to say so)",
+            "CG102",
+        )
+        del node["optional"]
+        node["required"] = required
+
+
+_Reader = Callable[[WildReader, dict[str, Any], str, Any, JsonPath], None]
+# How each keyword whose value is not a schema is read.
+_READERS: dict[str, _Reader] = {
+    **{w: WildReader.text for w in _TEXTS},
+    **{w: WildReader.count for w in _COUNTS},
+    **{w: WildReader.bound for w in _BOUNDS},
+    **{w: WildReader.flag for w in _FLAGS},
+    "examples": WildReader.examples,
+    "enum": WildReader.enum,
+    "x-python-name": WildReader.python_name,
+    "required": WildReader.cardinality,
+    "optional": WildReader.cardinality,
+}
+
+
+def read_wild(loaded: LoadedCatalog) -> tuple[LoadedCatalog, list[Diagnostic]]:
+    """The catalog as the later checks take it, and what was read or left out to get there."""
+    lines = loaded.lines
+    if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
+        lines = _mcp_lines(loaded)
+        loaded = LoadedCatalog(loaded.file, loaded.data, loaded.sha256, lines, loaded.problems)
+    reader = WildReader(loaded)
+    data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
+    return LoadedCatalog(loaded.file, data, loaded.sha256, lines, loaded.problems), reader.found
+
+
+def _mcp_lines(loaded: LoadedCatalog) -> dict[JsonPath, int]:
+    """The line map of an MCP reply by the paths of the catalog it is read as: `result.tools[0]
+    .inputSchema` is `tools[0].parameters`."""
+    lines: dict[JsonPath, int] = {}
+    for path, line in loaded.lines.items():
+        if path[:1] == ("result",):
+            path = path[1:]
+        if len(path) >= 3 and path[0] == "tools" and path[2] == "inputSchema":
+            path = (*path[:2], "parameters", *path[3:])
+        lines.setdefault(path, line)
+    return lines
