@@ -174,7 +174,9 @@ def test_build_writes_the_package_and_the_manifest(project: Path) -> None:
                     "/_results.py",
                     "/_explain.py",
                     "/_payloads.py",
+                    "/_calls.py",
                     "/_jsonl.py",
+                    "/_reply.py",
                 )
             ):
                 assert "The same in every catalog's package" in head[0], (path, head)

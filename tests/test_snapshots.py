@@ -25,7 +25,9 @@ SHARED = (
     "_results.py",
     "_explain.py",
     "_payloads.py",
+    "_calls.py",
     "_jsonl.py",
+    "_reply.py",
 )
 CATALOGS = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 

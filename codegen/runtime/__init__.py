@@ -11,7 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 # The modules copied into every package, by the name they have there (without `_` and `.py`).
-MODULES = ("runtime", "repair", "providers", "executor", "results", "explain", "jsonl")
+MODULES = (
+    "runtime",
+    "repair",
+    "providers",
+    "executor",
+    "results",
+    "explain",
+    "calls",
+    "jsonl",
+    "reply",
+)
 
 
 def source(name: str) -> str:

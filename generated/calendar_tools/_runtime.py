@@ -287,19 +287,17 @@ def _decode_text(text: str, inner: str | None = None) -> Decoded:
         except RecursionError:
             return Decoded(text, None, warnings, ["arguments_too_deep"])
         except ValueError as exc:
-            repaired = repair_json(current)
+            # From the text's start, as strict decoding saw it, and to its very end: a space
+            # after a last number says that number was complete.
+            head = current.lstrip().lstrip("\ufeff")
+            repaired = repair_json(head, exc if isinstance(exc, json.JSONDecodeError) else None)
             if repaired is None and warnings:
                 return Decoded(
                     text, None, warnings, ["arguments_not_object"]
                 )  # a string, and not JSON
             if repaired is None:
                 return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
-            try:
-                value = json.loads(repaired.text)
-            except RecursionError:
-                return Decoded(text, None, warnings, ["arguments_too_deep"])
-            except ValueError:
-                return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
+            value = repaired.value
             warnings.extend(repaired.warnings)
             if repaired.truncated:
                 # The values that were complete are recovered, but a cut call must not run.
@@ -427,7 +425,9 @@ def _too_deep(root: object, text: str | None) -> bool:
             items = (
                 node.values()
                 if isinstance(node, Mapping)
-                else node if isinstance(node, (list, tuple)) else ()
+                else node
+                if isinstance(node, (list, tuple))
+                else ()
             )
             for item in items:
                 if isinstance(item, (Mapping, list, tuple)):
