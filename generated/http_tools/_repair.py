@@ -106,12 +106,13 @@ def _repaired(scan: _Scan, found: set[str]) -> Repaired | None:
     tokens = scan.tokens
     truncated = bool(scan.open) or scan.cut
     if truncated:
+        closer = _CLOSERS[tokens[0]]
         # Only the root's complete members are kept: an object or array left open is itself the
         # value the reply was writing when it was cut, so it goes with everything inside it.
         if len(scan.open) > 1:
             del tokens[scan.open[1] :]
         _drop_dangling(tokens)
-        tokens.append(_CLOSERS[tokens[0]])
+        tokens.append(closer)
     text = "".join(tokens)
     try:
         value = _json_decode(text)
