@@ -108,8 +108,10 @@ SHAPES = {
         ("native_format:hermes", "arguments_envelope:arguments"),
     ),
     "qwen3-coder": (
-        "<tool_call>\n<function=memory.search>\n<parameter=query>\nx\n</parameter>\n"
-        "<parameter=limit>\n4\n</parameter>\n</function>\n</tool_call>",
+        (
+            "<tool_call>\n<function=memory.search>\n<parameter=query>\nx\n</parameter>\n"
+            "<parameter=limit>\n4\n</parameter>\n</function>\n</tool_call>"
+        ),
         {"query": "x", "limit": 4},
         ("native_format:qwen3_coder",),
     ),
@@ -129,20 +131,26 @@ SHAPES = {
         ("native_format:llama",),
     ),
     "deepseek-v3": (
-        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>memory.search\n"
-        '```json\n{"query": "x"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        (
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>memory.search\n"
+            '```json\n{"query": "x"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+        ),
         X,
         ("native_format:deepseek",),
     ),
     "deepseek-v3.1": (
-        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>memory.search<｜tool▁sep｜>"
-        '{"query": "x"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        (
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>memory.search<｜tool▁sep｜>"
+            '{"query": "x"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+        ),
         X,
         ("native_format:deepseek",),
     ),
     "harmony": (
-        "<|start|>assistant<|channel|>commentary to=functions.memory.search "
-        '<|constrain|>json<|message|>{"query": "x"}<|call|>',
+        (
+            "<|start|>assistant<|channel|>commentary to=functions.memory.search "
+            '<|constrain|>json<|message|>{"query": "x"}<|call|>'
+        ),
         X,
         ("native_format:harmony",),
     ),
@@ -178,8 +186,10 @@ def test_several_calls_in_each_multi_shape(pkg: ModuleType) -> None:
         '{"name": "memory.search", "parameters": {"query": "a"}} {"name": "memory.search", "parameters": {"query": "b"}}',
         '{"name": "memory.search", "parameters": {"query": "a"}}{"name": "memory.search", "parameters": {"query": "b"}}',
         '[memory.search(query="a"), memory.search(query="b")]',
-        '<tool_call>{"name": "memory.search", "arguments": {"query": "a"}}</tool_call>\n'
-        '<tool_call>{"name": "memory.search", "arguments": {"query": "b"}}</tool_call>',
+        (
+            '<tool_call>{"name": "memory.search", "arguments": {"query": "a"}}</tool_call>\n'
+            '<tool_call>{"name": "memory.search", "arguments": {"query": "b"}}</tool_call>'
+        ),
         '[TOOL_CALLS]memory.search[ARGS]{"query": "a"}[TOOL_CALLS]memory.search[ARGS]{"query": "b"}',
         '<|python_tag|>{"name": "memory.search", "parameters": {"query": "a"}}; {"name": "memory.search", "parameters": {"query": "b"}}',
     ]

@@ -1,7 +1,7 @@
 """Repair of what models really send instead of JSON: a bounded set of rules, each reported.
 
 Runs only when strict decoding failed. A text with a few local faults (a trailing or missing comma,
-an unquoted key, a raw control character in a string) is mended where the JSON decoder stops, a
+an unquoted key) is mended where the JSON decoder stops, a
 bounded number of times, at the decoder's own speed; anything else goes through one linear pass
 over the text: regular expressions that cannot backtrack find each token, and nothing is ever
 scanned twice. It never guesses beyond its rules: text it cannot turn into JSON stays a parse error.
@@ -45,6 +45,7 @@ _COLON_AHEAD: Final = re.compile(r"[ \t\n\r]*:")
 _CONTROL: Final = re.compile(r"[\x00-\x1f]")
 _SPACE: Final = re.compile(r"[ \t\n\r]*")
 _OPENER: Final = re.compile(r"[{\[]")
+_BRACKETS: Final = re.compile(r"[{}\[\]]")
 _KEY: Final = re.compile(r"[A-Za-z_$][\w$]*(?=[ \t\n\r]*:)")
 _PYTHON_LITERALS: Final = {"True": "true", "False": "false", "None": "null"}
 _WORDS: Final = ("true", "false", "null", *_PYTHON_LITERALS)
@@ -193,7 +194,9 @@ def _surroundings_are_text(before: str, after: str, found: set[str]) -> bool:
             found.add("comment_removed")
         position = match.end()
     before, after = before.strip(), after[position:].strip()
-    if before.endswith("[") or after.startswith(("}", "]")):
+    if _BRACKETS.search(before) is not None or _BRACKETS.search(after) is not None:
+        # More JSON beside the object (an array around it, a second value, members after its
+        # end): which of it was meant is not ours to choose.
         return False
     if before or after:
         found.add("json_extracted_from_text")
@@ -244,9 +247,6 @@ def _mend(text: str, exc: json.JSONDecodeError, found: set[str]) -> str | None:
     """The text with the fault at the decoder's position mended by the scan's own rule, or None."""
     at = exc.pos
     char = text[at : at + 1]
-    if exc.msg.startswith("Invalid control character"):
-        found.add("control_character_escaped")
-        return text[:at] + _escaped_control(char) + text[at + 1 :]
     if exc.msg.startswith("Illegal trailing comma") and char == ",":  # Python 3.13+
         found.add("trailing_comma_removed")
         return text[:at] + text[at + 1 :]
@@ -312,6 +312,9 @@ def _scan(text: str, start: int, found: set[str]) -> _Scan:
             return scan
         in_object = bool(opened) and tokens[opened[-1]] == "{"
         if kind in _STRING_KINDS:
+            if in_object and tokens[-1] in ("{", ",") and _CONTROL.search(value) is not None:
+                scan.failed = begin
+                return scan  # a line break in a key: dropping it or keeping it is a guess
             value = _as_json_string(kind, value, found)
         elif kind == "word":
             if value in _PYTHON_LITERALS:

@@ -53,8 +53,10 @@ _XML_PARAMETER: Final = re.compile(
     r"<parameter=([^>\n]+)>\n?(.*?)\n?(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
 )
 _MISTRAL: Final = "[TOOL_CALLS]"
+# `name[ARGS]{...}` (v11 tokenizers), `name[CALL_ID]id[ARGS]{...}`, and `name{...}`, as the text
+# reads when the `[ARGS]` token was skipped in decoding.
 _MISTRAL_NAMED: Final = re.compile(
-    r"\s*([^\s\[\]{}]+)\s*(?:\[CALL_ID\]\s*([^\s\[]+)\s*)?\[ARGS\](.*)", re.DOTALL
+    r"\s*([^\s\[\]{}]+)\s*(?:\[CALL_ID\]\s*([^\s\[]+)\s*)?(?:\[ARGS\]|(?=\{))(.*)", re.DOTALL
 )
 _LLAMA: Final = re.compile(r"<\|python_tag\|>|<\|python_start\|>")
 _LLAMA_END: Final = re.compile(r"<\|python_end\|>|<\|eom_id\|>|<\|eot_id\|>")
@@ -76,7 +78,13 @@ _HARMONY: Final = re.compile(
     r"(.*?)(?:<\|call\|>|<\|end\|>|<\|return\|>|(?=<\|start\|>)|\Z)",
     re.DOTALL,
 )
+_KIMI: Final = re.compile(
+    r"<\|tool_call_begin\|>\s*(?:functions\.)?([^\s:<]+)(?::\d+)?\s*<\|tool_call_argument_begin\|>"
+    r"(.*?)(?:<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|\Z)",
+    re.DOTALL,
+)
 _PYTHONIC: Final = re.compile(r"\[?\s*[A-Za-z_][\w.]*\s*\(")
+_PYTHONIC_IN_TEXT: Final = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
 _SPECIAL_TOKEN: Final = re.compile(r"<\|[a-z_]+\|>")
 
 
@@ -102,6 +110,9 @@ def parse_reply(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBat
             calls = [call._replace(warnings=(*thought, *call.warnings)) for call in found]
             return CallBatch(calls, found.problems)
         items = reader.json(text, 0, ())
+        if all(isinstance(item, Problem) for item in items):
+            # No JSON call anywhere: a list of pythonic calls in prose is the last shape tried.
+            items = reader.pythonic_in_text() or items
     return batch(items)
 
 
@@ -161,6 +172,8 @@ class _Reader:
             return self._mistral()
         if "tool" in text and _DEEPSEEK_CALL.search(text) is not None:
             return self._deepseek()
+        if "<|tool_call_begin|>" in text:
+            return self._kimi()
         if "to=functions." in text:
             harmony = self._harmony()
             if harmony:
@@ -240,6 +253,16 @@ class _Reader:
             )
         return items
 
+    def _kimi(self) -> list[Item]:
+        items: list[Item] = []
+        codes = ("native_format:kimi_k2",)
+        for match in _KIMI.finditer(self.text):
+            name = match.group(1)
+            items.extend(
+                self._arguments(name, match.group(2), match.start(2), self.next_id(), codes)
+            )
+        return items
+
     def _llama(self, start: int) -> list[Item]:
         codes = ("native_format:llama",)
         end = _LLAMA_END.search(self.text, start)
@@ -253,9 +276,20 @@ class _Reader:
     # Pythonic calls
 
     def pythonic(self) -> list[Item] | None:
-        body, _before = _unfenced(self.text)
+        """The calls of a reply that is a pythonic call or a list of them, or None."""
+        body, _ = _unfenced(self.text)
         offset = self.text.find(body[:16]) if body else 0
         return self._pythonic(body, max(offset, 0), ())
+
+    def pythonic_in_text(self) -> list[Item] | None:
+        """The calls of one list of pythonic calls in prose (`Here it is: [f(a=1)]`), or None.
+        One try, from the first `[name(` to the last `]`: linear, and never a guess between two."""
+        start = _PYTHONIC_IN_TEXT.search(self.text)
+        end = self.text.rfind("]") + 1
+        if start is None or end <= start.start():
+            return None
+        inner = self.text[start.start() : end]
+        return self._pythonic(inner, start.start(), ("call_extracted_from_text",))
 
     def _pythonic(self, body: str, base: int, codes: tuple[str, ...]) -> list[Item] | None:
         """The calls of a text that is one call or a list of calls in Python's syntax, or None
