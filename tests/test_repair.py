@@ -158,13 +158,6 @@ ALONE = [
     ),
     pytest.param(
         "memory.search",
-        'First {"query": "one"} and then {"query": "two"}',
-        {"query": "one", "limit": 3},
-        ("json_extracted_from_text",),
-        id="prose-first-object-wins",
-    ),
-    pytest.param(
-        "memory.search",
         "{'query': 'agent state', 'limit': 7}",
         {"query": "agent state", "limit": 7},
         ("single_quotes_converted",),
@@ -584,6 +577,10 @@ NOT_REPAIRED = {
     "empty-prose": "just some words",
     "no-brace": 'query: "agent state"',
     "bare-key-without-colon": "{query 1}",
+    # Two objects where one is expected: which was meant is not guessed (json_repair gives both).
+    "two-objects-in-prose": 'First {"query": "one"} and then {"query": "two"}',
+    "members-after-the-end": '{"query": "one"}, "limit": 2}',
+    "array-before": '[]{"query": "one"}',
     "bare-word-value": '{"query": agent}',
     "bare-word-value-end": '{"query": "x", "flag": maybe',
     "uppercase-TRUE": '{"query": "x", "flag": TRUE}',

@@ -46,7 +46,6 @@ _COLON_AHEAD: Final = re.compile(r"[ \t\n\r]*:")
 _CONTROL: Final = re.compile(r"[\x00-\x1f]")
 _SPACE: Final = re.compile(r"[ \t\n\r]*")
 _OPENER: Final = re.compile(r"[{\[]")
-_BRACKETS: Final = re.compile(r"[{}\[\]]")
 _KEY: Final = re.compile(r"[A-Za-z_$][\w$]*(?=[ \t\n\r]*:)")
 _PYTHON_LITERALS: Final = {"True": "true", "False": "false", "None": "null"}
 _WORDS: Final = ("true", "false", "null", *_PYTHON_LITERALS)
@@ -195,9 +194,13 @@ def _surroundings_are_text(before: str, after: str, found: set[str]) -> bool:
             found.add("comment_removed")
         position = match.end()
     before, after = before.strip(), after[position:].strip()
-    if _BRACKETS.search(before) is not None or _BRACKETS.search(after) is not None:
-        # More JSON beside the object (an array around it, a second value, members after its
-        # end): which of it was meant is not ours to choose.
+    if (
+        before.endswith(("[", "]", "{", "}", ","))
+        or after.startswith((",", "]", "}"))
+        or _OPENER.search(after) is not None
+    ):
+        # More JSON beside the object (an array around it, another value before or after it,
+        # members after its end): which of it was meant is not ours to choose.
         return False
     if before or after:
         found.add("json_extracted_from_text")
