@@ -467,3 +467,60 @@ def test_parse_reply_never_raises(pkg: ModuleType, reply: str) -> None:
         assert isinstance(call.warnings, tuple) and isinstance(call.errors, tuple)
     for problem in batch.problems:
         assert problem.line >= 1 and problem.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast paths of repair give exactly what the plain scan gives
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-99, 99) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+def _with_faults(value: object, faults: list[int], counter: list[int]) -> str:
+    """JSON text of `value` where the containers whose number is in `faults` get a trailing comma
+    (before their end) or lose the comma after their first member."""
+    counter[0] += 1
+    number = counter[0]
+    if isinstance(value, dict):
+        members = [f"{json.dumps(k)}: {_with_faults(v, faults, counter)}" for k, v in value.items()]
+        open_, close = "{", "}"
+    elif isinstance(value, list):
+        members = [_with_faults(v, faults, counter) for v in value]
+        open_, close = "[", "]"
+    else:
+        return json.dumps(value)
+    if number in faults and members:
+        return open_ + ", ".join(members) + "," + close
+    if -number in faults and len(members) > 1:
+        return open_ + members[0] + " " + ", ".join(members[1:]) + close
+    return open_ + ", ".join(members) + close
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    value=st.dictionaries(st.text(max_size=4), JSON_VALUES, min_size=1, max_size=5),
+    faults=st.lists(st.integers(-30, 30), max_size=12),
+)
+def test_repair_fast_paths_equal_the_plain_scan(
+    pkg: ModuleType, monkeypatch: pytest.MonkeyPatch, value: dict[str, object], faults: list[int]
+) -> None:
+    text = _with_faults(value, faults, [0])
+    fast = pkg._repair.repair_json(text)
+    with monkeypatch.context() as patch:
+        patch.setattr(pkg._repair, "_QUICK_FIXES", 0)
+        patch.setattr(pkg._repair, "_WHOLE_VALUE_DEPTH", 0)
+        plain = pkg._repair.repair_json(text)
+    assert fast is not None and plain is not None
+    assert canon(fast.value) == canon(plain.value) == canon(value)
+    assert fast.warnings == plain.warnings and fast.truncated == plain.truncated is False
+
+
+def canon(value: object) -> str:
+    return json.dumps(value, sort_keys=True)

@@ -213,7 +213,8 @@ def run_parser(
                         tuple(errors),
                     ),
                 )
-            doc = _decode_text(raw, root) if type(root) is str else decode_arguments(raw)
+            # msgspec has refused the text once already: json alone decides it now.
+            doc = _decode_text(raw, root) if type(root) is str else _decode_text(raw, None, True)
         else:
             doc = decode_arguments(raw)
         if doc.root is None:
@@ -265,9 +266,10 @@ def decode_arguments(raw: object) -> Decoded:
     return _decode_text(text)
 
 
-def _decode_text(text: str, inner: str | None = None) -> Decoded:
+def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> Decoded:
     """The whole-input rules for a text; `inner` is the string strict decoding already found in it,
-    when the caller has decoded it once (the arguments were JSON-encoded once more)."""
+    when the caller has decoded it once (the arguments were JSON-encoded once more), and `refused`
+    says the fast decoder has refused the text itself."""
     warnings: list[str] = []
     if len(text) > MAX_CHARS:
         return Decoded(text, None, warnings, ["arguments_too_large"])
@@ -282,8 +284,10 @@ def _decode_text(text: str, inner: str | None = None) -> Decoded:
         if not stripped:
             return Decoded(text, {}, warnings, [])
         errors: list[str] = []
+        decode = _json_decode if refused else _loads
+        refused = False
         try:
-            value = _loads(stripped)
+            value = decode(stripped)
         except RecursionError:
             return Decoded(text, None, warnings, ["arguments_too_deep"])
         except ValueError as exc:

@@ -55,6 +55,8 @@ _STRING_KINDS: Final = frozenset({"string", "quoted", "smart", "smart_single"})
 # How many faults the decoder-guided pass mends before the linear scan takes over: each costs a
 # decode up to the fault, so the pass stays linear, and a text with more faults is the scan's.
 _QUICK_FIXES: Final = 8
+# The levels of nesting at which the scan takes a valid object or array whole.
+_WHOLE_VALUE_DEPTH: Final = 4
 
 # The order codes are reported in: the order the repairs apply.
 CODES: Final = (
@@ -315,6 +317,21 @@ def _scan(text: str, start: int, found: set[str]) -> _Scan:
             scan.cut = True
             return scan
         in_object = bool(opened) and tokens[opened[-1]] == "{"
+        if value in _CLOSERS and tokens and len(opened) < _WHOLE_VALUE_DEPTH:
+            # A valid object or array inside is taken whole, at the decoder's speed: a few
+            # faults in a long text cost their own containers only. Tried at the first levels
+            # alone, so no character is decoded more than a few times over.
+            try:
+                _, end = _raw_decode(text, begin)
+            except (ValueError, RecursionError):
+                pass
+            else:
+                if _ends_value(tokens, in_object):
+                    tokens.append(",")
+                    found.add("missing_comma_inserted")
+                tokens.append(text[begin:end])
+                position = end
+                continue
         if kind in _STRING_KINDS:
             if in_object and tokens[-1] in ("{", ",") and _CONTROL.search(value) is not None:
                 scan.failed = begin
