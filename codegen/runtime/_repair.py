@@ -95,7 +95,7 @@ def repair_json(text: str, error: json.JSONDecodeError | None = None) -> Repaire
     if quick is not None:
         return quick
     found: set[str] = set()
-    scan = _scan(text, start, found)
+    scan = _scan(text, start, found, _Attempts(text))
     if scan.failed >= 0 or not _surroundings_are_text(text[:start], text[scan.end :], found):
         return None
     return _repaired(scan, found)
@@ -142,21 +142,20 @@ def iter_values(text: str) -> Iterator[Found]:
     the rules allow. Linear: after a value, or a place the rules cannot read, the search goes on
     from where it ended, so no character is scanned twice."""
     position = 0
+    attempts = _Attempts(text)
     while (opener := _OPENER.search(text, position)) is not None:
         start = opener.start()
         try:
-            value, end = _raw_decode(text, start)
+            decoded = attempts.decode(start)
         except RecursionError:
             yield Found(start, len(text), None, (), "too_deep")
             return
-        except ValueError:
-            pass
-        else:
-            yield Found(start, end, value, (), "")
-            position = end
+        if decoded is not None:
+            yield Found(start, decoded[1], decoded[0], (), "")
+            position = decoded[1]
             continue
         found: set[str] = set()
-        scan = _scan(text, start, found)
+        scan = _scan(text, start, found, attempts)
         if scan.failed >= 0:
             # The rules cannot read this opener's value: look for another after the fault.
             position = max(scan.failed, start + 1)
@@ -272,6 +271,36 @@ def _mend(text: str, exc: json.JSONDecodeError, found: set[str]) -> str | None:
     return None
 
 
+class _Attempts:
+    """Strict decoding of the values that start at given places of one text, for as long as it
+    stays linear: a failure costs json the count of the lines before it (for its message), so
+    attempts stop once they have cost a few times the text's length, and the scan does the rest."""
+
+    __slots__ = ("_left", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._left = 4 * len(text) + 65536
+
+    def decode(self, start: int) -> tuple[object, int] | None:
+        """The value at `start` and where it ends, or None; RecursionError for one too deep."""
+        if self._left <= 0:
+            return None
+        try:
+            value, end = _raw_decode(self._text, start)
+        except json.JSONDecodeError as exc:
+            self._left -= exc.pos + 1
+            return None
+        except ValueError:
+            self._left -= start + 1
+            return None
+        except RecursionError:
+            self._left -= start + 1
+            raise
+        self._left -= end - start
+        return value, end
+
+
 # ---------------------------------------------------------------------------------------------
 # The linear scan
 
@@ -285,7 +314,7 @@ class _Scan:
     failed: int  # where the text broke a rule we do not repair, or -1
 
 
-def _scan(text: str, start: int, found: set[str]) -> _Scan:
+def _scan(text: str, start: int, found: set[str], attempts: _Attempts) -> _Scan:
     """JSON tokens from `start` to the end of the first value, repaired as the rules allow.
 
     `failed` is set where the text breaks a rule we do not repair: a bare word, a comma with
@@ -321,10 +350,11 @@ def _scan(text: str, start: int, found: set[str]) -> _Scan:
             # faults in a long text cost their own containers only. Tried at the first levels
             # alone, so no character is decoded more than a few times over.
             try:
-                _, end = _raw_decode(text, begin)
-            except (ValueError, RecursionError):
-                pass
-            else:
+                decoded = attempts.decode(begin)
+            except RecursionError:
+                decoded = None
+            if decoded is not None:
+                end = decoded[1]
                 if _ends_value(tokens, in_object):
                     tokens.append(",")
                     found.add("missing_comma_inserted")

@@ -417,24 +417,29 @@ def _parse_error(reason: str, original: str) -> str:
     return f"json_parse_error:{reason} (original: {original[:ORIGINAL_SHOWN]})"
 
 
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+
+
+def _is_container(value: object) -> bool:
+    return isinstance(value, (Mapping, list, tuple))
+
+
 def _too_deep(root: object, text: str | None) -> bool:
     # Most calls hold fewer brackets than the limit, so no walk is needed to know they are shallow.
     if text is not None and text.count("{") + text.count("[") <= MAX_DEPTH:
         return False
     # Breadth first, each container once per level, so values shared between places cost nothing.
-    level: dict[int, object] = {id(root): root}
+    # Only containers are ever put in a level.
+    level: dict[int, Any] = {id(root): root}
     for _ in range(MAX_DEPTH):
-        deeper: dict[int, object] = {}
+        deeper: dict[int, Any] = {}
         for node in level.values():
-            items = (
-                node.values()
-                if isinstance(node, Mapping)
-                else node
-                if isinstance(node, (list, tuple))
-                else ()
-            )
+            items = node.values() if isinstance(node, Mapping) else node
             for item in items:
-                if isinstance(item, (Mapping, list, tuple)):
+                # Decoded JSON holds exact types: the exact test skips the slow ABC check for
+                # every scalar of a large document.
+                kind = type(item)
+                if kind is dict or kind is list or (kind not in _SCALARS and _is_container(item)):
                     deeper[id(item)] = item
         if not deeper:
             return False
