@@ -56,6 +56,10 @@ def call_parts(found: object) -> Parts | Refused:
     """The name, arguments and id of one decoded call object, in any of the envelopes known."""
     if type(found) is not dict:
         return Refused("not_an_object", "a JSON value that is not an object")
+    name = found.get("name")
+    if type(name) is str and name and "parameters" in found:
+        # The prompt's own form, as nearly every line of a JSONL reply is.
+        return Parts(name, found["parameters"], found.get("call_id"), found.get("error"), ())
     warnings: list[str] = []
     for key in WRAPPER_KEYS:
         inner = found.get(key)
@@ -124,10 +128,15 @@ class Catalog:
         self._aliases = aliases
         self._folded: dict[str, list[str]] | None = None
         self._keys: dict[str, dict[str, str | None]] = {}
+        self._exact: dict[str, frozenset[str]] = {}
+        self._known: set[str] = set()
 
     def resolve(self, name: str) -> tuple[str, tuple[str, ...]]:
         """The wire name a sent name stands for, and the codes of how it was matched."""
+        if name in self._known:
+            return name, ()
         if name in self._tools:
+            self._known.add(name)  # only the catalog's names: the set stays its size
             return name, ()
         wire = self._aliases.get(name)
         if wire is not None:
@@ -154,6 +163,11 @@ class Catalog:
         return properties if isinstance(properties, Mapping) else {}
 
     def __call__(self, name: str, raw: RawArguments, call_id: str = "") -> ToolCallRequest[object]:
+        if type(raw) is dict:
+            exact = self._exact.get(name)  # filled for the catalog's own names only
+            if exact is not None and exact.issuperset(raw):
+                # The tool's exact name and keys, as nearly every call has them.
+                return self._parse(name, _json_text(raw, raw), call_id)
         wire, codes = self.resolve(name)
         if codes and codes[0].startswith("ambiguous_tool_name:"):
             request = parse_unknown_tool(name, raw, call_id)
@@ -171,6 +185,14 @@ class Catalog:
     def _matched_keys(
         self, wire: str, arguments: dict[str, object]
     ) -> tuple[dict[str, object], tuple[str, ...]]:
+        known = wire in self._tools  # only the catalog's tools are remembered: bounded
+        exact = self._exact.get(wire)
+        if exact is None:
+            exact = frozenset(self.parameters(wire))
+            if known:
+                self._exact[wire] = exact
+        if exact.issuperset(arguments):
+            return arguments, ()
         keys = self._keys.get(wire)
         if keys is None:
             parameters = self.parameters(wire)
@@ -180,9 +202,9 @@ class Catalog:
                 by_fold[parameter.casefold()] = (
                     None if parameter.casefold() in by_fold else parameter
                 )
-            keys = self._keys[wire] = {**by_fold, **{p: p for p in parameters}}
-        if all(key in keys and keys[key] == key for key in arguments):
-            return arguments, ()
+            keys = {**by_fold, **{p: p for p in parameters}}
+            if known:
+                self._keys[wire] = keys
         renamed: list[str] = []
         matched: dict[str, object] = {}
         for key, value in arguments.items():
@@ -195,10 +217,14 @@ class Catalog:
         return matched, tuple(renamed)
 
 
+# One encoder for every call (json.dumps with an option builds a new one each time).
+_encode: Final = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _json_text(value: object, otherwise: dict[str, object]) -> RawArguments:
     """JSON text of the arguments, or the object itself when it holds what JSON cannot write
     (a pythonic call's tuple or set): the parser reads both."""
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return _encode(value)
     except (TypeError, ValueError, RecursionError):
         return otherwise
