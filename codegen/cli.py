@@ -27,6 +27,7 @@ from codegen.importers.yaml_out import to_yaml
 from codegen.lint import lint
 from codegen.python.format import GeneratedSyntaxError
 from codegen.sandbox import parse_with_catalog
+from codegen.watch import watch
 
 OK, FAILED, USAGE = 0, 1, 2
 
@@ -36,11 +37,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = load_config(Path.cwd())
-        sources = (
-            [Path(s) for s in args.sources]
-            if getattr(args, "sources", None)
-            else list(config.sources)
-        )
+    except ConfigError as exc:
+        print(f"codegen: {exc}", file=sys.stderr)
+        return USAGE
+    sources = (
+        [Path(s) for s in args.sources] if getattr(args, "sources", None) else list(config.sources)
+    )
+    if getattr(args, "watch", False):
+        if args.check:
+            print("codegen: --watch writes; it cannot go with --check", file=sys.stderr)
+            return USAGE
+        return watch(sources, lambda: _run(args, sources, config))
+    return _run(args, sources, config)
+
+
+def _run(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
+    """One run of the command, every failure reported in words and as an exit code."""
+    try:
         return int(args.run(args, sources, config))
     except (UsageError, ConfigError) as exc:
         print(f"codegen: {exc}", file=sys.stderr)
@@ -93,6 +106,11 @@ def _parser() -> argparse.ArgumentParser:
         help=f"render and format every module again, without reading or writing {DIRECTORY}/",
     )
     build_cmd.add_argument("--strict", action="store_true", help=STRICT_HELP)
+    build_cmd.add_argument(
+        "--watch",
+        action="store_true",
+        help="build, then build again each time a catalog changes, until Ctrl-C",
+    )
     build_cmd.set_defaults(run=_build)
 
     validate_cmd = commands.add_parser(

@@ -1,4 +1,4 @@
-"""A refused call says what to fix, in words, for every error code of the parser (README,
+"""A refused call says what to fix, in words, for every error code of the parser (docs/executor.md,
 "What a refused call says"); the words come from the tool's JSON Schema and the value sent."""
 
 from __future__ import annotations
@@ -235,9 +235,9 @@ def test_warnings_that_changed_what_was_sent_are_noted_and_no_others() -> None:
     assert explain_warnings(["scalar_coerced_to_list:tags"]) is None
 
 
-def test_the_readme_documents_every_error_code() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### What a refused call says", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_say_every_error_code_in_words() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "executor.md").read_text(encoding="utf-8")
+    section = page.split("### What a refused call says", 1)[1].split("\n## ", 1)[0]
     for code in (
         "missing_required",
         "out_of_range",

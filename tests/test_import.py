@@ -12,8 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, build_package
-from test_invalid_catalogs import run_codegen
+from conftest import ROOT, build_package, run_cli
 
 from codegen.catalog.load import load_catalog
 from codegen.importers import UnreadableToolList, import_tools
@@ -32,7 +31,7 @@ CASES = {
 @pytest.mark.parametrize("case", CASES)
 def test_each_format_imports_exactly_and_is_detected(case: str, tmp_path: Path) -> None:
     out = tmp_path / f"{case}.yaml"
-    done = run_codegen("import", f"tests/importing/{case}.json", "-o", str(out))
+    done = run_cli("import", f"tests/importing/{case}.json", "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8") == (IMPORTING / f"{case}.yaml").read_text(
         encoding="utf-8"
@@ -40,7 +39,7 @@ def test_each_format_imports_exactly_and_is_detected(case: str, tmp_path: Path) 
     assert done.stderr == (IMPORTING / f"{case}.notes").read_text(encoding="utf-8")
     assert f"({CASES[case]})" in done.stderr.splitlines()[-1]
     # The same with the format named instead of detected.
-    named = run_codegen("import", f"tests/importing/{case}.json", "--from", CASES[case])
+    named = run_cli("import", f"tests/importing/{case}.json", "--from", CASES[case])
     assert named.stdout == out.read_text(encoding="utf-8")
 
 
@@ -62,7 +61,7 @@ def test_an_imported_catalog_builds_with_the_schema_as_imported(case: str, tmp_p
 
 
 def test_a_tool_without_a_description_is_left_for_a_person_to_describe() -> None:
-    done = run_codegen("validate", "tests/importing/loose.yaml")
+    done = run_cli("validate", "tests/importing/loose.yaml")
     assert done.returncode == 1
     assert done.stderr.splitlines()[0] == (
         "tests/importing/loose.yaml:29: tools[1].description: a tool needs a description: the "
@@ -108,7 +107,7 @@ def test_provider_aliases_become_wire_names_again(tmp_path: Path) -> None:
         "mcp": {"memory.search": "memory.search"},
     }
     (tmp_path / "provider_names.json").write_text(json.dumps(names), encoding="utf-8")
-    done = run_codegen(
+    done = run_cli(
         "import", "sent.json", "--names", "provider_names.json", "--name", "memory", cwd=tmp_path
     )
     assert done.returncode == 0
@@ -121,7 +120,7 @@ def test_a_document_without_a_tool_list_is_a_usage_error(document: object, tmp_p
     with pytest.raises(UnreadableToolList):
         import_tools(document)
     (tmp_path / "x.json").write_text(json.dumps(document), encoding="utf-8")
-    done = run_codegen("import", "x.json", cwd=tmp_path)
+    done = run_cli("import", "x.json", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith("codegen: x.json: ")
 
@@ -177,16 +176,16 @@ def wild_definitions(count: int, seed: int = 4) -> list[dict[str, object]]:
 
 def test_three_hundred_dirty_definitions_import_and_build_in_one_run(tmp_path: Path) -> None:
     (tmp_path / "wild.json").write_text(json.dumps(wild_definitions(300)), encoding="utf-8")
-    imported = run_codegen("import", "wild.json", "-o", "wild.yaml", cwd=tmp_path)
+    imported = run_cli("import", "wild.json", "-o", "wild.yaml", cwd=tmp_path)
     assert imported.returncode == 0, imported.stderr
-    built = run_codegen("build", "wild.yaml", "--out", "out", cwd=tmp_path)
+    built = run_cli("build", "wild.yaml", "--out", "out", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     summary = built.stderr.splitlines()
     assert "codegen: `codegen validate` lists every one of them" in summary
     kinds = "\n".join(summary)
     for what in ("becomes Python name", "read as", "the parameter has no default"):
         assert what in kinds
-    strict = run_codegen("build", "wild.yaml", "--out", "strict", "--strict", cwd=tmp_path)
+    strict = run_cli("build", "wild.yaml", "--out", "strict", "--strict", cwd=tmp_path)
     assert strict.returncode == 1 and not (tmp_path / "strict").exists()
     package = build_package(tmp_path / "wild.yaml", tmp_path / "pkg")
     assert len(package.TOOLS) == 300
@@ -199,19 +198,19 @@ def test_three_hundred_dirty_definitions_import_and_build_in_one_run(tmp_path: P
 
 
 def test_python_functions_import_exactly() -> None:
-    done = run_codegen("import", "shop", "--from", "python", cwd=IMPORTING)
+    done = run_cli("import", "shop", "--from", "python", cwd=IMPORTING)
     assert done.returncode == 0, done.stderr
     assert done.stdout == (IMPORTING / "shop.yaml").read_text(encoding="utf-8")
     assert done.stderr == (IMPORTING / "shop.notes").read_text(encoding="utf-8")
 
 
 def test_one_function_by_name_and_an_unknown_one(tmp_path: Path) -> None:
-    done = run_codegen("import", "shop:refund", "--from", "python", cwd=IMPORTING)
+    done = run_cli("import", "shop:refund", "--from", "python", cwd=IMPORTING)
     assert done.returncode == 0
     assert [line for line in done.stdout.splitlines() if line.startswith("- name:")] == [
         "- name: refund"
     ]
-    missing = run_codegen("import", "shop:nothing", "--from", "python", cwd=IMPORTING)
+    missing = run_cli("import", "shop:nothing", "--from", "python", cwd=IMPORTING)
     assert (missing.returncode, missing.stderr) == (
         2,
         "codegen: shop:nothing: 'shop' has no function 'nothing'\n",
@@ -261,7 +260,7 @@ def test_each_payload_comes_back_the_same_through_import_and_build(
 ) -> None:
     emitted = ROOT / "generated" / catalog / "payloads"
     for payload in PAYLOADS:
-        imported = run_codegen(
+        imported = run_cli(
             "import",
             str(emitted / f"{payload}.json"),
             "--names",
@@ -273,7 +272,7 @@ def test_each_payload_comes_back_the_same_through_import_and_build(
         )
         assert imported.returncode == 0, imported.stderr
         out = tmp_path / f"out_{payload}"
-        built = run_codegen("build", str(tmp_path / f"{payload}.yaml"), "--out", str(out))
+        built = run_cli("build", str(tmp_path / f"{payload}.yaml"), "--out", str(out))
         assert built.returncode == 0, built.stderr
         again = json.loads((out / catalog / "payloads" / f"{payload}.json").read_text("utf-8"))
         assert again == json.loads((emitted / f"{payload}.json").read_text("utf-8")), payload

@@ -132,11 +132,9 @@ def catalogs(tmp: Path) -> list[Path]:
 def test_every_module_is_what_black_makes_of_it(tmp_path: Path) -> None:
     files = build(catalogs(tmp_path), root=tmp_path).files
     assert len(files) > 90
-    changed = [
-        path
-        for path, text in files.items()
-        if path.endswith(".py") and black.format_str(text, mode=MODE) != text
-    ]
+    # The runtime modules are the same text in every package: black reads each text once.
+    modules = {text: path for path, text in files.items() if path.endswith(".py")}
+    changed = [path for text, path in modules.items() if black.format_str(text, mode=MODE) != text]
     assert changed == []
 
 

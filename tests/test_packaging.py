@@ -30,7 +30,7 @@ def test_the_wheel_carries_the_templates_and_the_meta_schema(tmp_path: Path) -> 
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    (wheel,) = tmp_path.glob("codegen-*.whl")
+    (wheel,) = tmp_path.glob("toolcall_codegen-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     templates = {
         p.relative_to(ROOT / "templates").as_posix()

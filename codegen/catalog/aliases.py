@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from codegen.catalog.ir import Catalog
+from codegen.catalog.names import Claim, resolve
 from codegen.diagnostics import Diagnostic
 
 # SPEC §4, as each provider documents its function names (checked 2026-11-23; README).
@@ -79,25 +80,28 @@ def provider_names(wire_names: list[str]) -> tuple[dict[str, dict[str, str]], li
 
     One alias means one tool across all providers, so `parse` can map any name back: a wire
     name keeps itself where allowed; an alias that a wire name or an earlier alias (catalog
-    order, providers in PROVIDERS order) took gets `_2`, `_3`, ... — never a build failure.
+    order, providers in PROVIDERS order) took gets `_2`, `_3`, ... by the one naming rule
+    (`names.resolve`) — never a build failure.
     """
-    owner: dict[str, str] = {name: name for name in wire_names}
+    held: dict[str, str] = {name: name for name in wire_names}
     names: dict[str, dict[str, str]] = {}
     collisions: list[Collision] = []
     for provider in PROVIDERS:
         limit = RULES[provider].limit
-        sent: dict[str, str] = {}
+        claims = []
         for wire in wire_names:
             wanted = alias(wire, provider)
-            given, n = wanted, 1
-            while owner.get(given, wire) != wire:
-                n += 1
-                given = _suffixed(wanted, n, limit)
-            if given != wanted:
-                collisions.append(Collision(wire, provider, wanted, owner[wanted], given))
-            owner[given] = wire
-            sent[wire] = given
-        names[provider] = sent
+
+            def variants(n: int, wanted: str = wanted, limit: int = limit) -> tuple[str, ...]:
+                return (wanted if n == 1 else _suffixed(wanted, n, limit),)
+
+            claims.append(Claim(wire, variants))
+        given, renames = resolve(claims, held)
+        collisions += [
+            Collision(r.owner, provider, r.wanted, r.holder, r.given) for r in renames
+        ]
+        names[provider] = {wire: given[wire][0] for wire in wire_names}
+        held.update((sent, wire) for wire, sent in names[provider].items())
     return names, collisions
 
 

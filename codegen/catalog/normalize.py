@@ -34,7 +34,16 @@ from codegen.catalog.kinds import (
     walk,
 )
 from codegen.catalog.load import LoadedCatalog
-from codegen.catalog.names import pascal, snake
+from codegen.catalog.names import (
+    Claim,
+    Names,
+    class_stem,
+    identifier,
+    pascal,
+    resolve,
+    snake,
+    snake_base,
+)
 from codegen.catalog.objects import Objects
 from codegen.catalog.tool_state import GONE, MAX_MERGES
 from codegen.catalog.typeless import inferred_types
@@ -103,40 +112,49 @@ def normalize(
 def tool_python_names(
     loaded: LoadedCatalog, skip: set[int] | frozenset[int], problems: list[Diagnostic]
 ) -> dict[int, tuple[str, str]]:
-    """Each tool's module name and class stem. Tools whose names collide in Python (`todo.add`
-    and `todo_add`) are told apart deterministically: a wire name that already is the module's
-    name keeps it, the others take a suffix in catalog order, with a warning."""
-    wanted: dict[int, tuple[str, str]] = {}
-    for index, spec in enumerate(loaded.data["tools"]):
-        if index not in skip:
-            pinned = spec.get("x-python-name")
-            wanted[index] = (
-                snake(pinned) if pinned else snake(spec["name"], fallback="tool"),
-                pascal(pinned or spec["name"], fallback="Tool"),
-            )
+    """Each tool's module name and class stem, by the one naming rule (`names.resolve`): tools
+    whose names collide in Python (`todo.add` and `todo_add`) are told apart, with a warning.
+    """
     specs = loaded.data["tools"]
-    owners: dict[str, int] = {}
-    for index, (module, _) in wanted.items():
-        if specs[index]["name"] == module:
-            owners.setdefault(module, index)
-    chosen: dict[int, tuple[str, str]] = {}
-    for index, (module, stem) in wanted.items():
-        owner = owners.setdefault(module, index)
-        if owner == index or specs[owner]["name"] == specs[index]["name"]:
-            chosen[index] = (module, stem)  # the same wire name twice is an error of its own
+    claims: list[Claim[int]] = []
+    first: dict[str, int] = {}  # the same wire name twice is an error of its own, not a rename
+    for index, spec in enumerate(specs):
+        if index in skip or first.setdefault(spec["name"], index) != index:
             continue
-        # Free both as a module and as a class stem (`t.1` must not become `t_12`'s `T12`).
-        names = [*wanted.values(), *chosen.values()]
-        taken = {*owners, *(m for m, _ in names), *(s for _, s in names)}
-        n = 2
-        while f"{module}_{n}" in taken or f"{stem}{n}" in taken:
-            n += 1
-        chosen[index] = (f"{module}_{n}", f"{stem}{n}")
-        message = (
-            f"tool {specs[index]['name']!r} becomes Python name {chosen[index][0]!r}, since tool "
-            f"{specs[owner]['name']!r} has {module!r} (set x-python-name on either to choose)"
+        pinned = spec.get("x-python-name")
+        module = snake_base(pinned) if pinned else snake_base(spec["name"], fallback="tool")
+        stem = pascal(pinned or spec["name"], fallback="Tool")
+
+        def variants(n: int, module: str = module, stem: str = stem) -> tuple[str, ...]:
+            return identifier(module, n), class_stem(stem, n)
+
+        claims.append(
+            Claim(
+                index,
+                variants,
+                pinned=bool(pinned),
+                exact=spec["name"] == identifier(module),
+            )
         )
-        problems.append(loaded.diagnostic(("tools", index, "name"), message, "warning"))
+    given, renames = resolve(claims)
+    for rename in renames:
+        name, other = specs[rename.owner]["name"], specs[rename.holder]["name"]
+        if rename.pinned:
+            message = (
+                f"tool {name!r} and tool {other!r} both pin Python name {rename.wanted!r}:"
+                f" {name!r} becomes {rename.given!r} (give it another x-python-name)"
+            )
+        else:
+            message = (
+                f"tool {name!r} becomes Python name {rename.given!r}, since tool {other!r} has"
+                f" {rename.wanted!r} (set x-python-name on either to choose)"
+            )
+        problems.append(loaded.diagnostic(("tools", rename.owner, "name"), message, "warning"))
+    chosen: dict[int, tuple[str, str]] = {}
+    for index, spec in enumerate(specs):
+        if index not in skip:
+            module, stem = given[first[spec["name"]]]
+            chosen[index] = (module, stem)
     return chosen
 
 
@@ -152,12 +170,6 @@ def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:
 def internal_error(exc: BaseException) -> str:
     """The message for a failure of codegen itself on a tool: a bug, reported where it happened."""
     return f"codegen failed on this tool, which is a bug in codegen (please report it with this tool): {type(exc).__name__}: {exc}"
-
-
-def _free_name(name: str, taken: set[str]) -> str:
-    while name in taken:
-        name += "_"
-    return name
 
 
 def definition_digest(spec: dict[str, Any]) -> str:
@@ -188,7 +200,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             args=root,
             parse_name=f"parse_{self.module}",
             keywords_name=keywords_name,
-            call_self=_free_name("self", {f.py_name for f in root.fields}),
+            call_self=Names(f.py_name for f in root.fields).take("self"),
             schema=self.fixed_schema(),
             helpers=tuple(k for k in kinds if k.needs_helper),
             # A nullable use of a shared definition is a kind of its own with the same class.

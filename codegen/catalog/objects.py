@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 
 from codegen.catalog.defaults import corrected
 from codegen.catalog.kinds import DateKind, DateTimeKind, Field, IntegerKind, Kind, ObjectKind
-from codegen.catalog.names import snake, usable
+from codegen.catalog.names import Claim, identifier, resolve, snake_base, usable
 from codegen.catalog.tool_state import GONE, ToolState
 from codegen.diagnostics import JsonPath
 
@@ -94,37 +94,46 @@ class Objects(ToolState):
         return {word: value for word, value in prop.items() if word not in flags}
 
     def python_names(self, properties: dict[str, Any], path: JsonPath) -> dict[str, str]:
-        """Each property's Python name. Names that collide are told apart deterministically: a
-        wire name that already is the identifier keeps it, the others take a suffix in order."""
-        wanted: dict[str, str] = {}
+        """Each property's Python name, by the one naming rule (`names.resolve`): names that
+        collide are told apart, with a warning."""
+        claims: list[Claim[str]] = []
         for wire, prop in properties.items():
             pinned = isinstance(prop, dict) and "x-python-name" in prop
-            py_name = prop["x-python-name"] if pinned else snake(wire)
-            if not usable(py_name):
-                self.error(
+            base = prop["x-python-name"] if pinned else snake_base(wire)
+            if pinned and not usable(base):
+                self.warn(
                     (*path, "properties", wire, "x-python-name"),
-                    f"x-python-name {py_name!r} is a Python keyword or a name the generated class uses",
+                    f"x-python-name {base!r} is a Python keyword or a name the generated class"
+                    f" uses: the field is {identifier(base)!r}",
                 )
-                continue
-            wanted[wire] = py_name
-        owners = {py_name: wire for wire, py_name in wanted.items() if wire == py_name}
-        chosen: dict[str, str] = {}
-        for wire, py_name in wanted.items():
-            owner = owners.setdefault(py_name, wire)
-            if owner == wire:
-                chosen[wire] = py_name
-                continue
-            taken = {*owners, *wanted.values(), *chosen.values()}
-            n = 2
-            while f"{py_name}_{n}" in taken:
-                n += 1
-            chosen[wire] = f"{py_name}_{n}"
-            self.warn(
-                (*path, "properties", wire),
-                f"parameter {wire!r} becomes Python name {chosen[wire]!r}, since parameter "
-                f"{owner!r} has {py_name!r} (set x-python-name on either to choose)",
+
+            def variants(n: int, base: str = base) -> tuple[str, ...]:
+                return (identifier(base, n),)
+
+            claims.append(
+                Claim(
+                    wire,
+                    variants,
+                    pinned=pinned,
+                    exact=wire == identifier(base),
+                )
             )
-        return {wire: chosen[wire] for wire in wanted}
+        given, renames = resolve(claims)
+        for rename in renames:
+            if rename.pinned:
+                message = (
+                    f"parameters {rename.owner!r} and {rename.holder!r} both pin Python name"
+                    f" {rename.wanted!r}: {rename.owner!r} becomes {rename.given!r} (give it"
+                    " another x-python-name)"
+                )
+            else:
+                message = (
+                    f"parameter {rename.owner!r} becomes Python name {rename.given!r}, since"
+                    f" parameter {rename.holder!r} has {rename.wanted!r} (set x-python-name on"
+                    " either to choose)"
+                )
+            self.warn((*path, "properties", rename.owner), message)
+        return {wire: given[wire][0] for wire in properties}
 
     def field(
         self, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool

@@ -13,7 +13,7 @@ from typing import Any
 from codegen.catalog.keywords import empty_ranges, unenforced
 from codegen.catalog.kinds import Kind
 from codegen.catalog.load import LoadedCatalog
-from codegen.catalog.names import snake
+from codegen.catalog.names import Names, snake
 from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.python.imports import TAKEN
 
@@ -22,21 +22,6 @@ GONE: Any = object()
 
 # allOf inside allOf, $ref to $ref: deeper than this is a cycle.
 MAX_MERGES = 32
-
-
-class Names:
-    """Module-level names of one tool module: unique, deterministic, in catalog order."""
-
-    def __init__(self) -> None:
-        self.taken: set[str] = set(TAKEN)
-
-    def take(self, name: str) -> str:
-        candidate, n = name, 1
-        while candidate in self.taken:
-            n += 1
-            candidate = f"{name}{n}"
-        self.taken.add(candidate)
-        return candidate
 
 
 class ToolState:
@@ -60,7 +45,7 @@ class ToolState:
         self.root: dict[str, Any] = spec["parameters"]
         self.base: JsonPath = ("tools", index, "parameters")
         self.problems = problems
-        self.names = Names()
+        self.names = Names(TAKEN)
         self.module, self.pascal = python_name  # the module's name, and the stem of its classes
         self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
         self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class

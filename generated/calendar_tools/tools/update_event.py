@@ -112,7 +112,7 @@ def _color_id(v: object, path: str, warnings: list[str], errors: list[str]) -> i
     return c
 
 
-def _color_id2(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
+def _color_id_2(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_COLOR_ID_PATTERN.search(c)):
         errors.append(f"pattern_mismatch:{path}")
@@ -120,7 +120,9 @@ def _color_id2(v: object, path: str, warnings: list[str], errors: list[str]) -> 
     return c
 
 
-def _color_id3(v: object, path: str, warnings: list[str], errors: list[str]) -> int | str | Invalid:
+def _color_id_3(
+    v: object, path: str, warnings: list[str], errors: list[str]
+) -> int | str | Invalid:
     if type(v) is int and 1 <= v <= 11:
         return v
     if type(v) is str and _COLOR_ID_PATTERN.search(v):
@@ -132,7 +134,7 @@ def _color_id3(v: object, path: str, warnings: list[str], errors: list[str]) -> 
         return c1
     w2: list[str] = []
     e2: list[str] = []
-    if (c2 := _color_id2(v, path, w2, e2)) is not INVALID and not e2:
+    if (c2 := _color_id_2(v, path, w2, e2)) is not INVALID and not e2:
         warnings.extend(w2)
         return c2
     errors.append(f"unsupported_union_literal:{path}")
@@ -200,7 +202,7 @@ def _arguments(
         warnings.append("null_treated_as_absent:colorId")
         color_id_ = None
         del src["colorId"]
-    elif (color_id_c := _color_id3(v, "colorId", warnings, errors)) is not INVALID:
+    elif (color_id_c := _color_id_3(v, "colorId", warnings, errors)) is not INVALID:
         src["colorId"] = color_id_ = color_id_c
     else:
         del src["colorId"]

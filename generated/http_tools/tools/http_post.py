@@ -54,7 +54,7 @@ _ARGUMENTS_KEYS: Final = frozenset({"url", "body", "Content-Type"})
 _ARGUMENTS_DRAFT: Final = draft_class(HttpPostArgs)
 
 
-def _body3(
+def _body_3(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> dict[str, object] | str | Invalid:
     if type(v) is dict:
@@ -101,7 +101,7 @@ def _arguments(
     if v is ABSENT or v is None:
         errors.append("missing_required:body")
         src.pop("body", None)
-    elif (body_c := _body3(v, "body", warnings, errors)) is not INVALID:
+    elif (body_c := _body_3(v, "body", warnings, errors)) is not INVALID:
         src["body"] = body_ = body_c
     else:
         del src["body"]

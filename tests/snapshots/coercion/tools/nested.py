@@ -96,8 +96,8 @@ class NestedTarget2:
     unit: str
 
 
-_TARGET2_KEYS: Final = frozenset({"count", "unit"})
-_TARGET2_DRAFT: Final = draft_class(NestedTarget2)
+_TARGET_2_KEYS: Final = frozenset({"count", "unit"})
+_TARGET_2_DRAFT: Final = draft_class(NestedTarget2)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -343,7 +343,7 @@ def _target(
     return src, typed
 
 
-def _target2(
+def _target_2(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, NestedTarget2 | Invalid]:
     src = v if type(v) is dict else to_dict(v, path, warnings, errors)
@@ -374,12 +374,12 @@ def _target2(
     else:
         del src["unit"]
 
-    if not _TARGET2_KEYS.issuperset(src):
-        for name in unknown_keys(src, _TARGET2_KEYS):
+    if not _TARGET_2_KEYS.issuperset(src):
+        for name in unknown_keys(src, _TARGET_2_KEYS):
             warnings.append(f"unknown_parameter:{path}.{name}")
     if len(errors) > failed:
         return src, INVALID
-    draft: Any = object.__new__(_TARGET2_DRAFT)
+    draft: Any = object.__new__(_TARGET_2_DRAFT)
     draft.count = count_
     draft.unit = unit_
     draft.__class__ = NestedTarget2
@@ -387,7 +387,7 @@ def _target2(
     return src, typed
 
 
-def _target3(
+def _target_3(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, NestedTarget | NestedTarget2 | Invalid]:
     w1: list[str] = []
@@ -398,7 +398,7 @@ def _target3(
         return p1, t1
     w2: list[str] = []
     e2: list[str] = []
-    p2, t2 = _target2(v, path, w2, e2)
+    p2, t2 = _target_2(v, path, w2, e2)
     if t2 is not INVALID and not e2:
         warnings.extend(w2)
         return p2, t2
@@ -466,7 +466,7 @@ def _arguments(
         target_ = None
         del src["target"]
     else:
-        target_plain, target_typed = _target3(v, "target", warnings, errors)
+        target_plain, target_typed = _target_3(v, "target", warnings, errors)
         if target_plain is not INVALID:
             src["target"] = target_plain
         else:

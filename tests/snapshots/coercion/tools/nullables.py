@@ -65,7 +65,7 @@ def _maybe_day(
     return to_date(v, path, warnings, errors)
 
 
-def _id3(v: object, path: str, warnings: list[str], errors: list[str]) -> int | str | Invalid:
+def _id_3(v: object, path: str, warnings: list[str], errors: list[str]) -> int | str | Invalid:
     if type(v) is int:
         return v
     if type(v) is str:
@@ -126,7 +126,7 @@ def _arguments(
         warnings.append("null_treated_as_absent:id")
         id_ = None
         del src["id"]
-    elif (id_c := _id3(v, "id", warnings, errors)) is not INVALID:
+    elif (id_c := _id_3(v, "id", warnings, errors)) is not INVALID:
         src["id"] = id_ = id_c
     else:
         del src["id"]

@@ -429,7 +429,7 @@ def _items(
     return items, typed
 
 
-def _arguments2(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
+def _arguments_2(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
         errors.append(f"out_of_range:{path}")
@@ -1010,7 +1010,7 @@ def _arguments(
         warnings.append("null_treated_as_absent:arguments")
         arguments_ = None
         del src["arguments"]
-    elif (arguments_c := _arguments2(v, "arguments", warnings, errors)) is not INVALID:
+    elif (arguments_c := _arguments_2(v, "arguments", warnings, errors)) is not INVALID:
         src["arguments"] = arguments_ = arguments_c
     else:
         del src["arguments"]

@@ -1,0 +1,429 @@
+"""The reference tables of docs/*.md, rendered from the code so that they cannot drift.
+
+Each table sits in its page between two marker comments; `python -m codegen.docs_tables` renders
+every table and rewrites what is between the markers (`--check`: exit 1, naming the stale tables,
+and write nothing). tests/test_docs_pages.py fails when a committed page differs from this output.
+
+The parser's codes are emitted from many places (the runtime, each kind's checks, the adapters),
+so `PARSE_CODES` below is the one list of them; the test holds it to the generated packages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal
+
+from codegen.cli import _parser
+from codegen.lint import RULES
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+REFRESH = "python -m codegen.docs_tables"
+
+Level = Literal["warning", "error"]
+
+# code → (section, level, when): what the parse functions, the adapters and the JSONL parser put
+# in a request's `warnings` and `errors`, each followed by `:path` when it is about one parameter.
+PARSE_CODES: dict[str, tuple[str, Level, str]] = {
+    "string_literal_converted_to_boolean": (
+        "parameter",
+        "warning",
+        'a boolean sent as text: `"true"`/`"false"`, `yes`/`no`, `on`/`off`, `"1"`/`"0"`',
+    ),
+    "number_coerced_to_boolean": ("parameter", "warning", "a boolean sent as `0` or `1`"),
+    "string_literal_converted_to_integer": (
+        "parameter",
+        "warning",
+        'an integer sent as text (`"42"`)',
+    ),
+    "number_coerced_to_integer": (
+        "parameter",
+        "warning",
+        "an integer sent as a whole float (`3.0`)",
+    ),
+    "fractional_number_truncated_to_integer": (
+        "parameter",
+        "warning",
+        "an integer sent with a fraction (`3.7`): truncated",
+    ),
+    "string_literal_converted_to_number": (
+        "parameter",
+        "warning",
+        'a number sent as text (`"2.5"`)',
+    ),
+    "non_string_literal_retained": (
+        "parameter",
+        "warning",
+        "a string sent as `true`, `42` or `1.5`: kept as its text",
+    ),
+    "string_parsed_as_json": (
+        "parameter",
+        "warning",
+        "an object or array sent as a string holding JSON",
+    ),
+    "scalar_coerced_to_list": (
+        "parameter",
+        "warning",
+        "an array sent as one value: wrapped in a list",
+    ),
+    "enum_case_normalized": (
+        "parameter",
+        "warning",
+        "an enum value in another case: the canonical one",
+    ),
+    "uri_not_absolute": ("parameter", "warning", "a `uri` without a scheme: kept"),
+    "string_literal_converted_to_null": (
+        "parameter",
+        "warning",
+        'a nullable non-string parameter sent as `"null"`',
+    ),
+    "null_treated_as_absent": (
+        "parameter",
+        "warning",
+        "an optional, non-nullable parameter sent as `null`: absent, its default applies",
+    ),
+    "unknown_parameter": (
+        "parameter",
+        "warning",
+        "a name the tool does not declare: kept in `values`",
+    ),
+    "missing_required": ("parameter", "error", "a required parameter missing or `null`"),
+    "unsupported_boolean_literal": ("parameter", "error", "no boolean can be read from the value"),
+    "unsupported_integer_literal": ("parameter", "error", "no integer can be read from the value"),
+    "unsupported_number_literal": ("parameter", "error", "no number can be read from the value"),
+    "unsupported_string_literal": ("parameter", "error", "an object or array sent for a string"),
+    "unsupported_object_literal": ("parameter", "error", "no object can be read from the value"),
+    "unsupported_array_literal": (
+        "parameter",
+        "error",
+        "no array can be read from the value, or a list element is `null`",
+    ),
+    "unsupported_null_literal": ("parameter", "error", 'anything but `null` for `type: "null"`'),
+    "unsupported_timestamp_literal": (
+        "parameter",
+        "error",
+        "a `date-time` or `date` that is not ISO 8601",
+    ),
+    "unsupported_union_literal": ("parameter", "error", "no member of a union takes the value"),
+    "ambiguous_union_literal": (
+        "parameter",
+        "error",
+        "a `oneOf` value that two branches take as sent",
+    ),
+    "enum_out_of_range": ("parameter", "error", "a value outside `enum` or `const`"),
+    "out_of_range": (
+        "parameter",
+        "error",
+        "outside `minimum`/`maximum` (or their exclusive forms)",
+    ),
+    "length_out_of_range": (
+        "parameter",
+        "error",
+        "outside a string's lengths or an array's item counts",
+    ),
+    "pattern_mismatch": ("parameter", "error", "a string that does not match `pattern`"),
+    "arguments_unquoted": (
+        "call",
+        "warning",
+        "arguments JSON-encoded as a string, again and again (up to 10 levels)",
+    ),
+    "tool_definition_missing": (
+        "call",
+        "warning",
+        "a tool name the catalog does not know: a generic lenient parse",
+    ),
+    "json_parse_error": (
+        "call",
+        "error",
+        "the arguments are not JSON, even after the text repairs: `json_parse_error:<reason> (original: …)`",
+    ),
+    "arguments_not_object": ("call", "error", "the arguments are JSON but not an object"),
+    "arguments_too_deep": ("call", "error", "nesting deeper than 128"),
+    "arguments_too_large": (
+        "call",
+        "error",
+        "text of more than 64 Mi characters, or a dict of more than 1,000,000 values",
+    ),
+    "unreadable_arguments": (
+        "call",
+        "error",
+        "a dict input whose objects raise when read: `:<Error>`",
+    ),
+    "truncated_arguments": (
+        "call",
+        "error",
+        "a reply cut off mid-way: the complete parameters are kept, the call does not run",
+    ),
+    "markdown_fence_stripped": ("repair", "warning", "the JSON inside a Markdown code fence"),
+    "json_extracted_from_text": ("repair", "warning", "the JSON object inside a sentence"),
+    "smart_quote_replaced": ("repair", "warning", "strings in typographic quotes (`“…”`, `‘…’`)"),
+    "single_quotes_converted": ("repair", "warning", "`'single-quoted'` strings"),
+    "python_literal_converted": (
+        "repair",
+        "warning",
+        "Python's `True`, `False`, `None` outside strings",
+    ),
+    "unquoted_key_quoted": ("repair", "warning", "a key without quotes (`{query: \"x\"}`)"),
+    "control_character_escaped": (
+        "repair",
+        "warning",
+        "a raw line break, tab or other control character inside a string value",
+    ),
+    "comment_removed": ("repair", "warning", "`//` and `/* */` comments outside strings"),
+    "missing_comma_inserted": (
+        "repair",
+        "warning",
+        'no comma between two members or items (`{"a": 1 "b": 2}`)',
+    ),
+    "trailing_comma_removed": ("repair", "warning", "a trailing comma before `}` or `]`"),
+    "arguments_envelope": (
+        "text",
+        "warning",
+        "the arguments under another key than `parameters`: `:<key>` (`arguments`, `args`, `input`, …)",
+    ),
+    "name_envelope": (
+        "text",
+        "warning",
+        "the tool's name under another key than `name`: `:<key>` (`tool`, `function_name`, …)",
+    ),
+    "call_envelope": (
+        "text",
+        "warning",
+        "the call one level down, as OpenAI writes a tool call: `:<key>` (`function`, …)",
+    ),
+    "flat_call_object": ("text", "warning", "the tool's name beside its arguments in one object"),
+    "pythonic_call": (
+        "text",
+        "warning",
+        "a call in Python's syntax (`[f(a=1)]`), read with literals only, never evaluated",
+    ),
+    "call_extracted_from_text": ("text", "warning", "a list of pythonic calls inside prose"),
+    "native_format": (
+        "text",
+        "warning",
+        "an open model's own format: `:hermes`, `:qwen3_coder`, `:mistral`, `:llama`, "
+        "`:deepseek`, `:kimi_k2`, `:harmony`",
+    ),
+    "think_block_removed": ("text", "warning", "a `<think>` block before the calls"),
+    "tool_name_normalized": (
+        "text",
+        "warning",
+        "a tool's name in another case or punctuation (`Math_Factorial`): `:<name sent>`",
+    ),
+    "key_case_normalized": (
+        "text",
+        "warning",
+        "an argument's key in another case (`Query`): `:<parameter>`",
+    ),
+    "ambiguous_tool_name": (
+        "text",
+        "error",
+        "a name that two tools match with case and punctuation aside: `:<tool>|<tool>`",
+    ),
+    "tool_call_id_generated": (
+        "reply",
+        "warning",
+        "a call without an id: it gets `call_<i>`, its position in the list returned",
+    ),
+    "malformed_tool_call": (
+        "reply",
+        "error",
+        "a call without a usable name: `:function`, `:function.name` or `:name`",
+    ),
+    "malformed_response": (
+        "reply",
+        "error",
+        "a value of no provider's shape where a reply or call belongs",
+    ),
+    "unreadable_response": ("reply", "error", "reading the reply raised: `:<Error>`"),
+    "unreadable_tool_call": ("reply", "error", "reading a call raised: `:<Error>`"),
+    "response_too_large": ("reply", "error", "more than 1,000,000 nodes to walk: the walk stops"),
+    "model_reported_error": (
+        "reply",
+        "error",
+        'prompt mode: the model\'s `"error"` instead of arguments: `:<its text>`',
+    ),
+}
+
+_SECTIONS = {
+    "parameter": "About one parameter (`code:path`)",
+    "call": "About the whole call",
+    "repair": "Text repair, run only when strict decoding fails (reported in this order)",
+    "text": "Model text: the shapes `parse_reply` reads (before the parser's own codes)",
+    "reply": "Adapters and prompt mode: about a provider's reply",
+}
+
+# The words of each `codegen lint` rule; its level and name are lint.RULES's.
+LINT_FINDINGS: dict[str, str] = {
+    "CG000": "a catalog error (as `codegen validate` reports it)",
+    "CG001": "a tool described in fewer than 20 characters: the model chooses tools by their descriptions",
+    "CG002": "a parameter without a description (a `$ref` is described where it is defined)",
+    "CG003": "a parameter described in fewer than 10 characters",
+    "CG004": "an enum whose description mentions none of its values",
+    "CG005": 'a description that says "defaults to X" where the schema\'s `default` is not X',
+    "CG006": "a required parameter with a default, which never applies",
+    "CG007": "a tool name some provider forbids, so that provider is sent an alias (`PROVIDER_NAMES`)",
+    "CG008": "a tool whose strict form goes over OpenAI's limits (properties, nesting, enum values, text)",
+    "CG100": "every build warning (what the build forgave, keywords not enforced, …)",
+}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def parse_codes_table() -> str:
+    lines: list[str] = []
+    for section, title in _SECTIONS.items():
+        lines += [f"**{title}**", "", "| code | level | when |", "| --- | --- | --- |"]
+        lines += [
+            f"| `{code}` | {level} | {_cell(when)} |"
+            for code, (where, level, when) in PARSE_CODES.items()
+            if where == section
+        ]
+        lines.append("")
+    return "\n".join(lines).rstrip("\n")
+
+
+def lint_rules_table() -> str:
+    if set(LINT_FINDINGS) != set(RULES):
+        raise ValueError(
+            f"codegen.docs_tables.LINT_FINDINGS must describe exactly lint.RULES: "
+            f"missing {sorted(set(RULES) - set(LINT_FINDINGS))}, "
+            f"unknown {sorted(set(LINT_FINDINGS) - set(RULES))}"
+        )
+    lines = ["| code | level | rule | finding |", "| --- | --- | --- | --- |"]
+    lines += [
+        f"| {code} | {level} | `{name}` | {_cell(LINT_FINDINGS[code])} |"
+        for code, (level, name) in sorted(RULES.items())
+    ]
+    return "\n".join(lines)
+
+
+def cli_table() -> str:
+    parser = _parser()
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {choice.dest: choice.help or "" for choice in commands._choices_actions}
+    every = [own for own in map(_own, parser._actions) if own is not None]
+    lines = ["Every command takes `-h`/`--help`; " + "; ".join(every) + ".", ""]
+    # An argument some command leaves undescribed means what the same argument means elsewhere.
+    said = {
+        (a.dest, a.metavar): a.help
+        for command in commands.choices.values()
+        for a in reversed(command._actions)
+        if a.help
+    }
+    for name, command in commands.choices.items():
+        actions = [a for a in command._actions if not isinstance(a, argparse._HelpAction)]
+        synopsis = " ".join(["codegen", name, *(_synopsis(a) for a in actions)])
+        lines += [
+            f"### `codegen {name}`",
+            "",
+            _cell(helps[name]) + ".",
+            "",
+            "```",
+            synopsis,
+            "```",
+            "",
+        ]
+        lines += ["| argument | what it is |", "| --- | --- |"]
+        for action in actions:
+            described = _described(
+                action, action.help or said.get((action.dest, action.metavar), "")
+            )
+            lines.append(f"| `{_spelling(action)}` | {_cell(described)} |")
+        lines.append("")
+    return "\n".join(lines).rstrip("\n")
+
+
+def _own(action: argparse.Action) -> str | None:
+    """The top-level options besides help and the commands, such as `--version`."""
+    if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+        return None
+    return f"`codegen {_spelling(action)}` " + (action.help or "").rstrip(".")
+
+
+def _metavar(action: argparse.Action) -> str:
+    if action.choices is not None and action.metavar is None:
+        return "{" + ",".join(str(c) for c in action.choices) + "}"
+    return str(action.metavar or action.dest.upper())
+
+
+def _spelling(action: argparse.Action) -> str:
+    if not action.option_strings:
+        return _metavar(action)
+    flags = ", ".join(action.option_strings)
+    return flags if action.nargs == 0 else f"{flags} {_metavar(action)}"
+
+
+def _synopsis(action: argparse.Action) -> str:
+    if not action.option_strings:
+        word = _metavar(action)
+        return {"*": f"[{word} ...]", "?": f"[{word}]", "+": f"{word} [{word} ...]"}.get(
+            str(action.nargs), word
+        )
+    first = action.option_strings[-1]
+    return f"[{first}]" if action.nargs == 0 else f"[{first} {_metavar(action)}]"
+
+
+def _described(action: argparse.Action, text: str) -> str:
+    if (
+        action.option_strings
+        and action.nargs != 0
+        and action.default not in (None, argparse.SUPPRESS)
+    ):
+        text = f"{text} (default: `{action.default}`)".strip()
+    return text
+
+
+TABLES: dict[str, tuple[str, Callable[[], str]]] = {
+    "parse-codes": ("parsing.md", parse_codes_table),
+    "lint-rules": ("cli.md", lint_rules_table),
+    "cli": ("cli.md", cli_table),
+}
+
+
+def _markers(name: str) -> tuple[str, str]:
+    return (
+        f"<!-- BEGIN GENERATED {name}: edit codegen/docs_tables.py, then run `{REFRESH}` -->",
+        f"<!-- END GENERATED {name} -->",
+    )
+
+
+def render(docs: Path = DOCS) -> dict[Path, str]:
+    """Each page that holds a table, with every table rendered afresh between its markers."""
+    pages: dict[Path, str] = {}
+    for name, (page, table) in TABLES.items():
+        path = docs / page
+        text = pages.get(path) or path.read_text(encoding="utf-8")
+        begin, end = _markers(name)
+        block = re.compile(re.escape(begin) + r"\n(?:.*?\n)?" + re.escape(end), re.DOTALL)
+        found = list(block.finditer(text))
+        if len(found) != 1:
+            raise ValueError(f"{path}: needs exactly one {begin!r} … {end!r} block")
+        start, stop = found[0].span()
+        pages[path] = f"{text[:start]}{begin}\n{table()}\n{end}{text[stop:]}"
+    return pages
+
+
+def stale(docs: Path = DOCS) -> list[Path]:
+    """The pages whose committed text differs from what render() gives."""
+    return [path for path, text in render(docs).items() if path.read_text(encoding="utf-8") != text]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    if "--check" in (sys.argv[1:] if argv is None else argv):
+        outdated = stale()
+        for path in outdated:
+            print(f"{path}: stale; run `{REFRESH}`", file=sys.stderr)
+        return 1 if outdated else 0
+    for path, text in render().items():
+        path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

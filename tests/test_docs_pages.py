@@ -1,0 +1,182 @@
+"""The user docs (README.md and docs/*.md): tables rendered from the code are current, the list of
+parser codes is the generated packages' own, every relative link resolves, and the entry points
+the docs name (`python -m codegen`, the pre-commit hook) run."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+import yaml
+from markdown_it import MarkdownIt
+
+from codegen import docs_tables
+from codegen.cli import _parser
+from codegen.runtime import _explain, _repair
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+GENERATED = ROOT / "generated"
+
+
+def test_the_tables_rendered_from_the_code_are_the_committed_ones(
+    request: pytest.FixtureRequest,
+) -> None:
+    rendered = docs_tables.render()
+    if request.config.getoption("--update-snapshots"):
+        for path, text in rendered.items():
+            path.write_text(text, encoding="utf-8")
+    stale = [
+        path.name for path, text in rendered.items() if path.read_text(encoding="utf-8") != text
+    ]
+    assert not stale, (
+        f"docs pages {stale} differ from the code's tables: run `.venv/bin/{docs_tables.REFRESH}` "
+        "(or pytest --update-snapshots) and read the diff"
+    )
+
+
+def test_every_command_and_option_of_the_parser_is_on_the_cli_page() -> None:
+    cli_page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    parser = _parser()
+    (commands,) = (a for a in parser._actions if a.dest == "command")
+    assert commands.choices
+    for name, command in commands.choices.items():
+        assert f"### `codegen {name}`" in cli_page
+        for action in command._actions:
+            for flag in action.option_strings:
+                assert flag in cli_page, (name, flag)
+
+
+def _generated_source() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(GENERATED.rglob("*.py")))
+
+
+def test_every_listed_code_is_one_the_generated_packages_emit() -> None:
+    # A code renamed or dropped in the runtime leaves its row behind: the row must go too.
+    source = _generated_source()
+    for code in docs_tables.PARSE_CODES:
+        assert re.search(rf"""["']{code}[:"']""", source), code
+
+
+def test_every_code_the_generated_packages_emit_is_listed() -> None:
+    # The generated code writes a code with a path as f"code:{path}", and the runtime's repairs
+    # and explain module keep theirs in tables: a new code in any of these needs its row.
+    emitted = set(re.findall(r"""\bf["']([a-z]+(?:_[a-z]+)+):\{""", _generated_source()))
+    emitted |= set(_repair.CODES) | set(_explain._KIND_WORDS) | set(_explain._WHOLE_CALL)
+    assert "string_literal_converted_to_integer" in emitted  # the scan sees what it should
+    assert emitted - set(docs_tables.PARSE_CODES) == set()
+
+
+def test_every_lint_rule_has_its_words() -> None:
+    from codegen.lint import RULES
+
+    assert set(docs_tables.LINT_FINDINGS) == set(RULES)
+
+
+def _slug(text: str) -> str:
+    # GitHub's anchors: lower case, punctuation dropped except - and _, spaces as -.
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def _anchors_and_links(path: Path) -> tuple[set[str], list[str]]:
+    tokens = MarkdownIt("commonmark").enable("table").parse(path.read_text(encoding="utf-8"))
+    anchors: set[str] = set()
+    links: list[str] = []
+    seen: dict[str, int] = {}
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            inline = tokens[i + 1]
+            title = "".join(
+                c.content for c in inline.children or [] if c.type in ("text", "code_inline")
+            )
+            slug = _slug(title)
+            anchors.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
+            seen[slug] = seen.get(slug, 0) + 1
+        for child in token.children or []:
+            if child.type == "link_open":
+                links.append(str(child.attrs["href"]))
+    return anchors, links
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_points_to_a_file_and_anchor_that_exist(page: Path) -> None:
+    _, links = _anchors_and_links(page)
+    for link in links:
+        parts = urlsplit(link)
+        if parts.scheme or link.startswith("//"):
+            continue
+        target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+        assert target.exists(), f"{page.name}: {link}: no such file"
+        if parts.fragment:
+            assert target.suffix == ".md", f"{page.name}: {link}: an anchor in a non-Markdown file"
+            anchors, _ = _anchors_and_links(target)
+            assert parts.fragment in anchors, f"{page.name}: {link}: no such heading"
+
+
+def test_the_link_checker_sees_links_and_headings() -> None:
+    anchors, links = _anchors_and_links(ROOT / "docs" / "README.md")
+    assert "codegen-documentation" in anchors
+    assert "catalog.md" in links
+
+
+def test_the_docs_index_links_every_page() -> None:
+    _, links = _anchors_and_links(ROOT / "docs" / "README.md")
+    pages = {p.name for p in (ROOT / "docs").glob("*.md")} - {"README.md"}
+    assert pages <= {urlsplit(link).path for link in links}
+
+
+def test_the_readme_test_command_is_what_ci_runs() -> None:
+    # .ci/run runs the first line with pytest inside a ```sh block of the README.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```sh\n", 1)[1].split("\n```", 1)[0]
+    command = next(line for line in block.splitlines() if "pytest" in line)
+    assert command == (
+        'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest -q -n auto'
+    )
+
+
+def test_python_dash_m_codegen_runs_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "codegen", "--help"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: codegen ")
+    assert "build" in done.stdout and "lint" in done.stdout
+
+
+def test_python_dash_m_codegen_checks_the_committed_output() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "codegen", "build", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "generated is up to date" in done.stdout
+
+
+def test_the_pre_commit_hook_runs_codegen_build_check() -> None:
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert hook["id"] == "codegen-check"
+    assert hook["language"] == "python"
+    # File names would become SOURCE arguments and narrow the check to them.
+    assert hook["pass_filenames"] is False
+    command, *argv = shlex.split(hook["entry"])
+    assert project["scripts"][command] == "codegen.cli:main"
+    args = _parser().parse_args(argv)
+    assert (args.command, args.check, args.sources) == ("build", True, [])
+
+
+def test_the_distribution_has_a_name_of_its_own() -> None:
+    # PyPI's `codegen` is another project; the import name and the command stay `codegen`.
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == "toolcall-codegen"
+    assert project["scripts"] == {"codegen": "codegen.cli:main"}
