@@ -107,7 +107,6 @@ def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCall
     return spec.parse(raw, tool_call_id)
 
 
-# `parse`, reached by the names and keys models write in text (`math_factorial`, `Query`).
 _TEXT: Final = _calls.Catalog(parse, TOOLS, _ALIASES)
 
 
