@@ -166,7 +166,7 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "warning",
         "Python's `True`, `False`, `None` outside strings",
     ),
-    "unquoted_key_quoted": ("repair", "warning", "a key without quotes (`{query: \"x\"}`)"),
+    "unquoted_key_quoted": ("repair", "warning", 'a key without quotes (`{query: "x"}`)'),
     "control_character_escaped": (
         "repair",
         "warning",
@@ -204,8 +204,10 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     "native_format": (
         "text",
         "warning",
-        "an open model's own format: `:hermes`, `:qwen3_coder`, `:mistral`, `:llama`, "
-        "`:deepseek`, `:kimi_k2`, `:harmony`",
+        (
+            "an open model's own format: `:hermes`, `:qwen3_coder`, `:mistral`, `:llama`, "
+            "`:deepseek`, `:kimi_k2`, `:harmony`"
+        ),
     ),
     "think_block_removed": ("text", "warning", "a `<think>` block before the calls"),
     "tool_name_normalized": (

@@ -52,6 +52,10 @@ _WORDS: Final = ("true", "false", "null", *_PYTHON_LITERALS)
 _JSON_WORDS: Final = frozenset({"true", "false", "null"})
 _CLOSERS: Final = {"{": "}", "[": "]"}
 _STRING_KINDS: Final = frozenset({"string", "quoted", "smart", "smart_single"})
+_COMMENT_KINDS: Final = frozenset({"line_comment", "block_comment", "open_comment"})
+_OPEN_KINDS: Final = frozenset({"open_string", "open_quoted", "open_number"})
+# After these (or at the start) a value is expected, so none can be missing its comma.
+_NO_VALUE_BEFORE: Final = frozenset({"", "{", "[", ",", ":"})
 # How many faults the decoder-guided pass mends before the linear scan takes over: each costs a
 # decode up to the fault, so the pass stays linear, and a text with more faults is the scan's.
 _QUICK_FIXES: Final = 8
@@ -321,11 +325,13 @@ def _scan(text: str, start: int, found: set[str], attempts: _Attempts) -> _Scan:
     `failed` is set where the text breaks a rule we do not repair: a bare word, a comma with
     nothing before it, a closing bracket that does not match.
     """
-    scan = _Scan([], len(text), [], False, -1)
+    size = len(text)
+    scan = _Scan([], size, [], False, -1)
     tokens, opened = scan.tokens, scan.open
+    token_at = _TOKEN.match  # bound once: this loop runs once per token of the text
     position = start
-    while position < len(text):
-        match = _TOKEN.match(text, position)
+    while position < size:
+        match = token_at(text, position)
         if match is None:
             scan.failed = position
             return scan
@@ -333,20 +339,19 @@ def _scan(text: str, start: int, found: set[str], attempts: _Attempts) -> _Scan:
         begin, position = position, match.end()
         if kind == "space":
             continue
-        if kind in ("line_comment", "block_comment", "open_comment"):
+        if kind in _COMMENT_KINDS:
             found.add("comment_removed")
             continue
-        if kind in ("open_string", "open_quoted", "open_number") or (
-            kind in ("number", "word") and position == len(text)
-        ):
+        if kind in _OPEN_KINDS or (position == size and kind in ("number", "word")):
             # The text ends inside this value (`"cu`, `12` of `125`, `tru`): it is dropped.
             if kind == "word" and not any(word.startswith(value) for word in _WORDS):
                 scan.failed = begin
                 return scan
             scan.cut = True
             return scan
+        last = tokens[-1] if tokens else ""
         in_object = bool(opened) and tokens[opened[-1]] == "{"
-        if value in _CLOSERS and tokens and len(opened) < _WHOLE_VALUE_DEPTH:
+        if value in _CLOSERS and last and len(opened) < _WHOLE_VALUE_DEPTH:
             # A valid object or array inside is taken whole, at the decoder's speed: a few
             # faults in a long text cost their own containers only. Tried at the first levels
             # alone, so no character is decoded more than a few times over.
@@ -356,14 +361,14 @@ def _scan(text: str, start: int, found: set[str], attempts: _Attempts) -> _Scan:
                 decoded = None
             if decoded is not None:
                 end = decoded[1]
-                if _ends_value(tokens, in_object):
+                if last not in _NO_VALUE_BEFORE and _ends_value(tokens, in_object):
                     tokens.append(",")
                     found.add("missing_comma_inserted")
                 tokens.append(text[begin:end])
                 position = end
                 continue
         if kind in _STRING_KINDS:
-            if in_object and tokens[-1] in ("{", ",") and _CONTROL.search(value) is not None:
+            if in_object and last in ("{", ",") and _CONTROL.search(value) is not None:
                 scan.failed = begin
                 return scan  # a line break in a key: dropping it or keeping it is a guess
             value = _as_json_string(kind, value, found)
@@ -377,18 +382,22 @@ def _scan(text: str, start: int, found: set[str], attempts: _Attempts) -> _Scan:
             elif value not in _JSON_WORDS:
                 scan.failed = begin
                 return scan  # a bare word is not ours to interpret
-        elif value == "," and (not tokens or tokens[-1] in ("{", "[", ",")):
+        elif value == "," and last in ("", "{", "[", ","):
             scan.failed = begin
             return scan  # a comma with nothing before it separates nothing
         elif value in ("}", "]"):
             if not opened or _CLOSERS[tokens[opened[-1]]] != value:
                 scan.failed = begin
                 return scan
-            if tokens[-1] == ",":
+            if last == ",":
                 tokens.pop()
                 found.add("trailing_comma_removed")
             opened.pop()
-        if value not in (",", ":", "}", "]") and tokens and _ends_value(tokens, in_object):
+        if (
+            last not in _NO_VALUE_BEFORE
+            and value not in (",", ":", "}", "]")
+            and _ends_value(tokens, in_object)
+        ):
             tokens.append(",")
             found.add("missing_comma_inserted")
         if value in _CLOSERS:
