@@ -48,9 +48,9 @@ from ._repair import Found, iter_values
 
 _THINK: Final = re.compile(r"<think>.*?(?:</think>|\Z)|\A(?:(?!<think>).)*?</think>", re.DOTALL)
 _HERMES: Final = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
-_XML_FUNCTION: Final = re.compile(r"<function=([^>\n]+)>(.*?)(?:</function>|\Z)", re.DOTALL)
+_XML_FUNCTION: Final = re.compile(r"<function=([^>\n]{1,256}+)>(.*?)(?:</function>|\Z)", re.DOTALL)
 _XML_PARAMETER: Final = re.compile(
-    r"<parameter=([^>\n]+)>\n?(.*?)\n?(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
+    r"<parameter=([^>\n]{1,256}+)>\n?(.*?)\n?(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
 )
 _MISTRAL: Final = "[TOOL_CALLS]"
 # `name[ARGS]{...}` (v11 tokenizers), `name[CALL_ID]id[ARGS]{...}`, and `name{...}`, as the text
@@ -64,7 +64,7 @@ _LLAMA_END: Final = re.compile(r"<\|python_end\|>|<\|eom_id\|>|<\|eot_id\|>")
 _DS: Final = r"<[｜|]{}[｜|]>"
 _DEEPSEEK_CALL: Final = re.compile(
     _DS.format(r"tool[▁_]call[▁_]begin")
-    + r"(.*?)"
+    + r"([^<]*)"  # the name (or `function`) ends at the next token: each try is bounded
     + _DS.format(r"tool[▁_]sep")
     + r"(.*?)(?:"
     + _DS.format(r"tool[▁_]call[▁_]end")
@@ -73,13 +73,16 @@ _DEEPSEEK_CALL: Final = re.compile(
     + r")|\Z)",
     re.DOTALL,
 )
+# The header between the name and `<|message|>` is a few short words: bounded runs, so a text
+# full of `to=functions.` costs each of them a few dozen characters, never the rest of the text.
 _HARMONY: Final = re.compile(
-    r"to=functions\.([^\s<]+)[^<]*(?:<\|(?:channel|constrain)\|>[^<]*)*<\|message\|>"
+    r"to=functions\.([^\s<]{1,128}+)[^<]{0,64}+(?:<\|(?:channel|constrain)\|>[^<]{0,64}+){0,4}+"
+    r"<\|message\|>"
     r"(.*?)(?:<\|call\|>|<\|end\|>|<\|return\|>|(?=<\|start\|>)|\Z)",
     re.DOTALL,
 )
 _KIMI: Final = re.compile(
-    r"<\|tool_call_begin\|>\s*(?:functions\.)?([^\s:<]+)(?::\d+)?\s*<\|tool_call_argument_begin\|>"
+    r"<\|tool_call_begin\|>\s*+(?:functions\.)?([^\s:<]{1,256}+)(?::\d{1,9}+)?\s*+<\|tool_call_argument_begin\|>"
     r"(.*?)(?:<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|\Z)",
     re.DOTALL,
 )
@@ -295,8 +298,12 @@ class _Reader:
         """The calls of a text that is one call or a list of calls in Python's syntax, or None
         when it is not; literals only are read, and nothing is evaluated."""
         stripped = body.strip()
-        if not _PYTHONIC.match(stripped) or not stripped.endswith((")", "]")):
-            return None
+        if (
+            len(stripped) > MAX_LINE
+            or not _PYTHONIC.match(stripped)
+            or not stripped.endswith((")", "]"))
+        ):
+            return None  # a megabyte of calls in Python's syntax is not one we parse
         try:
             tree = ast.parse(stripped, mode="eval")
         except (SyntaxError, ValueError, MemoryError, RecursionError):
