@@ -39,8 +39,9 @@ def test_runtime_modules_import_only_the_standard_library_and_each_other(name: s
 
 
 _STDLIB = {
-    "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "dataclasses", "datetime", "enum",
-    "importlib", "inspect", "itertools", "json", "math", "re", "sys", "threading", "typing",
+    "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "contextvars",
+    "dataclasses", "datetime", "enum", "importlib", "inspect", "itertools", "json", "logging",
+    "math", "queue", "re", "sys", "threading", "traceback", "typing", "weakref",
 }  # fmt: skip
 
 

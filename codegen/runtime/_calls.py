@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Final, NamedTuple
 
-from ._runtime import RawArguments, ToolCallRequest, ToolSpec, parse_unknown_tool
+from ._runtime import RawArguments, ToolCallRequest, ToolSpec, parse_unknown_tool, refused
 
 Parse = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 
@@ -169,8 +169,7 @@ class Catalog:
                 return self._parse(name, _json_text(raw, raw), call_id)
         wire, codes = self.resolve(name)
         if codes and codes[0].startswith("ambiguous_tool_name:"):
-            request = parse_unknown_tool(name, raw, call_id)
-            return request._replace(arguments=None, errors=(*request.errors, codes[0]))
+            return refused(parse_unknown_tool(name, raw, call_id), codes[0])
         if type(raw) is dict:
             raw, renamed = self._matched_keys(wire, raw)
             codes = (*codes, *renamed)

@@ -20,7 +20,7 @@ from typing import Final, NamedTuple, Self
 
 from ._calls import Parse, Refused, call_parts
 from ._repair import iter_values, repair_json
-from ._runtime import RawArguments, ToolCallRequest
+from ._runtime import RawArguments, ToolCallRequest, refused
 
 Chunk = str | bytes | bytearray | memoryview
 
@@ -186,9 +186,7 @@ def call_of(
     error = parts.error
     if error is not None and error is not False and error != "":
         reported = error if type(error) is str else _shown(error, None)
-        request = request._replace(
-            arguments=None, errors=(*request.errors, f"model_reported_error:{reported}")
-        )
+        request = refused(request, f"model_reported_error:{reported}")
     return request
 
 
