@@ -19,7 +19,13 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Final, NamedTuple
 
-from ._runtime import RawArguments, ToolCallRequest, ToolSpec, parse_unknown_tool, refused
+from ._runtime import (
+    RawArguments,
+    ToolCallRequest,
+    ToolSpec,
+    parse_unknown_tool,
+    refused,
+)
 
 Parse = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 
