@@ -112,7 +112,7 @@ def _names_a_tool(found: dict[object, object]) -> bool:
 
 
 def fold(name: str) -> str:
-    """A name as a reader compares it: case and punctuation aside (`Math_Factorial` → `mathfactorial`)."""
+    """A name as a reader compares it: case and punctuation aside (`Math_Factorial`)."""
     return _FOLD.sub("", name).casefold()
 
 

@@ -82,7 +82,8 @@ _HARMONY: Final = re.compile(
     re.DOTALL,
 )
 _KIMI: Final = re.compile(
-    r"<\|tool_call_begin\|>\s*+(?:functions\.)?([^\s:<]{1,256}+)(?::\d{1,9}+)?\s*+<\|tool_call_argument_begin\|>"
+    r"<\|tool_call_begin\|>\s*+(?:functions\.)?([^\s:<]{1,256}+)(?::\d{1,9}+)?\s*+"
+    r"<\|tool_call_argument_begin\|>"
     r"(.*?)(?:<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|\Z)",
     re.DOTALL,
 )

@@ -416,7 +416,7 @@ def _at_key(tokens: list[str]) -> bool:
 
 
 def _ends_value(tokens: list[str], in_object: bool) -> bool:
-    """Whether the last token completes a value, so that another value may not follow it directly."""
+    """Whether the last token completes a value, so another value may not follow it directly."""
     last = tokens[-1]
     if last in ("{", "[", ",", ":"):
         return False
