@@ -164,14 +164,72 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     ),
     "markdown_fence_stripped": ("repair", "warning", "the JSON inside a Markdown code fence"),
     "json_extracted_from_text": ("repair", "warning", "the JSON object inside a sentence"),
+    "smart_quote_replaced": ("repair", "warning", "strings in typographic quotes (`“…”`, `‘…’`)"),
     "single_quotes_converted": ("repair", "warning", "`'single-quoted'` strings"),
     "python_literal_converted": (
         "repair",
         "warning",
         "Python's `True`, `False`, `None` outside strings",
     ),
+    "unquoted_key_quoted": ("repair", "warning", 'a key without quotes (`{query: "x"}`)'),
+    "control_character_escaped": (
+        "repair",
+        "warning",
+        "a raw line break, tab or other control character inside a string value",
+    ),
     "comment_removed": ("repair", "warning", "`//` and `/* */` comments outside strings"),
+    "missing_comma_inserted": (
+        "repair",
+        "warning",
+        'no comma between two members or items (`{"a": 1 "b": 2}`)',
+    ),
     "trailing_comma_removed": ("repair", "warning", "a trailing comma before `}` or `]`"),
+    "arguments_envelope": (
+        "text",
+        "warning",
+        "the arguments under another key than `parameters`: `:<key>` (`arguments`, `args`, `input`, …)",
+    ),
+    "name_envelope": (
+        "text",
+        "warning",
+        "the tool's name under another key than `name`: `:<key>` (`tool`, `function_name`, …)",
+    ),
+    "call_envelope": (
+        "text",
+        "warning",
+        "the call one level down, as OpenAI writes a tool call: `:<key>` (`function`, …)",
+    ),
+    "flat_call_object": ("text", "warning", "the tool's name beside its arguments in one object"),
+    "pythonic_call": (
+        "text",
+        "warning",
+        "a call in Python's syntax (`[f(a=1)]`), read with literals only, never evaluated",
+    ),
+    "call_extracted_from_text": ("text", "warning", "a list of pythonic calls inside prose"),
+    "native_format": (
+        "text",
+        "warning",
+        (
+            "an open model's own format: `:hermes`, `:qwen3_coder`, `:mistral`, `:llama`, "
+            "`:deepseek`, `:kimi_k2`, `:harmony`"
+        ),
+    ),
+    "think_block_removed": ("text", "warning", "a `<think>` block before the calls"),
+    "tool_name_normalized": (
+        "text",
+        "warning",
+        "a tool's name in another case or punctuation (`Math_Factorial`): `:<name sent>`",
+    ),
+    "key_case_normalized": (
+        "text",
+        "warning",
+        "an argument's key in another case (`Query`): `:<parameter>`",
+    ),
+    "ambiguous_tool_name": (
+        "text",
+        "error",
+        "a name that two tools match with case and punctuation aside: `:<tool>|<tool>`",
+    ),
     "tool_call_id_generated": (
         "reply",
         "warning",
@@ -250,6 +308,7 @@ _SECTIONS = {
     "parameter": "About one parameter (`code:path`)",
     "call": "About the whole call",
     "repair": "Text repair, run only when strict decoding fails (reported in this order)",
+    "text": "Model text: the shapes `parse_reply` reads (before the parser's own codes)",
     "reply": "Adapters and prompt mode: about a provider's reply",
     "stream": (
         "Stream readers (`from_*_stream`): warnings on a call, or a `StreamProblem` in the"

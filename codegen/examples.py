@@ -31,6 +31,7 @@ def check_examples(catalog: Catalog, files: dict[str, str], cache: BuildCache) -
         "_runtime.py",
         "_repair.py",
         "_payloads.py",
+        "_calls.py",
         "_jsonl.py",
         "tools/__init__.py",
     )

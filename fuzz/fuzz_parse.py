@@ -3,7 +3,8 @@
 Builds every bundled and fixture catalog into a temporary directory, imports the packages under
 atheris' instrumentation, and feeds each input to one tool's parser (the first two bytes choose the
 catalog and the tool) as bytes, as text and, when it decodes to an object, as a dict; and to the
-repair on its own. Anything raised is a crash: parsers never raise (SPEC §3). Run it with
+repair on its own; and to the model-text readers (`parse_reply` in every shape, `parse_jsonl`), as
+text and as bytes. Anything raised is a crash: parsers never raise (SPEC §3). Run it with
 fuzz/run.sh. Without atheris the module still imports, so that tests/test_fuzz_regressions.py
 replays fuzz/seeds/ (where each crash found goes) through the same checks.
 """
@@ -31,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from codegen.build import build
 
 CODE = re.compile(r"[a-z_]+(:.*)?", re.DOTALL)
+REASON = re.compile(r"[a-z0-9_]+")
 
 
 def _packages() -> list[tuple[ModuleType, ModuleType, list[str]]]:
@@ -72,6 +74,19 @@ def check(request: Any, raw_text: str | None) -> None:
         assert request.raw_arguments == raw_text, (request.raw_arguments, raw_text)
 
 
+def check_batch(batch: Any) -> None:
+    """What holds for every reply read: calls that keep the contract, problems with a line and a
+    stable reason."""
+    for request in batch:
+        if "tool_definition_missing" in request.warnings:
+            # A tool the catalog lacks has no typed arguments to give, errors or not.
+            assert request.arguments is None and isinstance(request.values, dict), request
+        else:
+            check(request, None)
+    for problem in batch.problems:
+        assert problem.line >= 1 and REASON.fullmatch(problem.reason), problem
+
+
 def test_one_input(data: bytes) -> None:
     if len(data) < 2:
         return
@@ -84,6 +99,9 @@ def test_one_input(data: bytes) -> None:
     # The repair may give text that is still not JSON (the parser then reports it): it must only
     # return, in time linear in the text.
     repair.repair_json(text)
+    for reply in (text, raw):
+        check_batch(package.parse_reply(reply))
+        check_batch(package.parse_jsonl(reply))
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):

@@ -166,6 +166,10 @@ def test_invalid_json_says_why() -> None:
         ("unreadable_arguments:ValueError", "the arguments could not be read"),
         ("unsupported_array_literal:tags", "`tags` must be an array"),
         ("model_reported_error:no such file", "the call reported an error: no such file"),
+        (
+            "ambiguous_tool_name:get.file|get_file",
+            "the tool name matches more than one tool (`get.file`, `get_file`): send one exact name",
+        ),
         ("something_new:x", "`x` has the error `something_new`"),
         ("something_new", "the call has the error `something_new`"),
     ],

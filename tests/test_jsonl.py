@@ -54,7 +54,7 @@ def test_blank_and_fence_lines_are_skipped_but_counted(pkg: ModuleType) -> None:
 def test_prose_and_malformed_lines_are_problems_and_the_good_lines_still_parse(
     pkg: ModuleType,
 ) -> None:
-    reply = f'Here are the calls:\n{SEARCH}\n{{"name": "memory.search", "parameters": {{query: 1}}}}\n[1, 2]\n42\n{{"parameters": {{"query": "x"}}}}\n{{"name": 7, "parameters": {{}}}}\n{{"name": "", "parameters": {{}}}}\n{SEARCH}'
+    reply = f'Here are the calls:\n{SEARCH}\n{{"name": "memory.search", "parameters": {{query 1}}}}\n[1, 2]\n42\n{{"parameters": {{"query": "x"}}}}\n{{"name": 7, "parameters": {{}}}}\n{{"name": "", "parameters": {{}}}}\n{SEARCH}'
     batch = pkg.parse_jsonl(reply)
     assert [c.tool_call_id for c in batch.calls] == ["call_2", "call_9"]
     assert problems(batch) == [
@@ -63,7 +63,7 @@ def test_prose_and_malformed_lines_are_problems_and_the_good_lines_still_parse(
             3,
             "invalid_json",
             "Expecting property name enclosed in double quotes at column 42",
-            '{"name": "memory.search", "parameters": {query: 1}}',
+            '{"name": "memory.search", "parameters": {query 1}}',
         ),
         (4, "not_an_object", "a JSON value that is not an object", "[1, 2]"),
         (5, "not_an_object", "a JSON value that is not an object", "42"),

@@ -39,9 +39,9 @@ def test_runtime_modules_import_only_the_standard_library_and_each_other(name: s
 
 
 _STDLIB = {
-    "__future__", "asyncio", "codecs", "collections", "contextvars", "dataclasses", "datetime",
-    "enum", "importlib", "inspect", "json", "logging", "math", "queue", "re", "sys", "threading",
-    "traceback", "typing", "weakref",
+    "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "contextvars",
+    "dataclasses", "datetime", "enum", "importlib", "inspect", "itertools", "json", "logging",
+    "math", "queue", "re", "sys", "threading", "traceback", "typing", "weakref",
 }  # fmt: skip
 
 

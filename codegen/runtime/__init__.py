@@ -21,7 +21,9 @@ MODULES = (
     "executor",
     "results",
     "explain",
+    "calls",
     "jsonl",
+    "reply",
 )
 
 

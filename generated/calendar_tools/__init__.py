@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final, overload
 
-from . import _jsonl, _runtime
+from . import _calls, _jsonl, _runtime
 from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
 from ._payloads import lazy_payloads
 from ._runtime import (
@@ -126,6 +126,9 @@ def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCall
             return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
         spec = TOOLS[wire_name]
     return spec.parse(raw, tool_call_id)
+
+
+_TEXT: Final = _calls.Catalog(parse, TOOLS, _ALIASES)
 
 
 def from_openai_chat(obj: object) -> list[ToolCallRequest[object]]:
@@ -253,27 +256,31 @@ def from_gemini_stream(
 
 def parse_jsonl(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
     """The calls of a JSONL reply, one a line, and a problem for each line that is not a call."""
-    return _jsonl.parse_jsonl(parse, reply, max_line)
+    return _jsonl.parse_jsonl(_TEXT, reply, max_line)
 
 
 def iter_jsonl(chunks: Iterable[Chunk], max_line: int = MAX_LINE) -> Iterator[Item]:
     """Each call or problem of a JSONL reply that streams in chunks, as soon as its line ends."""
-    return _jsonl.iter_jsonl(parse, chunks, max_line)
+    return _jsonl.iter_jsonl(_TEXT, chunks, max_line)
 
 
 def aiter_jsonl(chunks: AsyncIterable[Chunk], max_line: int = MAX_LINE) -> AsyncIterator[Item]:
     """Each call or problem of a JSONL reply that streams in chunks, as soon as its line ends."""
-    return _jsonl.aiter_jsonl(parse, chunks, max_line)
+    return _jsonl.aiter_jsonl(_TEXT, chunks, max_line)
 
 
 def parse_single_json(reply: Chunk) -> CallBatch:
     """The calls of a reply that is one JSON call object, or a JSON array of them."""
-    return _jsonl.parse_single_json(parse, reply)
+    return _jsonl.parse_single_json(_TEXT, reply)
 
 
 def parse_reply(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
-    """The calls of a reply in JSONL, or as one JSON object or an array of them: whichever it is."""
-    return _jsonl.parse_reply(parse, reply, max_line)
+    """The calls of a model's reply in whichever shape it wrote them: JSONL, JSON objects or an
+    array of them (in prose or not, JSON-like text repaired), pythonic calls, or an open model's
+    native format (Hermes, Qwen3-Coder, Mistral, Llama, DeepSeek, gpt-oss harmony)."""
+    from . import _reply
+
+    return _reply.parse_reply(_TEXT, reply, max_line)
 
 
 __all__ = [

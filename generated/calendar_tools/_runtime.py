@@ -258,7 +258,8 @@ def run_parser(
                     ReadyRequest,
                     (tool_name, tool_call_id, raw, typed, root, tuple(warnings), (), True),
                 )
-            doc = _decode_text(raw, root) if type(root) is str else decode_arguments(raw)
+            # msgspec has refused the text once already: json alone decides it now.
+            doc = _decode_text(raw, root) if type(root) is str else _decode_text(raw, None, True)
         else:
             doc = decode_arguments(raw)
         if doc.root is None:
@@ -314,9 +315,10 @@ def decode_arguments(raw: object) -> Decoded:
     return _decode_text(text)
 
 
-def _decode_text(text: str, inner: str | None = None) -> Decoded:
+def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> Decoded:
     """The whole-input rules for a text; `inner` is the string strict decoding already found in it,
-    when the caller has decoded it once (the arguments were JSON-encoded once more)."""
+    when the caller has decoded it once (the arguments were JSON-encoded once more), and `refused`
+    says the fast decoder has refused the text itself."""
     warnings: list[str] = []
     if len(text) > MAX_CHARS:
         return Decoded(text, None, warnings, ["arguments_too_large"])
@@ -331,24 +333,24 @@ def _decode_text(text: str, inner: str | None = None) -> Decoded:
         if not stripped:
             return Decoded(text, {}, warnings, [])
         errors: list[str] = []
+        decode = _json_decode if refused else _loads
+        refused = False
         try:
-            value = _loads(stripped)
+            value = decode(stripped)
         except RecursionError:
             return Decoded(text, None, warnings, ["arguments_too_deep"])
         except ValueError as exc:
-            repaired = repair_json(current)
+            # From the text's start, as strict decoding saw it, and to its very end: a space
+            # after a last number says that number was complete.
+            head = current.lstrip().lstrip("\ufeff")
+            repaired = repair_json(head, exc if isinstance(exc, json.JSONDecodeError) else None)
             if repaired is None and warnings:
                 return Decoded(
                     text, None, warnings, ["arguments_not_object"]
                 )  # a string, and not JSON
             if repaired is None:
                 return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
-            try:
-                value = json.loads(repaired.text)
-            except RecursionError:
-                return Decoded(text, None, warnings, ["arguments_too_deep"])
-            except ValueError:
-                return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
+            value = repaired.value
             warnings.extend(repaired.warnings)
             if repaired.truncated:
                 # The values that were complete are recovered, but a cut call must not run.
@@ -476,22 +478,29 @@ def _parse_error(reason: str, original: str) -> str:
     return f"json_parse_error:{reason} (original: {original[:ORIGINAL_SHOWN]})"
 
 
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+
+
+def _is_container(value: object) -> bool:
+    return isinstance(value, (Mapping, list, tuple))
+
+
 def _too_deep(root: object, text: str | None) -> bool:
     # Most calls hold fewer brackets than the limit, so no walk is needed to know they are shallow.
     if text is not None and text.count("{") + text.count("[") <= MAX_DEPTH:
         return False
     # Breadth first, each container once per level, so values shared between places cost nothing.
-    level: dict[int, object] = {id(root): root}
+    # Only containers are ever put in a level.
+    level: dict[int, Any] = {id(root): root}
     for _ in range(MAX_DEPTH):
-        deeper: dict[int, object] = {}
+        deeper: dict[int, Any] = {}
         for node in level.values():
-            items = (
-                node.values()
-                if isinstance(node, Mapping)
-                else node if isinstance(node, (list, tuple)) else ()
-            )
+            items = node.values() if isinstance(node, Mapping) else node
             for item in items:
-                if isinstance(item, (Mapping, list, tuple)):
+                # Decoded JSON holds exact types: the exact test skips the slow ABC check for
+                # every scalar of a large document.
+                kind = type(item)
+                if kind is dict or kind is list or (kind not in _SCALARS and _is_container(item)):
                     deeper[id(item)] = item
         if not deeper:
             return False

@@ -78,6 +78,9 @@ def _error(code: str, schema: Mapping[str, Any], sent: object) -> str:
     if name == "json_parse_error":
         reason = path.split(" (original:", 1)[0]
         return f"the arguments are not valid JSON ({reason}); they must be one JSON object"
+    if name == "ambiguous_tool_name":
+        tools = ", ".join(f"`{tool}`" for tool in path.split("|"))
+        return f"the tool name matches more than one tool ({tools}): send one exact name"
     if name == "model_reported_error":
         return f"the call reported an error: {path}" if path else "the call reported an error"
     if not path:

@@ -12,15 +12,16 @@ stable `reason` code (the README lists them), a `detail` in words and the line's
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import re
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Final, NamedTuple, Self
 
-from ._repair import repair_json
+from ._calls import Parse, Refused, call_parts
+from ._repair import iter_values, repair_json
 from ._runtime import RawArguments, ToolCallRequest, refused
 
-Parse = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 Chunk = str | bytes | bytearray | memoryview
 
 # A line longer than this (characters of text, or bytes of a bytes stream; the line break aside)
@@ -91,33 +92,61 @@ def _reason(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
-def read_line(parse: Parse, text: str, number: int) -> Item | None:
-    """The call on one line of a JSONL reply, a problem, or None for a line with nothing on it
-    (blank, or a code fence's line)."""
+def read_line(parse: Parse, text: str, number: int) -> list[Item]:
+    """The calls on one line of a JSONL reply (one, or several side by side), a problem, or
+    nothing for a line with nothing on it (blank, or a code fence's line)."""
     stripped = text.strip().lstrip("\ufeff").strip()
     if not stripped or stripped.startswith("```"):
-        return None
+        return []
     if not stripped.startswith("{"):
         try:
             _loads(stripped)
         except (ValueError, RecursionError):
-            return Problem(number, "prose", "not a JSON object", text[:SHOWN])
-        return Problem(number, "not_an_object", "a JSON value that is not an object", text[:SHOWN])
-    warnings: tuple[str, ...] = ()
+            return [Problem(number, "prose", "not a JSON object", text[:SHOWN])]
+        return [
+            Problem(number, "not_an_object", "a JSON value that is not an object", text[:SHOWN])
+        ]
     try:
         found = _loads(stripped)
     except (ValueError, RecursionError) as exc:
-        repaired = repair_json(stripped)
-        if repaired is not None and repaired.truncated:
-            return Problem(number, "truncated_line", "the line was cut off", text[:SHOWN])
-        if repaired is None:
-            return Problem(number, "invalid_json", _reason(exc), text[:SHOWN])
-        try:
-            found = _loads(repaired.text)
-        except (ValueError, RecursionError) as again:
-            return Problem(number, "invalid_json", _reason(again), text[:SHOWN])
-        warnings = repaired.warnings
-    return call_of(parse, found, number, f"call_{number}", warnings, text)
+        return _several(parse, stripped, text, number, exc)
+    return [call_of(parse, found, number, f"call_{number}", (), text)]
+
+
+def _several(parse: Parse, stripped: str, text: str, number: int, exc: Exception) -> list[Item]:
+    """The calls of a line that is not one JSON object: one or more objects side by side (`{…} {…}`,
+    `{…}{…}`, an old Mac line break between), each repaired as the rules allow."""
+    values = list(iter_values(stripped))
+    # What lies between and after the objects: comments, prose, or JSON the rules cannot read.
+    outside = [stripped[a.end : b.start] for a, b in itertools.pairwise(values)]
+    outside.append(stripped[values[-1].end :] if values else stripped)
+    codes = gap_codes(" ".join(outside))
+    items: list[Item] = []
+    for index, found in enumerate(values, 1):
+        if found.reason == "truncated":
+            items.append(Problem(number, "truncated_line", "the line was cut off", text[:SHOWN]))
+        elif found.reason:
+            items.append(Problem(number, "invalid_json", _reason(exc), text[:SHOWN]))
+        else:
+            call_id = f"call_{number}" if index == 1 else f"call_{number}_{index}"
+            warnings = (*found.warnings, *codes)
+            items.append(call_of(parse, found.value, number, call_id, warnings, text))
+    if not values or any("{" in gap for gap in outside):
+        items.append(Problem(number, "invalid_json", _reason(exc), text[:SHOWN]))
+    return items
+
+
+def gap_codes(text: str) -> tuple[str, ...]:
+    """The code for what lies beside a call's JSON: nothing, comments, or other text."""
+    text = text.strip()
+    if not text:
+        return ()
+    if _COMMENTS.fullmatch(text):
+        return ("comment_removed",)
+    return ("json_extracted_from_text",)
+
+
+_COMMENTS: Final = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
 
 
 def call_of(
@@ -128,37 +157,33 @@ def call_of(
     warnings: tuple[str, ...] = (),
     text: str = "",
 ) -> Item:
-    """The request for one decoded call object, or the problem that keeps it from being one."""
-    if type(found) is not dict:
-        shown = text[:SHOWN] or _shown(found)
-        return Problem(number, "not_an_object", "a JSON value that is not an object", shown)
-    name = found.get("name")
-    if type(name) is not str or not name:
-        detail = "no tool name" if name is None else "the tool name is not a non-empty string"
-        return Problem(number, "missing_name", detail, text[:SHOWN] or _shown(found))
-    call_id = found.get("call_id")
+    """The request for one decoded call object, in any envelope `call_parts` knows, or the
+    problem that keeps it from being one."""
+    parts = call_parts(found)
+    if isinstance(parts, Refused):
+        return Problem(number, parts.reason, parts.detail, text[:SHOWN] or _shown(found))
+    call_id = parts.call_id
     if type(call_id) is int:
         call_id = str(call_id)
     if type(call_id) is not str or not call_id:
         call_id = default_id
-    parameters = found.get("parameters")
+    parameters = parts.arguments
+    warnings = (*warnings, *parts.warnings)
     raw: RawArguments
-    if type(parameters) is dict:
-        # As text, the form the parser's fast path takes: the C encoder and decoder cost less
-        # than the copy and the size checks a dict it is handed gets (the same `values` either way).
-        raw = _json_text(parameters)
-    elif parameters is None:
-        raw = None
-    elif type(parameters) is str:
-        # The object JSON-encoded once more: the parser decodes it, and says so.
+    if type(parameters) is dict or parameters is None:
         raw = parameters
-        warnings = (*warnings, "arguments_unquoted")
+    elif type(parameters) is str:
+        # The object JSON-encoded once more: the parser decodes it, and says so (OpenAI's
+        # `arguments` is a string by design: its envelope code says so already).
+        raw = parameters
+        if not parts.warnings:
+            warnings = (*warnings, "arguments_unquoted")
     else:
         raw = _json_text(parameters)  # the parser's own error for a root that is not an object
-    request = parse(name, raw, call_id)
+    request = parse(parts.name, raw, call_id)
     if warnings:
         request = request._replace(warnings=(*warnings, *request.warnings))
-    error = found.get("error")
+    error = parts.error
     if error is not None and error is not False and error != "":
         reported = error if type(error) is str else _shown(error, None)
         request = refused(request, f"model_reported_error:{reported}")
@@ -222,9 +247,7 @@ class LineReader:
                 self._keep(text, start, len(text))
                 return
             self._keep(text, start, end)
-            item = self._line()
-            if item is not None:
-                yield item
+            yield from self._line()
             start = end + 1
 
     def close(self) -> Iterator[Item]:
@@ -232,9 +255,7 @@ class LineReader:
         if self._saw_bytes:
             yield from self.feed(self._decoder.decode(b"", True))
         if self._pieces or self._overflow is not None:
-            item = self._line()
-            if item is not None:
-                yield item
+            yield from self._line()
 
     def _keep(self, text: str, start: int, end: int) -> None:
         if self._overflow is not None:
@@ -253,20 +274,20 @@ class LineReader:
         self._pieces.append(text[start:end])
         self._size += end - start
 
-    def _line(self) -> Item | None:
+    def _line(self) -> list[Item]:
         number = self._number
         self._number += 1
         if self._overflow is not None:
             shown, self._overflow = _readable(self._overflow), None
-            return Problem(number, "line_too_long", f"longer than {self._max} characters", shown)
+            return [Problem(number, "line_too_long", f"longer than {self._max} characters", shown)]
         if not self._pieces:
-            return None
+            return []
         text = self._pieces[0] if len(self._pieces) == 1 else "".join(self._pieces)
         self._pieces.clear()
         self._size = 0
         if self._saw_bytes and (bad := _NOT_UTF8.search(text)) is not None:
             detail = f"invalid UTF-8 at character {bad.start() + 1}"
-            return Problem(number, "invalid_utf8", detail, _readable(text[:SHOWN]))
+            return [Problem(number, "invalid_utf8", detail, _readable(text[:SHOWN]))]
         return read_line(self._parse, text, number)
 
 
@@ -371,11 +392,7 @@ def parse_single_json(parse: Parse, reply: Chunk) -> CallBatch:
                 return CallBatch((), (problem,))
             if repaired is None:
                 return CallBatch((), (Problem(line, "invalid_json", _reason(exc), text[:SHOWN]),))
-            try:
-                found = _loads(repaired.text)
-            except (ValueError, RecursionError) as again:
-                problem = Problem(line, "invalid_json", _reason(again), text[:SHOWN])
-                return CallBatch((), (problem,))
+            found = repaired.value
             warnings = repaired.warnings
     if type(found) is not list:
         return batch((call_of(parse, found, line, "call_1", warnings),))
@@ -391,25 +408,3 @@ def _item(parse: Parse, found: object, line: int, index: int, warnings: tuple[st
 
 
 _NOTHING: Final = object()
-
-
-def parse_reply(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
-    """A reply in whichever form the model chose: JSONL when its first line that starts a JSON
-    value is one whole object, else one JSON object or an array of them (fenced or not)."""
-    text = _as_text(reply)
-    if isinstance(text, Problem):
-        return CallBatch((), (text,))
-    body, _ = _unfenced(text)
-    for line in body.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith("{"):
-            try:
-                whole = type(_loads(stripped)) is dict
-            except (ValueError, RecursionError):
-                whole = False
-            if whole:
-                return parse_jsonl(parse, text, max_line)
-            break
-        if stripped.startswith("["):
-            break
-    return parse_single_json(parse, text)

@@ -1,0 +1,234 @@
+"""One call object as models write it, whatever its envelope, and the tool it names.
+
+A call object names its tool and holds its arguments under keys that vary by model and prompt:
+`{"name", "parameters"}` (the prompt's own), `{"name", "arguments"}` (Hermes, OpenAI),
+`{"function": {...}}` and `{"type": "function", "function": {...}}` (OpenAI's tool call), a flat
+object with the name beside the arguments (`{"function_name": "f", "x": 1}`), and others. Each
+form other than the prompt's is a warning with its own code, and the arguments go to the tool's
+own parser. The tool's name is matched the way a reader would (`math_factorial` for
+`math.factorial`); a name that matches two tools is not guessed.
+
+Standard library only; nothing here raises on any input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Final, NamedTuple
+
+from ._runtime import (
+    RawArguments,
+    ToolCallRequest,
+    ToolSpec,
+    parse_unknown_tool,
+    refused,
+)
+
+Parse = Callable[[str, RawArguments, str], ToolCallRequest[object]]
+
+# The keys that name the tool, and those that hold its arguments, in the order they are tried.
+NAME_KEYS: Final = ("name", "function_name", "tool_name", "tool", "function", "recipient_name")
+ARGUMENT_KEYS: Final = ("parameters", "arguments", "args", "input", "params", "kwargs")
+# Keys that carry the call's id in an envelope.
+_ID_KEYS: Final = ("call_id", "id", "tool_call_id")
+_FLAT_ENVELOPE_KEYS: Final = frozenset({"call_id", "error"})
+# Keys whose value is the call object itself, one level down (OpenAI's `function`, and others).
+WRAPPER_KEYS: Final = ("function", "function_call", "tool_call", "call")
+_FOLD: Final = re.compile(r"[\W_]+")
+
+
+class Parts(NamedTuple):
+    """What a call object holds: the tool's name, its arguments as sent, the call's id, and the
+    codes of the envelope it came in (empty for the prompt's own form)."""
+
+    name: str
+    arguments: object
+    call_id: object
+    error: object
+    warnings: tuple[str, ...]
+
+
+class Refused(NamedTuple):
+    """Why an object is not a call: a stable reason and the words for it."""
+
+    reason: str
+    detail: str
+
+
+def call_parts(found: object) -> Parts | Refused:
+    """The name, arguments and id of one decoded call object, in any of the envelopes known."""
+    if type(found) is not dict:
+        return Refused("not_an_object", "a JSON value that is not an object")
+    name = found.get("name")
+    if type(name) is str and name and "parameters" in found:
+        # The prompt's own form, as nearly every line of a JSONL reply is.
+        return Parts(name, found["parameters"], found.get("call_id"), found.get("error"), ())
+    warnings: list[str] = []
+    for key in WRAPPER_KEYS:
+        inner = found.get(key)
+        if type(inner) is dict and _names_a_tool(inner):
+            # `{"type": "function", "function": {...}, "id": ...}`: the call is one level down,
+            # its id beside it.
+            warnings.append(f"call_envelope:{key}")
+            outer_id = next((found[k] for k in _ID_KEYS if k in found), None)
+            found = {**inner, "call_id": inner.get("call_id", outer_id)}
+            break
+    name_key = next((key for key in NAME_KEYS if type(found.get(key)) is str), None)
+    if name_key is None:
+        name = found.get("name")
+        detail = "no tool name" if name is None else "the tool name is not a non-empty string"
+        return Refused("missing_name", detail)
+    name = found[name_key]
+    if not name:
+        return Refused("missing_name", "the tool name is not a non-empty string")
+    if name_key != "name":
+        warnings.append(f"name_envelope:{name_key}")
+    arguments_key = next((key for key in ARGUMENT_KEYS if key in found), None)
+    if arguments_key is not None:
+        arguments = found[arguments_key]
+        if arguments_key != "parameters":
+            warnings.append(f"arguments_envelope:{arguments_key}")
+        call_id = next((found[k] for k in _ID_KEYS if found.get(k) is not None), None)
+    else:
+        # Beside the arguments themselves only our own keys are the envelope's: a tool may
+        # well have a parameter called `id` or `type`.
+        rest = {
+            key: value
+            for key, value in found.items()
+            if key != name_key and key not in _FLAT_ENVELOPE_KEYS
+        }
+        if rest:
+            warnings.append("flat_call_object")
+        arguments = rest or None
+        call_id = found.get("call_id")
+    return Parts(name, arguments, call_id, found.get("error"), tuple(warnings))
+
+
+def _names_a_tool(found: dict[object, object]) -> bool:
+    return any(type(found.get(key)) is str for key in NAME_KEYS)
+
+
+def fold(name: str) -> str:
+    """A name as a reader compares it: case and punctuation aside (`Math_Factorial`)."""
+    return _FOLD.sub("", name).casefold()
+
+
+class Catalog:
+    """The package's `parse`, reached by the names and keys models really write.
+
+    Called like `parse(name, raw, call_id)`. A name the catalog does not hold exactly (or by an
+    alias) is matched with case and punctuation aside, with the warning
+    `tool_name_normalized:<name sent>`; a name two tools match is `ambiguous_tool_name`. A key of
+    an arguments object in the wrong case (`Query` for `query`) is matched to the tool's
+    parameter, with the warning `key_case_normalized:<parameter>`.
+    """
+
+    def __init__(
+        self, parse: Parse, tools: Mapping[str, ToolSpec[object]], aliases: Mapping[str, str]
+    ) -> None:
+        self._parse = parse
+        self._tools = tools
+        self._aliases = aliases
+        self._folded: dict[str, list[str]] | None = None
+        self._keys: dict[str, dict[str, str | None]] = {}
+        self._exact: dict[str, frozenset[str]] = {}
+        self._known: set[str] = set()
+
+    def resolve(self, name: str) -> tuple[str, tuple[str, ...]]:
+        """The wire name a sent name stands for, and the codes of how it was matched."""
+        if name in self._known:
+            return name, ()
+        if name in self._tools:
+            self._known.add(name)  # only the catalog's names: the set stays its size
+            return name, ()
+        wire = self._aliases.get(name)
+        if wire is not None:
+            return wire, ()
+        if self._folded is None:
+            folded: dict[str, list[str]] = {}
+            for known in (*self._tools, *self._aliases):
+                wire = self._aliases.get(known, known)
+                targets = folded.setdefault(fold(known), [])
+                if wire not in targets:
+                    targets.append(wire)
+            self._folded = folded
+        matches = self._folded.get(fold(name), [])
+        if len(matches) == 1:
+            return matches[0], (f"tool_name_normalized:{name}",)
+        if len(matches) > 1:
+            return name, ("ambiguous_tool_name:" + "|".join(sorted(matches)),)
+        return name, ()
+
+    def parameters(self, wire: str) -> Mapping[str, object]:
+        """The JSON Schemas of a tool's parameters by wire name (empty for an unknown tool)."""
+        spec = self._tools.get(wire)
+        properties = spec.schema.get("properties") if spec is not None else None
+        return properties if isinstance(properties, Mapping) else {}
+
+    def __call__(self, name: str, raw: RawArguments, call_id: str = "") -> ToolCallRequest[object]:
+        if type(raw) is dict:
+            exact = self._exact.get(name)  # filled for the catalog's own names only
+            if exact is not None and exact.issuperset(raw):
+                # The tool's exact name and keys, as nearly every call has them.
+                return self._parse(name, _json_text(raw, raw), call_id)
+        wire, codes = self.resolve(name)
+        if codes and codes[0].startswith("ambiguous_tool_name:"):
+            return refused(parse_unknown_tool(name, raw, call_id), codes[0])
+        if type(raw) is dict:
+            raw, renamed = self._matched_keys(wire, raw)
+            codes = (*codes, *renamed)
+            # As text, the form the parser's fast path takes (the same `values` either way).
+            raw = _json_text(raw, raw)
+        request = self._parse(wire, raw, call_id)
+        if codes:
+            request = request._replace(warnings=(*codes, *request.warnings))
+        return request
+
+    def _matched_keys(
+        self, wire: str, arguments: dict[str, object]
+    ) -> tuple[dict[str, object], tuple[str, ...]]:
+        known = wire in self._tools  # only the catalog's tools are remembered: bounded
+        exact = self._exact.get(wire)
+        if exact is None:
+            exact = frozenset(self.parameters(wire))
+            if known:
+                self._exact[wire] = exact
+        if exact.issuperset(arguments):
+            return arguments, ()
+        keys = self._keys.get(wire)
+        if keys is None:
+            parameters = self.parameters(wire)
+            by_fold: dict[str, str | None] = {}
+            for parameter in parameters:
+                # Two parameters that differ only in case match nothing: not guessed.
+                by_fold[parameter.casefold()] = (
+                    None if parameter.casefold() in by_fold else parameter
+                )
+            keys = {**by_fold, **{p: p for p in parameters}}
+            if known:
+                self._keys[wire] = keys
+        renamed: list[str] = []
+        matched: dict[str, object] = {}
+        for key, value in arguments.items():
+            target = keys.get(key) if key in keys else keys.get(key.casefold())
+            if target is None or target == key or target in arguments or target in matched:
+                matched[key] = value
+            else:
+                matched[target] = value
+                renamed.append(f"key_case_normalized:{target}")
+        return matched, tuple(renamed)
+
+
+# One encoder for every call (json.dumps with an option builds a new one each time).
+_encode: Final = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _json_text(value: object, otherwise: dict[str, object]) -> RawArguments:
+    """JSON text of the arguments, or the object itself when it holds what JSON cannot write
+    (a pythonic call's tuple or set): the parser reads both."""
+    try:
+        return _encode(value)
+    except (TypeError, ValueError, RecursionError):
+        return otherwise

@@ -1,0 +1,453 @@
+"""Tool calls in a model's text, in every shape models write them: one entry point.
+
+`parse_reply` strips `<think>` blocks, then reads the first shape the text is in:
+
+- the native text formats of open models served without a tool parser: Hermes/Qwen
+  `<tool_call>{...}</tool_call>`, Qwen3-Coder `<function=f><parameter=p>v</parameter></function>`,
+  Mistral `[TOOL_CALLS][...]` and `[TOOL_CALLS]f[ARGS]{...}`, Llama `<|python_tag|>`, DeepSeek's
+  tool-call tokens, gpt-oss harmony `to=functions.f ... <|message|>{...}<|call|>`;
+- pythonic calls, `[get_weather(city="Paris"), ping()]`, read with `ast` and literals only:
+  nothing is ever evaluated or imported;
+- JSONL, one call a line (the JSONL prompt's form), when the first line that starts a JSON value
+  is one whole object;
+- else every JSON or JSON-like object or array in the text, one after another or in prose.
+
+Each call object may come in any envelope `_calls.call_parts` knows, and its arguments go to the
+tool's own parser. Each recognition is a warning with its own code (`native_format:<format>`,
+`pythonic_call`, `think_block_removed`, the envelope's and the repairs' codes); what cannot be
+read is a `Problem` with its line and reason, never a guess. Linear in the reply's length.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from typing import Final
+
+from ._calls import Catalog, Parse
+from ._jsonl import (
+    MAX_LINE,
+    SHOWN,
+    CallBatch,
+    Chunk,
+    Item,
+    Problem,
+    _as_text,
+    _loads,
+    _unfenced,
+    batch,
+    call_of,
+    gap_codes,
+    parse_jsonl,
+)
+from ._repair import Found, iter_values
+
+_THINK: Final = re.compile(r"<think>.*?(?:</think>|\Z)|\A(?:(?!<think>).)*?</think>", re.DOTALL)
+_HERMES: Final = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
+_XML_FUNCTION: Final = re.compile(r"<function=([^>\n]{1,256}+)>(.*?)(?:</function>|\Z)", re.DOTALL)
+_XML_PARAMETER: Final = re.compile(
+    r"<parameter=([^>\n]{1,256}+)>\n?(.*?)\n?(?:</parameter>|(?=<parameter=)|\Z)", re.DOTALL
+)
+_MISTRAL: Final = "[TOOL_CALLS]"
+# `name[ARGS]{...}` (v11 tokenizers), `name[CALL_ID]id[ARGS]{...}`, and `name{...}`, as the text
+# reads when the `[ARGS]` token was skipped in decoding.
+_MISTRAL_NAMED: Final = re.compile(
+    r"\s*([^\s\[\]{}]+)\s*(?:\[CALL_ID\]\s*([^\s\[]+)\s*)?(?:\[ARGS\]|(?=\{))(.*)", re.DOTALL
+)
+_LLAMA: Final = re.compile(r"<\|python_tag\|>|<\|python_start\|>")
+_LLAMA_END: Final = re.compile(r"<\|python_end\|>|<\|eom_id\|>|<\|eot_id\|>")
+# DeepSeek writes its tokens with full-width bars and a special space: both forms are read.
+_DS: Final = r"<[｜|]{}[｜|]>"
+_DEEPSEEK_CALL: Final = re.compile(
+    _DS.format(r"tool[▁_]call[▁_]begin")
+    + r"([^<]*)"  # the name (or `function`) ends at the next token: each try is bounded
+    + _DS.format(r"tool[▁_]sep")
+    + r"(.*?)(?:"
+    + _DS.format(r"tool[▁_]call[▁_]end")
+    + r"|(?="
+    + _DS.format(r"tool[▁_]call[▁_]begin")
+    + r")|\Z)",
+    re.DOTALL,
+)
+# The header between the name and `<|message|>` is a few short words: bounded runs, so a text
+# full of `to=functions.` costs each of them a few dozen characters, never the rest of the text.
+_HARMONY: Final = re.compile(
+    r"to=functions\.([^\s<]{1,128}+)[^<]{0,64}+(?:<\|(?:channel|constrain)\|>[^<]{0,64}+){0,4}+"
+    r"<\|message\|>"
+    r"(.*?)(?:<\|call\|>|<\|end\|>|<\|return\|>|(?=<\|start\|>)|\Z)",
+    re.DOTALL,
+)
+_KIMI: Final = re.compile(
+    r"<\|tool_call_begin\|>\s*+(?:functions\.)?([^\s:<]{1,256}+)(?::\d{1,9}+)?\s*+"
+    r"<\|tool_call_argument_begin\|>"
+    r"(.*?)(?:<\|tool_call_end\|>|(?=<\|tool_call_begin\|>)|\Z)",
+    re.DOTALL,
+)
+_PYTHONIC: Final = re.compile(r"\[?\s*[A-Za-z_][\w.]*\s*\(")
+_PYTHONIC_IN_TEXT: Final = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
+_SPECIAL_TOKEN: Final = re.compile(r"<\|[a-z_]+\|>")
+
+
+def parse_reply(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
+    """The calls of a model's reply in whichever shape it wrote them."""
+    text = _as_text(reply)
+    if isinstance(text, Problem):
+        return CallBatch((), (text,))
+    thought: tuple[str, ...] = ()
+    if "think>" in text:
+        # Blanked, not cut, so that line numbers stay those of the reply.
+        text, removed = _THINK.subn(_blank, text)
+        thought = ("think_block_removed",) if removed else ()
+    reader = _Reader(parse, text, thought)
+    items = reader.native()
+    if items is None:
+        items = reader.pythonic()
+    if items is None:
+        if _is_jsonl(text):
+            found = parse_jsonl(parse, text, max_line)
+            if not thought:
+                return found
+            calls = [call._replace(warnings=(*thought, *call.warnings)) for call in found]
+            return CallBatch(calls, found.problems)
+        items = reader.json(text, 0, ())
+        if all(isinstance(item, Problem) for item in items):
+            # No JSON call anywhere: a list of pythonic calls in prose is the last shape tried.
+            items = reader.pythonic_in_text() or items
+    return batch(items)
+
+
+def _blank(match: re.Match[str]) -> str:
+    return "\n" * match.group().count("\n")
+
+
+def _is_jsonl(text: str) -> bool:
+    """Whether the first line that starts a JSON value is one whole object (JSONL)."""
+    body, _ = _unfenced(text)
+    for line in body.split("\n", 64):
+        stripped = line.strip()
+        if stripped.startswith("{"):
+            try:
+                return type(_loads(stripped)) is dict
+            except (ValueError, RecursionError):
+                return False
+        if stripped.startswith("["):
+            return False
+    return False
+
+
+def _with(item: Item, codes: tuple[str, ...]) -> Item:
+    if isinstance(item, Problem) or not codes:
+        return item
+    return item._replace(warnings=(*codes, *item.warnings))
+
+
+class _Reader:
+    """One reply's text, with what every shape's reader needs: the parse, line numbers, call ids."""
+
+    def __init__(self, parse: Parse, text: str, codes: tuple[str, ...]) -> None:
+        self.parse = parse
+        self.text = text
+        self.codes = codes
+        self._breaks = [match.start() for match in re.finditer("\n", text)]
+        self._count = 0
+
+    def line(self, offset: int) -> int:
+        return bisect_right(self._breaks, offset - 1) + 1
+
+    def next_id(self) -> str:
+        self._count += 1
+        return f"call_{self._count}"
+
+    # -----------------------------------------------------------------------------------------
+    # Native formats of open models
+
+    def native(self) -> list[Item] | None:
+        """The calls in an open model's own format, or None when the text is in none of them."""
+        text = self.text
+        if "<tool_call>" in text:
+            return self._hermes()
+        if "<function=" in text:
+            return self._xml(text, 0, ("native_format:qwen3_coder",))
+        if _MISTRAL in text:
+            return self._mistral()
+        if "tool" in text and _DEEPSEEK_CALL.search(text) is not None:
+            return self._deepseek()
+        if "<|tool_call_begin|>" in text:
+            return self._kimi()
+        if "to=functions." in text:
+            harmony = self._harmony()
+            if harmony:
+                return harmony
+        if "<|python" in text:
+            match = _LLAMA.search(text)
+            if match is not None:
+                return self._llama(match.end())
+        return None
+
+    def _hermes(self) -> list[Item]:
+        items: list[Item] = []
+        for match in _HERMES.finditer(self.text):
+            body, start = match.group(1), match.start(1)
+            if "<function=" in body:
+                items.extend(self._xml(body, start, ("native_format:qwen3_coder",)))
+            else:
+                items.extend(self.json(body, start, ("native_format:hermes",), whole=False))
+        return items
+
+    def _xml(self, text: str, base: int, codes: tuple[str, ...]) -> list[Item]:
+        items: list[Item] = []
+        for function in _XML_FUNCTION.finditer(text):
+            name = function.group(1).strip()
+            schemas = self.parse.parameters(name) if isinstance(self.parse, Catalog) else {}
+            arguments: dict[str, object] = {}
+            for parameter in _XML_PARAMETER.finditer(function.group(2)):
+                key = parameter.group(1).strip()
+                arguments[key] = _xml_value(parameter.group(2), schemas.get(key))
+            line = self.line(base + function.start())
+            items.append(self._call(name, arguments, self.next_id(), codes, line))
+        return items
+
+    def _mistral(self) -> list[Item]:
+        items: list[Item] = []
+        text = self.text
+        codes = ("native_format:mistral",)
+        start = text.find(_MISTRAL)
+        while start >= 0:
+            body_start = start + len(_MISTRAL)
+            end = text.find(_MISTRAL, body_start)
+            body = text[body_start : end if end >= 0 else len(text)]
+            named = _MISTRAL_NAMED.match(body)
+            if body.lstrip()[:1] in ("[", "{") or named is None:
+                items.extend(self.json(body, body_start, codes, whole=False))
+            else:
+                name, call_id, arguments = named.group(1), named.group(2), named.group(3)
+                offset = body_start + named.start(3)
+                items.extend(
+                    self._arguments(name, arguments, offset, call_id or self.next_id(), codes)
+                )
+            start = end
+        return items
+
+    def _deepseek(self) -> list[Item]:
+        items: list[Item] = []
+        codes = ("native_format:deepseek",)
+        for match in _DEEPSEEK_CALL.finditer(self.text):
+            kind, rest = match.group(1).strip(), match.group(2)
+            offset = match.start(2)
+            if kind == "function":
+                # V3 and R1: `function<sep>name` and the arguments in a fence on the next lines.
+                name, _, arguments = rest.partition("\n")
+                offset += len(name) + 1
+            else:
+                name, arguments = kind, rest  # V3.1: `name<sep>{...}`
+            items.extend(self._arguments(name.strip(), arguments, offset, self.next_id(), codes))
+        return items
+
+    def _harmony(self) -> list[Item]:
+        items: list[Item] = []
+        codes = ("native_format:harmony",)
+        for match in _HARMONY.finditer(self.text):
+            name = match.group(1)
+            items.extend(
+                self._arguments(name, match.group(2), match.start(2), self.next_id(), codes)
+            )
+        return items
+
+    def _kimi(self) -> list[Item]:
+        items: list[Item] = []
+        codes = ("native_format:kimi_k2",)
+        for match in _KIMI.finditer(self.text):
+            name = match.group(1)
+            items.extend(
+                self._arguments(name, match.group(2), match.start(2), self.next_id(), codes)
+            )
+        return items
+
+    def _llama(self, start: int) -> list[Item]:
+        codes = ("native_format:llama",)
+        end = _LLAMA_END.search(self.text, start)
+        body = self.text[start : end.start() if end is not None else len(self.text)]
+        pythonic = self._pythonic(body, start, codes)
+        if pythonic is not None:
+            return pythonic
+        return self.json(body, start, codes, whole=False)
+
+    # -----------------------------------------------------------------------------------------
+    # Pythonic calls
+
+    def pythonic(self) -> list[Item] | None:
+        """The calls of a reply that is a pythonic call or a list of them, or None."""
+        body, _ = _unfenced(self.text)
+        offset = self.text.find(body[:16]) if body else 0
+        return self._pythonic(body, max(offset, 0), ())
+
+    def pythonic_in_text(self) -> list[Item] | None:
+        """The calls of one list of pythonic calls in prose (`Here it is: [f(a=1)]`), or None.
+        One try, from the first `[name(` to the last `]`: linear, and never a guess between two."""
+        start = _PYTHONIC_IN_TEXT.search(self.text)
+        end = self.text.rfind("]") + 1
+        if start is None or end <= start.start():
+            return None
+        inner = self.text[start.start() : end]
+        return self._pythonic(inner, start.start(), ("call_extracted_from_text",))
+
+    def _pythonic(self, body: str, base: int, codes: tuple[str, ...]) -> list[Item] | None:
+        """The calls of a text that is one call or a list of calls in Python's syntax, or None
+        when it is not; literals only are read, and nothing is evaluated."""
+        stripped = body.strip()
+        if (
+            len(stripped) > MAX_LINE
+            or not _PYTHONIC.match(stripped)
+            or not stripped.endswith((")", "]"))
+        ):
+            return None  # a megabyte of calls in Python's syntax is not one we parse
+        try:
+            tree = ast.parse(stripped, mode="eval")
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            return None
+        node = tree.body
+        calls = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+        if not calls or not all(isinstance(call, ast.Call) for call in calls):
+            return None
+        line = self.line(base + body.find(stripped[:1]))
+        items: list[Item] = []
+        for call in calls:
+            assert isinstance(call, ast.Call)
+            items.append(
+                self._pythonic_call(call, line + call.lineno - 1, (*codes, "pythonic_call"))
+            )
+        return items
+
+    def _pythonic_call(self, call: ast.Call, line: int, codes: tuple[str, ...]) -> Item:
+        shown = _unparsed(call)
+        name = _dotted(call.func)
+        if name is None:
+            return Problem(line, "invalid_call", "the called name is not a plain name", shown)
+        if call.args or any(keyword.arg is None for keyword in call.keywords):
+            detail = f"{name}: arguments without a parameter name"
+            return Problem(line, "positional_arguments", detail, shown)
+        arguments: dict[str, object] = {}
+        for keyword in call.keywords:
+            try:
+                arguments[str(keyword.arg)] = ast.literal_eval(keyword.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                detail = f"{name}: the value of {keyword.arg} is not a literal"
+                return Problem(line, "not_a_literal", detail, shown)
+        return self._call(name, arguments, self.next_id(), codes, line)
+
+    # -----------------------------------------------------------------------------------------
+    # JSON and JSON-like text
+
+    def json(self, text: str, base: int, codes: tuple[str, ...], whole: bool = True) -> list[Item]:
+        """The calls of every JSON object or array in `text` (at `base` in the reply): a whole
+        array of calls, call objects one after another, or in prose."""
+        body, _ = _unfenced(text) if whole else (text, 0)
+        body_at = base + (text.find(body[:16]) if body else 0)
+        stripped = body.strip()
+        if not stripped:
+            return [Problem(self.line(base), "no_calls", "the reply holds no JSON", text[:SHOWN])]
+        values = list(iter_values(body))
+        if not values:
+            return [Problem(self.line(body_at), "invalid_json", "no JSON object", text[:SHOWN])]
+        items: list[Item] = []
+        single = len(values) == 1 and body[: values[0].start].strip() == ""
+        around = gap_codes(_outside(body, values)) if whole else ()
+        for found in values:
+            line = self.line(body_at + found.start)
+            shown = body[found.start : found.start + SHOWN]
+            if found.reason == "truncated":
+                items.append(Problem(line, "truncated_reply", "the reply was cut off", shown))
+            elif found.reason:
+                reason = "too_deep" if found.reason == "too_deep" else "invalid_json"
+                items.append(Problem(line, reason, "not JSON the rules can read", shown))
+            elif type(found.value) is list:
+                if single or any(type(item) is dict for item in found.value):
+                    items.extend(self._array(found, line, (*codes, *found.warnings, *around)))
+            else:
+                warnings = (*codes, *found.warnings, *around)
+                items.append(self._object(found.value, line, warnings, shown))
+        return items
+
+    def _array(self, found: Found, line: int, codes: tuple[str, ...]) -> Iterator[Item]:
+        assert type(found.value) is list
+        for index, value in enumerate(found.value, 1):
+            item = self._object(value, line, codes, "")
+            if isinstance(item, Problem):
+                item = item._replace(detail=f"item {index}: {item.detail}")
+            yield item
+
+    def _object(self, value: object, line: int, codes: tuple[str, ...], shown: str) -> Item:
+        return _with(call_of(self.parse, value, line, self.next_id(), codes, shown), self.codes)
+
+    # -----------------------------------------------------------------------------------------
+    # A call whose name and arguments came apart
+
+    def _arguments(
+        self, name: str, text: str, offset: int, call_id: str, codes: tuple[str, ...]
+    ) -> list[Item]:
+        """The call of a tool named outside its arguments' JSON (Mistral `[ARGS]`, DeepSeek,
+        harmony): the first JSON object in `text`, fenced or not."""
+        line = self.line(offset)
+        shown = text.strip()[:SHOWN]
+        if not text.strip():
+            return [self._call(name, {}, call_id, codes, line)]
+        for found in iter_values(text):
+            if found.reason == "truncated":
+                return [Problem(line, "truncated_reply", "the reply was cut off", shown)]
+            if found.reason or type(found.value) is not dict:
+                break
+            return [self._call(name, found.value, call_id, (*codes, *found.warnings), line)]
+        return [Problem(line, "invalid_json", f"{name}: no JSON object of arguments", shown)]
+
+    def _call(
+        self,
+        name: str,
+        arguments: dict[str, object],
+        call_id: str,
+        codes: tuple[str, ...],
+        line: int,
+    ) -> Item:
+        found = {"name": name, "parameters": arguments, "call_id": call_id}
+        return _with(call_of(self.parse, found, line, call_id, codes), self.codes)
+
+
+def _outside(body: str, values: list[Found]) -> str:
+    """The text of `body` outside the values found in it."""
+    pieces = [body[: values[0].start]]
+    pieces.extend(body[a.end : b.start] for a, b in itertools.pairwise(values))
+    pieces.append(body[values[-1].end :])
+    return " ".join(pieces)
+
+
+def _xml_value(text: str, schema: object) -> object:
+    """A Qwen3-Coder parameter's text as its value: the text itself for a string parameter (or one
+    the catalog does not declare), else the JSON it holds, when it holds JSON."""
+    declared = schema.get("type") if isinstance(schema, dict) else None
+    if declared == "string" or schema is None:
+        return text
+    try:
+        return _loads(text.strip())
+    except (ValueError, RecursionError):
+        return text
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """`get_weather` or `math.factorial` as the name of the tool called, or None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _unparsed(node: ast.AST) -> str:
+    try:
+        return ast.unparse(node)[:SHOWN]
+    except (ValueError, RecursionError):
+        return ""
