@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 # The modules copied into every package, by the name they have there (without `_` and `.py`).
-MODULES = ("runtime", "repair", "providers", "executor", "results", "explain", "jsonl")
+MODULES = ("runtime", "repair", "providers", "executor", "results", "explain", "jsonl", "mcp", "history")
 
 
 def source(name: str) -> str:
