@@ -51,7 +51,8 @@ def breakdown(package: Any, tool: str, raw: str, schema: dict[str, Any]) -> dict
         "new": object.__new__,
         "cls": spec.args_type,
         "new_request": rt._new_request,
-        "Request": rt.ToolCallRequest,
+        "Request": rt.ReadyRequest,
+        "typed": typed,
         "values": {},
         "warnings": [],
         "errors": [],
@@ -66,7 +67,9 @@ def breakdown(package: Any, tool: str, raw: str, schema: dict[str, Any]) -> dict
     decoded = best("decode(raw)", names)
     decoded_and_checked = best("check(decode(raw), [], [])", names)
     request = best(
-        "new_request(Request, ('t', '', raw, None, values, tuple(warnings), tuple(errors)))", names
+        "errors or typed is None or new_request(Request, ('t', '', raw, typed, values,"
+        " tuple(warnings), (), True))",
+        names,
     )
     return {
         "decode": decoded,

@@ -17,7 +17,12 @@ from codegen import runtime
 from codegen.cache import BuildCache, key
 from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
-from codegen.catalog.load import CATALOG_SUFFIXES, display_name, load_catalog
+from codegen.catalog.load import (
+    CATALOG_SUFFIXES,
+    display_name,
+    load_catalog,
+    read_catalog_bytes,
+)
 from codegen.catalog.normalize import internal_error, normalize
 from codegen.catalog.validate import validate_catalog
 from codegen.diagnostics import CatalogError, Diagnostic
@@ -68,7 +73,8 @@ def find_sources(paths: list[Path]) -> list[Path]:
             if not inside:
                 raise UsageError(f"{path}: no catalog files (.yaml, .yml, .json) in this directory")
             found.extend(inside)
-        elif path.is_file():
+        elif path.exists() or path.is_symlink():
+            # A FIFO or a device is listed too: reading it refuses it, with its kind.
             if path.suffix not in CATALOG_SUFFIXES:
                 raise UsageError(
                     f"{path}: not a catalog file (expected {', '.join(CATALOG_SUFFIXES)})"
@@ -371,8 +377,8 @@ def _render_package(
 
 def _cached_package(cache: BuildCache, source: Path, root: Path) -> Package | None:
     try:
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()
-    except OSError:
+        digest = hashlib.sha256(read_catalog_bytes(source, source.name)).hexdigest()
+    except CatalogError:
         return None  # reading it again reports why
     record_text = cache.get(key("package", display_name(source, root), digest))
     if record_text is None:

@@ -3,8 +3,9 @@
 An entry's key is the digest of everything its text depends on: the generator (codegen's own code,
 its templates, black's version, Python's) and either a tool's definition, a module's unformatted
 text, or a catalog file's place and bytes (for the record of its whole package). Entries are never
-updated, only added, so a stale entry cannot be read. The directory lives at the project root,
-ignores itself in git, and can be deleted at any time.
+updated, only added, so a stale entry cannot be read. Each entry starts with the digest of its
+text, checked on every read: an entry cut short or with code appended is built again, never used.
+The directory lives at the project root, ignores itself in git, and can be deleted at any time.
 """
 
 from __future__ import annotations
@@ -53,26 +54,37 @@ def key(*parts: str) -> str:
 
 
 class BuildCache:
-    """Texts by key, in `directory`; with no directory, a cache that keeps nothing."""
+    """Texts by key, in `directory`; with no directory, a cache that keeps nothing. A read-only
+    cache (for `build --check`, which writes nothing) reads entries and never stores any."""
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path | None, *, writable: bool = True) -> None:
         self.directory = directory
+        self.writable = writable
 
     def __contains__(self, entry: str) -> bool:
-        return self.directory is not None and (self.directory / entry[:2] / entry).is_file()
+        return self.get(entry) is not None
 
     def get(self, entry: str) -> str | None:
+        """The text stored under `entry`, when its bytes are still the ones stored."""
         if self.directory is None:
             return None
         try:
-            return (self.directory / entry[:2] / entry).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            stored = (self.directory / entry[:2] / entry).read_bytes()
+        except OSError:
+            return None
+        digest, newline, body = stored.partition(b"\n")
+        if not newline or hashlib.sha256(body).hexdigest().encode() != digest:
+            return None
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
             return None
 
     def put(self, entry: str, text: str) -> None:
         """Store `text`; a cache that cannot be written only makes the next build slower."""
-        if self.directory is None:
+        if self.directory is None or not self.writable:
             return
+        body = text.encode("utf-8")
         try:
             self._ignore_in_git()
             folder = self.directory / entry[:2]
@@ -82,10 +94,9 @@ class BuildCache:
             return
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(text.encode("utf-8"))
-            os.replace(
-                tmp, folder / entry
-            )  # whole or absent, even with builds running side by side
+                handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+            # Whole or absent, even with builds running side by side.
+            os.replace(tmp, folder / entry)
         except OSError:
             Path(tmp).unlink(missing_ok=True)
 

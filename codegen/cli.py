@@ -13,16 +13,15 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from codegen import __version__
 from codegen.build import UsageError, build, check_catalogs, find_sources
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
-from codegen.emit import plan, write
+from codegen.emit import OutputError, os_message, plan, shown, work_directory, write
 from codegen.importers import FORMATS, UnreadableToolList, import_functions, import_tools
 from codegen.importers.dialect import Notes
+from codegen.importers.document import read_document
 from codegen.importers.yaml_out import to_yaml
 from codegen.lint import lint
 from codegen.python.format import GeneratedSyntaxError
@@ -66,6 +65,12 @@ def _run(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
             f"codegen: {_count(len(exc.diagnostics), 'error')} in {_count(files, 'file')}{outcome}",
             file=sys.stderr,
         )
+        return FAILED
+    except OutputError as exc:
+        print(f"codegen: {exc}", file=sys.stderr)
+        return FAILED
+    except OSError as exc:  # a full or read-only disk, a name too long: the system's words
+        print(f"codegen: {os_message(exc)}", file=sys.stderr)
         return FAILED
     except GeneratedSyntaxError as exc:
         print(f"codegen: internal error, please report it: {exc}", file=sys.stderr)
@@ -121,13 +126,17 @@ def _parser() -> argparse.ArgumentParser:
     validate_cmd.set_defaults(run=_validate)
 
     import_cmd = commands.add_parser(
-        "import", help="turn a tool list people already have into a catalog (YAML)"
+        "import",
+        help="turn a tool list people already have into a catalog (YAML)",
+        description="Turn a tool list people already have into a catalog (YAML). With --from "
+        "python, codegen imports the module: that runs the module's code, as `python -c "
+        "'import module'` would, so import only modules you trust.",
     )
     import_cmd.add_argument(
         "source",
         metavar="SOURCE",
         help="a JSON or YAML file with the tool list (- for stdin); with --from python, "
-        "package.module[:function]",
+        "package.module[:function] (imported: this runs the module's code)",
     )
     import_cmd.add_argument(
         "--from", dest="source_format", choices=("auto", *FORMATS, "python"), default="auto"
@@ -170,7 +179,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     out: Path = args.out or config.out
-    cache = BuildCache(None if args.no_cache else config.root / DIRECTORY)
+    # `--check` writes nothing: it reads the cache, and never creates or fills it.
+    cache = BuildCache(None if args.no_cache else config.root / DIRECTORY, writable=not args.check)
     result = build(sources, config.root, cache)
     _refuse_warnings_when_strict(args, config, result.warnings)
     _summarize(result.warnings)
@@ -183,6 +193,9 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
         ):
             for path in paths:
                 print(f"{label}: {out / path}")
+        for path in outcome.debris:
+            left = " (left by an interrupted build)" if path == work_directory(out) else ""
+            print(f"debris: {shown(path)}{left}")
         if not outcome.clean:
             print(f"codegen: {out} is out of date; run `codegen build`", file=sys.stderr)
             return FAILED
@@ -234,10 +247,7 @@ def _import(args: argparse.Namespace, sources: list[Path], config: Config) -> in
 
 def _import_document(args: argparse.Namespace) -> tuple[dict[str, Any], str, Notes]:
     text = sys.stdin.read() if args.source == "-" else _read(Path(args.source))
-    try:
-        document = yaml.safe_load(text)  # JSON is YAML too
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{args.source}: neither JSON nor YAML: {exc}") from None
+    document = read_document(text)
     names = json.loads(_read(args.names)) if args.names else None
     name = args.name or ("imported_tools" if args.source == "-" else Path(args.source).stem)
     return import_tools(document, args.source_format, name, names)

@@ -75,6 +75,11 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "an enum value in another case: the canonical one",
     ),
     "uri_not_absolute": ("parameter", "warning", "a `uri` without a scheme: kept"),
+    "timestamp_without_offset": (
+        "parameter",
+        "warning",
+        "a `date-time` without a UTC offset (`2024-05-01 09:30`, or a date alone): read as UTC",
+    ),
     "string_literal_converted_to_null": (
         "parameter",
         "warning",
@@ -133,7 +138,7 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     "tool_definition_missing": (
         "call",
         "warning",
-        "a tool name the catalog does not know: a generic lenient parse",
+        "a tool name the catalog does not know: a generic lenient parse, refused (`ok` is False)",
     ),
     "json_parse_error": (
         "call",
@@ -150,7 +155,7 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     "unreadable_arguments": (
         "call",
         "error",
-        "a dict input whose objects raise when read: `:<Error>`",
+        "an input that raises when read (a released memoryview, a raising mapping): `:<Error>`",
     ),
     "truncated_arguments": (
         "call",

@@ -1,15 +1,30 @@
-"""Compare the in-memory build with the output directory, or write it: atomically, owned files only.
+"""Compare the in-memory build with the output directory, or write it: whole, owned files only.
 
 The manifest in the output directory lists every file a build wrote and the catalog source it came
 from (relative to the project root). Only files listed there, inside the output directory, are ever
 removed, so files a person put beside them are safe.
+
+A build never writes into the output directory in place. It makes the whole new tree in a work
+directory beside it (`.generated.codegen-build/`, which tells git to ignore it): unchanged files
+as hard links, changed ones written, removed ones left out; then swaps the two directories in one
+step (Linux's `renameat2(RENAME_EXCHANGE)`) and deletes the old tree. A build killed at any moment
+leaves the old tree or the new one, never a mix, and the next build removes its work directory.
+Builds into one directory take turns (a lock on the directory that holds it). No path is followed
+through a symbolic link: a link where the build writes or removes a file is an error.
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
 import os
-import tempfile
+import re
+import shutil
+import stat
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -17,6 +32,11 @@ from codegen import __version__
 from codegen.build import BuildResult
 
 MANIFEST = ".codegen-manifest.json"
+WORK = ".{}.codegen-build"  # beside the output directory named in the braces
+
+
+class OutputError(Exception):
+    """The output directory cannot be written safely or at all; nothing of it was changed."""
 
 
 @dataclass
@@ -28,10 +48,12 @@ class Plan:
     missing: list[str] = field(default_factory=list)
     orphaned: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    # Left by interrupted builds: in the output directory, or beside it.
+    debris: list[Path] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
-        return not (self.stale or self.missing or self.orphaned)
+        return not (self.stale or self.missing or self.orphaned or self.debris)
 
 
 def manifest_text(owners: dict[str, str]) -> str:
@@ -42,9 +64,9 @@ def manifest_text(owners: dict[str, str]) -> str:
 def read_manifest(out: Path) -> dict[str, str]:
     """The previous build's files; entries that would point outside `out` are never trusted."""
     try:
-        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        data = json.loads(_read_inside(out, MANIFEST) or "")
         files = data["files"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return {}
     if not isinstance(files, dict):
         return {}
@@ -61,8 +83,13 @@ def _inside(path: str) -> bool:
     )
 
 
+def work_directory(out: Path) -> Path:
+    return out.parent / WORK.format(out.name)
+
+
 def plan(result: BuildResult, out: Path, root: Path) -> Plan:
     """Compare the build with `out`. Sources in the manifest are resolved from the project `root`."""
+    _refuse_linked_output(out)
     previous = read_manifest(out)
     built = set(result.owners.values())
 
@@ -73,63 +100,285 @@ def plan(result: BuildResult, out: Path, root: Path) -> Plan:
     kept = {p: s for p, s in previous.items() if not ours_to_drop(s) and p not in result.files}
     outcome = Plan(files={**result.files, MANIFEST: manifest_text({**kept, **result.owners})})
     for path, text in sorted(outcome.files.items()):
-        target = out / path
-        if not target.exists():
+        found = _status(out, path)
+        if found is None:
             outcome.missing.append(path)
-        elif target.read_bytes() != text.encode("utf-8"):
+        elif found != stat.S_IFREG or (out / path).read_bytes() != text.encode("utf-8"):
             outcome.stale.append(path)
         else:
             outcome.unchanged.append(path)
     for path, source in sorted(previous.items()):
-        if path not in outcome.files and ours_to_drop(source) and (out / path).is_file():
+        if path not in outcome.files and ours_to_drop(source) and _status(out, path) is not None:
             outcome.orphaned.append(path)
+    outcome.debris = _debris(out, outcome.files)
     return outcome
 
 
 def write(result: BuildResult, out: Path, root: Path) -> Plan:
-    """Bring `out` in line with the build: every changed file is staged first, then all swapped in."""
-    outcome = plan(result, out, root)
-    changed = [p for p in outcome.missing + outcome.stale if p != MANIFEST]
-    staged: list[tuple[str, Path]] = []
-    try:
-        for path in changed:
-            staged.append((_stage(out / path, outcome.files[path]), out / path))
-    except BaseException:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-    for tmp, target in staged:
-        os.replace(tmp, target)
-    for path in outcome.orphaned:
-        (out / path).unlink(missing_ok=True)
-        _remove_empty_parents((out / path).parent, out)
-    # Last, so an interrupted write is seen as stale and finished by the next build.
-    if MANIFEST in outcome.missing or MANIFEST in outcome.stale:
-        os.replace(_stage(out / MANIFEST, outcome.files[MANIFEST]), out / MANIFEST)
+    """Bring `out` in line with the build: the new tree is made beside it, then swapped in whole."""
+    with output_lock(out):
+        try:
+            outcome = plan(result, out, root)
+        except OutputError as exc:
+            raise OutputError(f"{exc}; nothing was written") from None
+        if outcome.clean:
+            return outcome
+        work = work_directory(out)
+        try:
+            _sweep(work, out)
+            _start(work)
+            _swap(_stage(out, outcome, work / "next"), out, work)
+            _sweep(work, out)
+        except OSError as exc:
+            _sweep_quietly(work, out)
+            raise OutputError(os_message(exc) + "; the previous output is unchanged") from None
     return outcome
 
 
-def _stage(target: Path, text: str) -> str:
-    """Write `text` beside `target` under a temporary name, with the mode a new file would get."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+def os_message(exc: OSError) -> str:
+    name = errno.errorcode.get(exc.errno or 0, "")
+    where = f"{shown(exc.filename)}: " if exc.filename else ""
+    return f"{where}{exc.strerror or exc}" + (f" ({name})" if name else "")
+
+
+def shown(filename: object) -> str:
+    """A path in a message: relative to the working directory when it is inside it."""
+    path = Path(os.fsdecode(filename))  # type: ignore[arg-type]
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes files only their owner can read
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return tmp
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
 
 
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+# -- links ---------------------------------------------------------------------------------
 
 
-_UMASK = _current_umask()
+def _refuse_linked_output(out: Path) -> None:
+    if out.is_symlink():
+        raise OutputError(_link_message(out))
+
+
+def _link_message(link: Path) -> str:
+    return (
+        f"{shown(link)} is a symbolic link: codegen follows no link inside its output "
+        "directory (remove it and build again)"
+    )
+
+
+def _status(out: Path, path: str) -> int | None:
+    """The kind of file at `path` inside `out` (None: there is none), found without following a
+    link: a link on the way is an error, since writing or deleting through it would reach a
+    file outside `out`."""
+    current = out
+    for part in PurePosixPath(path).parts:
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            return None
+        except NotADirectoryError:
+            return None  # a file where a directory should be: the build replaces it
+        if stat.S_ISLNK(mode):
+            raise OutputError(_link_message(current))
+    return stat.S_IFMT(mode)
+
+
+def _read_inside(out: Path, path: str) -> str | None:
+    if _status(out, path) != stat.S_IFREG:
+        return None
+    try:
+        return (out / path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+# -- what interrupted builds leave -----------------------------------------------------------
+
+# An earlier codegen wrote `.NAME.RANDOM.tmp` beside each file, and a killed build left them.
+_OLD_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp")
+
+
+def _debris(out: Path, files: dict[str, str]) -> list[Path]:
+    found: list[Path] = []
+    if os.path.lexists(work_directory(out)):
+        found.append(work_directory(out))
+    directories = {PurePosixPath(path).parent for path in files}
+    for directory in sorted(directories):
+        try:
+            names = os.listdir(out / directory)
+        except OSError:
+            continue
+        for name in sorted(names):
+            match = _OLD_TEMPORARY.fullmatch(name)
+            if match and (directory / match["name"]).as_posix() in files:
+                found.append(out / directory / name)
+    return found
+
+
+def _start(work: Path) -> None:
+    work.mkdir()
+    # Git ignores a folder that ignores everything in it, so a killed build leaves nothing to add.
+    (work / ".gitignore").write_text("# A codegen build at work.\n*\n", encoding="utf-8")
+
+
+def _sweep(work: Path, out: Path) -> None:
+    """Remove the work directory; when a build stopped between its two renames (where the
+    one-step swap is not available), put the previous tree back first."""
+    previous = work / "previous"
+    if not os.path.lexists(out) and previous.is_dir() and not previous.is_symlink():
+        os.rename(previous, out)
+    if not os.path.lexists(work):
+        return
+    if work.is_symlink() or not work.is_dir():
+        work.unlink()
+        return
+    for item in work.iterdir():
+        if item.name != ".gitignore":
+            _remove(item)
+    # The marker goes last: until then git ignores what is left.
+    _remove(work)
+
+
+def _sweep_quietly(work: Path, out: Path) -> None:
+    try:
+        _sweep(work, out)
+    except OSError:
+        pass  # the error being reported matters more; the next build sweeps again
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+# -- the new tree, and the swap --------------------------------------------------------------
+
+
+def _stage(out: Path, outcome: Plan, staged: Path) -> Path:
+    """The new output tree at `staged`: what `out` holds (without our removed files and debris)
+    as hard links, the links a person put there as links, then every changed file written."""
+    changed = set(outcome.missing) | set(outcome.stale)
+    leave_out = set(outcome.orphaned) | changed
+    leave_out |= {p.relative_to(out).as_posix() for p in outcome.debris if p.parent != out.parent}
+    if os.path.lexists(out):
+        _copy_tree(out, staged, leave_out)
+        os.chmod(staged, stat.S_IMODE(os.stat(out).st_mode))
+    else:
+        staged.mkdir()
+    for path in sorted(changed):
+        target = staged / path
+        if os.path.lexists(target):
+            _remove(target)  # a directory where this file goes
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write_new(target, outcome.files[path].encode("utf-8"))
+    for path in outcome.orphaned:
+        _remove_empty_parents((staged / path).parent, staged)
+    return staged
+
+
+def _copy_tree(source: Path, target: Path, leave_out: set[str]) -> None:
+    target.mkdir()
+    for dirpath, dirnames, filenames in os.walk(source):
+        here = Path(dirpath)
+        relative = here.relative_to(source)
+        for name in [*dirnames, *filenames]:
+            path = (relative / name).as_posix()
+            origin, copy = here / name, target / relative / name
+            if path in leave_out:
+                continue
+            mode = os.lstat(origin).st_mode
+            if stat.S_ISLNK(mode):
+                os.symlink(os.readlink(origin), copy)
+            elif stat.S_ISDIR(mode):
+                copy.mkdir()
+                os.chmod(copy, stat.S_IMODE(mode))
+            else:
+                _link_or_copy(origin, copy)
+        # os.walk goes into no linked directory; nor into one left out.
+        dirnames[:] = [
+            d
+            for d in dirnames
+            if (relative / d).as_posix() not in leave_out and not (here / d).is_symlink()
+        ]
+
+
+def _link_or_copy(origin: Path, copy: Path) -> None:
+    try:
+        os.link(origin, copy, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(origin, copy, follow_symlinks=False)  # a file system without hard links
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write a file that does not exist yet, with the mode a new file gets."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def _swap(staged: Path, out: Path, work: Path) -> None:
+    if not os.path.lexists(out):
+        os.rename(staged, out)
+    elif not _exchange(staged, out):
+        # Two steps where the one-step swap is missing: a build stopped between them is finished
+        # by the next one (_sweep puts the previous tree back).
+        os.rename(out, work / "previous")
+        os.rename(staged, out)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two directories in one step; False where the system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    done = renameat2(
+        _AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE
+    )
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), os.fsdecode(second))
+
+
+# -- one build at a time ---------------------------------------------------------------------
+
+
+@contextmanager
+def output_lock(out: Path) -> Iterator[None]:
+    """Hold the lock of builds into `out` (on the directory that holds it: `out` itself is
+    swapped). A second build waits, and says so."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: builds into one directory are not serialized
+        yield
+        return
+    parent = out.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(parent, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(
+                f"codegen: waiting for another build into {shown(out)} to finish",
+                file=sys.stderr,
+                flush=True,
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _remove_empty_parents(directory: Path, stop: Path) -> None:

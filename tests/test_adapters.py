@@ -66,7 +66,7 @@ def request(
 
 
 def failed(pkg: ModuleType, code: str, call_id: str, raw: str = "", *warnings: str) -> object:
-    return pkg.ToolCallRequest("", call_id, raw, None, {}, warnings, (code,))
+    return pkg.RefusedRequest("", call_id, raw, None, {}, warnings, (code,))
 
 
 def forms(sdk_object: object, rest: dict[str, object]) -> list[object]:
@@ -627,7 +627,7 @@ def test_adapters_never_raise(pkg: ModuleType, value: object) -> None:
     for adapter in ADAPTERS:
         found = getattr(pkg, adapter)(value)
         for request_ in found:
-            assert type(request_) is pkg.ToolCallRequest
+            assert type(request_) in (pkg.ReadyRequest, pkg.RefusedRequest)
             assert isinstance(request_.tool_call_id, str) and request_.tool_call_id
             assert isinstance(request_.raw_arguments, str)
             # A request without a tool name is an error; a request with an error has no arguments.

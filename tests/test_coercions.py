@@ -69,9 +69,11 @@ def agrees(typed: object, plain: object) -> bool:
     catalog is already a Python identifier, so field names are the wire names.)"""
     if dataclasses.is_dataclass(typed):
         return isinstance(plain, dict) and all(
-            agrees(getattr(typed, f.name), plain[f.name])
-            if f.name in plain
-            else getattr(typed, f.name) is None
+            (
+                agrees(getattr(typed, f.name), plain[f.name])
+                if f.name in plain
+                else getattr(typed, f.name) is None
+            )
             for f in dataclasses.fields(typed)
         )
     if isinstance(typed, list):
@@ -136,9 +138,9 @@ def check(
         assert req.arguments is None
     else:
         assert type(req.arguments) is pkg.TOOLS[tool].args_type
-        assert agrees(req.arguments, req.values), (
-            f"arguments {req.arguments!r} disagree with values"
-        )
+        assert agrees(
+            req.arguments, req.values
+        ), f"arguments {req.arguments!r} disagree with values"
         for attr, expected in (typed or {}).items():
             actual = getattr(req.arguments, attr)
             assert same(actual, expected), f"arguments.{attr}: {actual!r} != {expected!r}"
@@ -814,6 +816,22 @@ FORMATS = [
         {"when": datetime(2024, 5, 1, 10, 30, 0, 250000, tzinfo=PLUS_2)},
         typed={"when": datetime(2024, 5, 1, 10, 30, 0, 250000, tzinfo=PLUS_2)},
         id="date-time-fraction-offset",
+    ),
+    case(
+        "formats",
+        {"when": "2024-05-01 09:30"},
+        {"when": datetime(2024, 5, 1, 9, 30, tzinfo=UTC)},
+        ("timestamp_without_offset:when",),
+        typed={"when": datetime(2024, 5, 1, 9, 30, tzinfo=UTC)},
+        id="date-time-without-offset-read-as-utc",
+    ),
+    case(
+        "formats",
+        {"when": "2024-05-01"},
+        {"when": datetime(2024, 5, 1, tzinfo=UTC)},
+        ("timestamp_without_offset:when",),
+        typed={"when": datetime(2024, 5, 1, tzinfo=UTC)},
+        id="date-time-as-a-date-alone-read-as-utc-midnight",
     ),
     case(
         "formats",
@@ -1885,8 +1903,8 @@ def test_tool_call_id_defaults_to_empty(pkg: ModuleType) -> None:
 
 def test_the_request_is_a_named_tuple(pkg: ModuleType) -> None:
     req = pkg.parse_scalars('{"count": "3"}', "call_1")
-    assert isinstance(req, tuple) and type(req) is pkg.ToolCallRequest
-    assert pkg.ToolCallRequest._fields == (
+    assert isinstance(req, tuple) and type(req) is pkg.ReadyRequest
+    fields = (
         "tool_name",
         "tool_call_id",
         "raw_arguments",
@@ -1894,7 +1912,9 @@ def test_the_request_is_a_named_tuple(pkg: ModuleType) -> None:
         "values",
         "warnings",
         "errors",
+        "ok",
     )
+    assert pkg.ReadyRequest._fields == pkg.RefusedRequest._fields == fields
     assert req == (
         "scalars",
         "call_1",
@@ -1903,6 +1923,7 @@ def test_the_request_is_a_named_tuple(pkg: ModuleType) -> None:
         {"count": 3},
         ("string_literal_converted_to_integer:count",),
         (),
+        True,
     )
     assert req._asdict()["values"] == {"count": 3}
     renamed = req._replace(tool_call_id="call_2")
@@ -1918,6 +1939,29 @@ def test_the_request_is_a_named_tuple(pkg: ModuleType) -> None:
     )
     with pytest.raises(AttributeError):
         req.tool_name = "other"  # type: ignore[misc]
+
+
+def test_ok_says_whether_the_typed_arguments_are_there(pkg: ModuleType) -> None:
+    """`ok` is a field: True on a ReadyRequest (arguments set, no errors), False on a
+    RefusedRequest (arguments None): a call with errors, or of a tool the catalog does not know."""
+    ready = pkg.parse_scalars('{"count": 3}')
+    with_errors = pkg.parse_scalars('{"count": "many"}')
+    unknown = pkg.parse("no_such_tool", '{"a": "true"}')
+    assert (type(ready), ready.ok, ready.arguments is not None) == (pkg.ReadyRequest, True, True)
+    assert (type(with_errors), with_errors.ok, with_errors.arguments) == (
+        pkg.RefusedRequest,
+        False,
+        None,
+    )
+    # The generic parse keeps its values and its warning, and has no error; it cannot run.
+    assert (type(unknown), unknown.ok, unknown.arguments, unknown.errors) == (
+        pkg.RefusedRequest,
+        False,
+        None,
+        (),
+    )
+    assert unknown.values == {"a": True}
+    assert unknown.warnings == ("tool_definition_missing", "string_literal_converted_to_boolean:a")
 
 
 def test_arguments_are_frozen_dataclasses_like_any_other(pkg: ModuleType) -> None:
@@ -2099,8 +2143,7 @@ def test_field_annotations(pkg: ModuleType) -> None:
 
 
 def test_enums_coerce_like_plain_parameters(catalog_from_yaml: Any) -> None:
-    pkg = catalog_from_yaml(
-        """
+    pkg = catalog_from_yaml("""
         name: enums
         tools:
           - name: pick
@@ -2110,8 +2153,7 @@ def test_enums_coerce_like_plain_parameters(catalog_from_yaml: Any) -> None:
               properties:
                 ratio: {type: number, enum: [1.0, 2.5], description: A number enum.}
                 level: {type: integer, enum: [1, 10], description: An integer enum.}
-    """
-    )
+    """)
     request = pkg.parse("pick", {"ratio": 1, "level": "10"})
     assert request.values == {"ratio": 1.0, "level": 10}
     assert request.warnings == ("string_literal_converted_to_integer:level",)

@@ -388,8 +388,9 @@ def test_handlers_that_fit_no_form_are_refused_when_the_executor_is_made() -> No
         Executor({"memory.search": 3})  # type: ignore[typeddict-item]
     with pytest.raises(
         TypeError,
-        match=r"^the handler for 'memory\.search' takes neither a MemorySearchArgs nor the keywords"
-        r" of the tool's parameters \(query, limit\): \(a, b, c\)$",
+        match=r"^the handler for 'memory\.search' takes its MemorySearchArgs as `a`, but its"
+        r" parameter `b` has no default; a handler takes one MemorySearchArgs, or the tool's"
+        r" parameters as keywords \(query, limit\)$",
     ):
         Executor({"memory.search": lambda a, b, c: None})  # type: ignore[typeddict-item]
     with pytest.raises(ValueError, match="^timeout must be a positive number of seconds, not 0$"):

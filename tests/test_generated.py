@@ -67,13 +67,13 @@ def test_generated_package_runs_on_the_standard_library_alone(package: str) -> N
         "name = next(iter(pkg.TOOLS));"
         "request = pkg.parse(name, '{}');"
         "assert 'msgspec' not in sys.modules and 'codegen' not in sys.modules, sorted(sys.modules);"
-        "print(type(request).__name__)"
+        "print(type(request) in (pkg.ReadyRequest, pkg.RefusedRequest))"
     )
     done = subprocess.run(
         [sys.executable, "-S", "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ToolCallRequest"
+    assert done.stdout.strip() == "True"
 
 
 def test_generated_code_passes_mypy_strict() -> None:
@@ -114,7 +114,7 @@ def test_generated_code_passes_ruff() -> None:
 
 
 USER_CODE = """\
-from generated.memory_tools import ToolCallRequest, parse, parse_memory_search
+from generated.memory_tools import ToolCallRequest, from_openai_chat, parse, parse_memory_search
 
 request = parse_memory_search('{"query": "x"}', tool_call_id="call_1")
 reveal_type(request)
@@ -127,6 +127,15 @@ reveal_type(request.ok)
 any_tool: ToolCallRequest[object] = parse("memory.search", "{}")
 reveal_type(any_tool.arguments)
 request.arguments.nope
+if request.ok:
+    reveal_type(request.arguments)
+    reveal_type(request.arguments.limit)
+else:
+    reveal_type(request.arguments)
+for call in from_openai_chat({}):
+    if not call.ok:
+        continue
+    reveal_type(call.arguments)
 """
 
 
@@ -145,7 +154,10 @@ def test_users_type_checker_keeps_the_arguments_type(tmp_path: Path) -> None:
         line.split(": ", 1)[1] for line in done.stdout.splitlines() if line.startswith(str(user))
     ]
     # Patterns, not one mypy version's spelling (`int` or `builtins.int`, a named tuple's tuple form).
-    request_type = r"(tuple\[.*fallback=)?generated\.memory_tools\._runtime\.ToolCallRequest\[generated\.memory_tools\.tools\.memory_search\.MemorySearchArgs\]\]?"
+    ready = r"(tuple\[.*fallback=)?generated\.memory_tools\._runtime\.ReadyRequest\[generated\.memory_tools\.tools\.memory_search\.MemorySearchArgs\]\]?"
+    refused = r"(tuple\[.*fallback=)?generated\.memory_tools\._runtime\.RefusedRequest\]?"
+    # ToolCallRequest[MemorySearchArgs] is the union of the two, which `ok` tells apart.
+    request_type = rf"{ready} \| {refused}"
     expected = [
         rf'note: Revealed type is "{request_type}"',
         r'note: Revealed type is "generated\.memory_tools\.tools\.memory_search\.MemorySearchArgs \| None"',
@@ -156,6 +168,11 @@ def test_users_type_checker_keeps_the_arguments_type(tmp_path: Path) -> None:
         r'note: Revealed type is "(builtins\.)?object"',
         r'error: Item "MemorySearchArgs" of "MemorySearchArgs \| None" has no attribute "nope"  \[union-attr\]',
         r'error: Item "None" of "MemorySearchArgs \| None" has no attribute "nope"  \[union-attr\]',
+        # `if request.ok:` narrows: the arguments are the dataclass, and None otherwise.
+        r'note: Revealed type is "generated\.memory_tools\.tools\.memory_search\.MemorySearchArgs"',
+        r'note: Revealed type is "(builtins\.)?int"',
+        r'note: Revealed type is "None"',
+        r'note: Revealed type is "(builtins\.)?object"',
     ]
     assert len(lines) == len(expected), done.stdout
     for line, pattern in zip(lines, expected, strict=True):

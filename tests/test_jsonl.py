@@ -190,7 +190,7 @@ def test_a_line_longer_than_the_limit_is_a_problem(pkg: ModuleType) -> None:
     items = list(pkg.iter_jsonl(endless(), max_line=100_000))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert [type(i).__name__ for i in items] == ["Problem", "ToolCallRequest"]
+    assert [type(i).__name__ for i in items] == ["Problem", "ReadyRequest"]
     assert items[0].reason == "line_too_long" and len(items[0].text) == 200
     assert peak < 1_000_000
 

@@ -58,8 +58,9 @@ _SERVER = {"mcp", "anyio", "uvicorn"}
 
 
 _STDLIB = {
-    "__future__", "asyncio", "codecs", "collections", "dataclasses", "datetime", "enum",
-    "importlib", "inspect", "json", "math", "re", "sys", "threading", "typing",
+    "__future__", "asyncio", "codecs", "collections", "contextvars", "dataclasses", "datetime",
+    "enum", "importlib", "inspect", "json", "logging", "math", "queue", "re", "sys", "threading",
+    "traceback", "typing", "weakref",
 }  # fmt: skip
 
 

@@ -23,15 +23,17 @@ class Choices(ToolState):
         if any(isinstance(choice, (dict, list)) for choice in raw):
             return self.json_choice_kind(schema, raw, path, parts, nullable)
         choices: list[str | int | float | bool] = []
+        seen: set[tuple[type, object]] = set()  # by type too: 1, 1.0 and True are three values
         for i, choice in enumerate(raw):
             where = (*path, source, i) if source == "enum" else (*path, source)
             if choice is None:
                 nullable = True
             elif isinstance(choice, (dict, list)):
                 self.error(where, "enum values must be strings, numbers or booleans")
-            elif (type(choice), choice) in {(type(c), c) for c in choices}:
+            elif (type(choice), choice) in seen:
                 self.error(where, f"duplicate enum value {choice!r}")
             else:
+                seen.add((type(choice), choice))
                 choices.append(choice)
         for word, message in beside_choices(schema, source):
             self.warn((*path, word), message)

@@ -9,10 +9,12 @@ one copy of the rules.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from codegen.catalog.kinds import (
     BooleanKind,
+    DateTimeKind,
     EnumKind,
     IntegerKind,
     Kind,
@@ -29,6 +31,12 @@ def corrected(kind: Kind, value: Any) -> tuple[Any, list[str]] | None:
     errors: list[str] = []
     if kind.nullable and rt.is_null_text(value, "default", warnings):
         return None, warnings
+    if type(kind) is DateTimeKind:
+        # Written back as text, with the offset the parser gives it, as the schema's default.
+        moment = rt.to_datetime(value, "default", warnings, errors)
+        if isinstance(moment, datetime):
+            return moment.isoformat(), warnings
+        return None
     if isinstance(kind, EnumKind):
         exact = {(type(c), c): c for c in kind.choices}
         folded = {} if kind.case_sensitive else kind.folded

@@ -7,6 +7,8 @@ import json
 import math
 import os
 import re
+import stat
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,10 +44,30 @@ _Yaml12Loader.add_implicit_resolver(
 )
 
 
+class _TooLong(Exception):
+    """An integer longer than Python reads from text, at a line of the catalog."""
+
+    def __init__(self, line: int, digits: int) -> None:
+        super().__init__(line, digits)
+        self.line = line
+        self.message = long_integer_message(digits)
+
+
+def long_integer_message(digits: int) -> str:
+    return (
+        f"an integer of {digits:,} digits: codegen reads at most "
+        f"{sys.get_int_max_str_digits():,} (Python's limit for integer text)"
+    )
+
+
 def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
     text = str(loader.construct_scalar(node))
     base = {"0o": 8, "0x": 16}.get(text[:2], 10)
-    return int(text[2:] if base != 10 else text, base)
+    digits = text[2:] if base != 10 else text
+    try:
+        return int(digits, base)
+    except ValueError:
+        raise _TooLong(node.start_mark.line + 1, len(digits.lstrip("+-"))) from None
 
 
 _Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
@@ -56,6 +78,15 @@ _Yaml12Loader.add_implicit_resolver(
     ),
     list("-+.0123456789"),
 )
+
+
+def yaml_1_2_resolvers() -> dict[str | None, list[tuple[str, re.Pattern[str]]]]:
+    """The implicit resolvers of the YAML 1.2 core scalars the build reads, by first character:
+    what `codegen import` must quote to be read back as text."""
+    return {
+        first: [(tag, rx) for tag, rx in resolvers if tag.rsplit(":", 1)[-1] in _REPLACED]
+        for first, resolvers in _Yaml12Loader.yaml_implicit_resolvers.items()
+    }
 
 
 def _fast_loader() -> type | None:
@@ -108,17 +139,64 @@ class LoadedCatalog:
 
 def display_name(path: Path, root: Path) -> str:
     """A path for messages, headers and the manifest: relative to the project root, never absolute."""
-    return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+    # The file as named (a link is not replaced by its target), in its real directory.
+    return Path(
+        os.path.relpath(path.absolute().parent.resolve() / path.name, root.resolve())
+    ).as_posix()
+
+
+# Far beyond any catalog (a 2,000-tool one is a few MB); a device or a runaway file is not read.
+MAX_CATALOG_BYTES = 64 * 2**20
+# Levels of YAML or JSON nesting (the document's own mapping is the first). A tool's schema nested
+# this deep is unreadable; the check runs before the recursive stages, and before libyaml's
+# composer, which crashes the process on a document some 30,000 levels deep.
+MAX_NESTING = 100
+# What aliases may add to a document, in nodes: beyond it, a "billion laughs" would fill memory.
+MAX_ALIAS_NODES = 100_000
+
+_FILE_KINDS = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a directory",
+}
+
+
+def read_catalog_bytes(path: Path, name: str) -> bytes:
+    """A catalog file's bytes: a regular file of at most MAX_CATALOG_BYTES, else a CatalogError
+    (a FIFO or a device would be read forever)."""
+
+    def refuse(message: str) -> CatalogError:
+        return CatalogError([Diagnostic(name, 1, "(file)", message)])
+
+    try:
+        found = os.stat(path)
+        if not stat.S_ISREG(found.st_mode):
+            kind = _FILE_KINDS.get(stat.S_IFMT(found.st_mode), "a special file")
+            raise refuse(f"not a regular file ({kind})")
+        if found.st_size > MAX_CATALOG_BYTES:
+            raise refuse(_too_large(found.st_size))
+        # O_NONBLOCK: a file swapped for a FIFO since the check is not waited on.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise refuse("not a regular file")
+            raw = handle.read(MAX_CATALOG_BYTES + 1)
+    except OSError as exc:
+        raise refuse(f"cannot read: {exc.strerror}") from None
+    if len(raw) > MAX_CATALOG_BYTES:
+        raise refuse(_too_large(len(raw)))
+    return raw
+
+
+def _too_large(size: int) -> str:
+    return f"{size:,} bytes: larger than the {MAX_CATALOG_BYTES // 2**20} MiB codegen reads"
 
 
 def load_catalog(path: Path, root: Path) -> LoadedCatalog:
     name = display_name(path, root)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CatalogError(
-            [Diagnostic(name, 1, "(file)", f"cannot read: {exc.strerror}")]
-        ) from None
+    raw = read_catalog_bytes(path, name)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -128,10 +206,11 @@ def load_catalog(path: Path, root: Path) -> LoadedCatalog:
     digest = hashlib.sha256(raw).hexdigest()
     problems: list[Diagnostic] = []
     if path.suffix == ".json":
-        data = _load_json(name, text)
         # YAML forbids tabs where JSON allows them; outside strings (the only place valid JSON has
-        # them raw) a tab and a space mean the same, so the lines survive the swap.
-        node = _compose_quietly(text.replace("\t", " "))
+        # them raw) a tab and a space mean the same, so the lines survive the swap. The node tree
+        # is read first: it checks the nesting before json's recursive reader sees it.
+        node = _compose_quietly(name, text.replace("\t", " "))
+        data = _load_json(name, text)
     else:
         node = _compose_yaml(name, text)
         data = _construct_yaml(name, node)
@@ -139,6 +218,8 @@ def load_catalog(path: Path, root: Path) -> LoadedCatalog:
     unchecked = LoadedCatalog(name, data, digest, lines)
     if not _is_json_data(data):
         _check_json_data(unchecked, data, (), problems)
+        if any(_UNENCODABLE in p.message for p in problems):
+            raise CatalogError(problems)  # no later stage could write this text anywhere
     return LoadedCatalog(name, data, digest, lines, tuple(problems))
 
 
@@ -149,32 +230,126 @@ def _load_json(name: str, text: str) -> Any:
         raise CatalogError(
             [Diagnostic(name, exc.lineno, "(file)", f"JSON syntax error: {exc.msg}")]
         ) from None
+    except RecursionError:
+        raise CatalogError([_too_deep(name, 1)]) from None
+    except ValueError:  # an integer longer than Python reads from text
+        line, digits = longest_integer(text)
+        raise CatalogError(
+            [Diagnostic(name, line, "(file)", long_integer_message(digits))]
+        ) from None
 
 
-def _compose_quietly(text: str) -> yaml.Node | None:
+def longest_integer(text: str) -> tuple[int, int]:
+    """The line and the length of the first run of digits longer than Python reads."""
+    long = _LONG_INTEGER.search(text)
+    if long is None:
+        return 1, 0
+    return text.count("\n", 0, long.start()) + 1, len(long.group())
+
+
+_LONG_INTEGER = re.compile(rf"\d{{{sys.get_int_max_str_digits() + 1},}}")
+
+
+def _compose_quietly(name: str, text: str) -> yaml.Node | None:
     # JSON is YAML, so YAML's node tree gives the lines of a JSON file too (and its duplicate keys).
     try:
-        return _compose(text)
+        return _compose(name, text)
     except yaml.YAMLError:
         return None
 
 
-def _compose(text: str) -> yaml.Node | None:
+def _compose(name: str, text: str) -> yaml.Node | None:
+    bound = _nesting_bound(text)
+    if bound > _SAFE_TO_COMPOSE:
+        _check_nesting_before_composing(name, text)
+    node: yaml.Node | None = None
+    composed = False
     if _FastYaml12Loader is not None:
         try:
-            return yaml.compose(text, Loader=_FastYaml12Loader)
+            node, composed = yaml.compose(text, Loader=_FastYaml12Loader), True
         except yaml.YAMLError:
             pass  # the Python parser says why
-    return yaml.compose(text, Loader=_Yaml12Loader)
+    if not composed:
+        node = yaml.compose(text, Loader=_Yaml12Loader)
+    # Without an anchor there is no alias, and nesting under the bound is within the limit.
+    if node is not None and (bound > MAX_NESTING or "&" in text):
+        _check_tree(name, node)
+    return node
 
 
 def _compose_yaml(name: str, text: str) -> yaml.Node | None:
     try:
-        return _compose(text)
+        return _compose(name, text)
     except yaml.MarkedYAMLError as exc:
         raise CatalogError([_syntax_error(name, exc)]) from None
     except yaml.YAMLError as exc:
         raise CatalogError([Diagnostic(name, 1, "(file)", f"YAML syntax error: {exc}")]) from None
+
+
+# Below this bound on a document's nesting, libyaml's recursive composer is safe (it crashes near
+# 30,000 levels); above it, the nesting is measured first from the parser's events, without recursion.
+_SAFE_TO_COMPOSE = 10_000
+_INDICATORS = re.compile(r"(?m)^ *(?:[-?:] +)*")
+
+
+def _nesting_bound(text: str) -> int:
+    """More than the document's nesting can be, cheaply: a block collection nested in another
+    starts at least one column further right every two levels, and every flow collection opens
+    with a bracket."""
+    column = max(map(len, _INDICATORS.findall(text)), default=0)
+    return 2 * column + 2 + text.count("[") + text.count("{")
+
+
+def _check_nesting_before_composing(name: str, text: str) -> None:
+    loader = _FastYaml12Loader or _Yaml12Loader
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise CatalogError([_too_deep(name, event.start_mark.line + 1)])
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # composing reports it
+
+
+def _check_tree(name: str, root: yaml.Node) -> None:
+    """Refuse a node tree nested deeper than MAX_NESTING, or one whose aliases repeat more than
+    MAX_ALIAS_NODES nodes (each walk below visits a repeated node again), without recursion."""
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    seen: set[int] = set()
+    visits = 0
+    while stack:
+        node, depth = stack.pop()
+        visits += 1
+        seen.add(id(node))
+        if visits - len(seen) > MAX_ALIAS_NODES:
+            raise CatalogError(
+                [
+                    Diagnostic(
+                        name,
+                        node.start_mark.line + 1,
+                        "(file)",
+                        f"aliases repeat more of the document than codegen expands (over "
+                        f"{MAX_ALIAS_NODES:,} nodes): write it out, or share it with $defs and $ref",
+                    )
+                ]
+            )
+        if isinstance(node, yaml.CollectionNode):
+            if depth > MAX_NESTING:
+                raise CatalogError([_too_deep(name, node.start_mark.line + 1)])
+            children = (
+                [n for pair in node.value for n in pair]
+                if isinstance(node, yaml.MappingNode)
+                else node.value
+            )
+            stack.extend((child, depth + 1) for child in reversed(children))
+
+
+def _too_deep(name: str, line: int) -> Diagnostic:
+    return Diagnostic(name, line, "(file)", f"nested deeper than {MAX_NESTING} levels")
 
 
 def _construct_yaml(name: str, node: yaml.Node | None) -> Any:
@@ -185,6 +360,8 @@ def _construct_yaml(name: str, node: yaml.Node | None) -> Any:
         return _Yaml12Loader("").construct_document(node)
     except yaml.MarkedYAMLError as exc:
         raise CatalogError([_syntax_error(name, exc)]) from None
+    except _TooLong as exc:
+        raise CatalogError([Diagnostic(name, exc.line, "(file)", exc.message)]) from None
 
 
 def _syntax_error(name: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
@@ -230,12 +407,32 @@ def _lines(name: str, node: yaml.Node, problems: list[Diagnostic]) -> dict[JsonP
 def _is_json_data(value: Any) -> bool:
     """Whether `value` is JSON data throughout: the quick check, with no paths to build."""
     if isinstance(value, dict):
-        return all(isinstance(k, str) and _is_json_data(v) for k, v in value.items())
+        return all(_is_text(k) and _is_json_data(v) for k, v in value.items())
     if isinstance(value, list):
         return all(_is_json_data(item) for item in value)
     if isinstance(value, float):
         return math.isfinite(value)
-    return isinstance(value, (str, int, bool, type(None)))
+    if isinstance(value, str):
+        return _is_text(value)
+    return isinstance(value, (int, bool, type(None)))
+
+
+def _is_text(value: object) -> bool:
+    """A string that is Unicode text: a lone surrogate (from a `\\ud800` escape) is not, and no
+    file could hold it."""
+    return isinstance(value, str) and (value.isascii() or _SURROGATE.search(value) is None)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_problem(text: str) -> str:
+    found = _SURROGATE.search(text)
+    assert found is not None
+    return f"lone surrogate {found.group()!r} {_UNENCODABLE}"
+
+
+_UNENCODABLE = "is not Unicode text"
 
 
 def _check_json_data(
@@ -251,9 +448,16 @@ def _check_json_data(
             if not isinstance(key, str):
                 problems.append(loaded.diagnostic(path, f"key {key!r} is not a string"))
                 continue
+            if not _is_text(key):
+                line = loaded.line_of((*path, key))
+                message = f"key {key!r}: {_surrogate_problem(key)}"
+                problems.append(Diagnostic(loaded.file, line, format_path(path), message))
+                continue
             _check_json_data(loaded, item, (*path, key), problems)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             _check_json_data(loaded, item, (*path, index), problems)
+    elif isinstance(value, str) and not _is_text(value):
+        problems.append(loaded.diagnostic(path, _surrogate_problem(value)))
     elif not isinstance(value, (str, int, float, bool, type(None))):
         problems.append(loaded.diagnostic(path, f"{type(value).__name__} values are not JSON"))

@@ -11,6 +11,7 @@ import keyword
 import re
 from typing import Any
 
+from codegen.catalog.backtracking import BACKTRACKING_WARNING, exponential_shape
 from codegen.catalog.choices import Choices
 from codegen.catalog.combinations import Combinations
 from codegen.catalog.ir import Catalog, Tool
@@ -366,6 +367,8 @@ class _ToolNormalizer(Objects, Choices, Combinations):
                 pattern_name = self.names.take(
                     "_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN"
                 )
+                if exponential_shape(pattern):
+                    self.warn((*path, "pattern"), BACKTRACKING_WARNING.format(pattern=pattern))
         return cls(  # type: ignore[call-arg]
             nullable=nullable,
             helper=helper,

@@ -182,6 +182,9 @@ class Objects(ToolState):
         check = {DateTimeKind: datetime.fromisoformat, DateKind: date.fromisoformat}.get(type(kind))
         if check is not None and default is not None:
             try:
-                check(default)
+                moment = check(default)
             except (TypeError, ValueError):
                 yield f"default {default!r} is not an ISO-8601 {'date-time' if kind.__class__ is DateTimeKind else 'date'}"
+                return
+            if isinstance(moment, datetime) and moment.tzinfo is None:
+                yield f"default {default!r} has no UTC offset"

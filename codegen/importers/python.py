@@ -14,6 +14,7 @@ import enum
 import importlib
 import inspect
 import sys
+import traceback
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -46,6 +47,12 @@ def functions_of(target: str, root: Path) -> list[Callable[..., Any]]:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise UnreadableToolList(f"cannot import {module_name!r}: {exc}") from None
+    except SystemExit as exc:
+        raise UnreadableToolList(
+            f"importing {module_name!r} called sys.exit({exc.code!r})"
+        ) from None
+    except Exception as exc:  # noqa: BLE001 - the module's own error: reported as its, not ours
+        raise UnreadableToolList(_raised(module_name, exc, root)) from None
     finally:
         sys.path.remove(str(root))
     if function_name:
@@ -63,6 +70,28 @@ def functions_of(target: str, root: Path) -> list[Callable[..., Any]]:
     if not found:
         raise UnreadableToolList(f"{module_name!r} defines no public function")
     return found
+
+
+def _raised(module_name: str, exc: BaseException, root: Path) -> str:
+    """What the module raised, and where in its own code (the import machinery left out)."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if not frame.filename.startswith("<")
+        and Path(frame.filename).parent != Path(importlib.__file__).parent
+        and Path(frame.filename) != Path(__file__)
+    ]
+    where = "".join(
+        f"\n  {_near(frame.filename, root)}:{frame.lineno} in {frame.name}" for frame in frames
+    )
+    return f"importing {module_name!r} raised {type(exc).__name__}: {exc}{where}"
+
+
+def _near(filename: str, root: Path) -> str:
+    try:
+        return Path(filename).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return filename
 
 
 def tools_of(functions: list[Callable[..., Any]], notes: Notes) -> list[dict[str, Any]]:

@@ -1,15 +1,21 @@
 """A catalog as YAML a person would write: keys in reading order, long text as block scalars.
 
 The build reads YAML 1.2; PyYAML writes YAML 1.1, which quotes every string 1.1 would read as
-something else (`yes`, `010`, `2024-01-01`), so what is written reads back the same either way
-(a test reads each import back and compares).
+something else (`yes`, `010`, `2024-01-01`). The writer here also quotes what YAML 1.2 reads as
+something else (`1e3`, `0o17`, `.5e1`) and what other 1.1 readers take for booleans (`y`, `n`),
+and escapes the line breaks that are not `\\n` (U+0085, U+2028, U+2029, `\\r`), which a plain or
+block scalar would turn into a newline: what is written reads back the same with either reader
+(tests/test_import_values.py, a property test over any JSON value).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
+
+from codegen.catalog.load import yaml_1_2_resolvers
 
 # A tool's keys, and a schema's, in the order a person reads them; others follow as they came.
 _TOOL_ORDER = ("name", "title", "description", "annotations", "examples", "parameters")
@@ -31,6 +37,26 @@ class _Block(str):
 
 class _Dumper(yaml.SafeDumper):
     pass
+
+
+# A string is written plain only when no reader takes it for something else: YAML 1.1's
+# resolvers (PyYAML's), YAML 1.2 core's (the build's), and 1.1's one-letter booleans.
+for _first, _resolvers in yaml_1_2_resolvers().items():
+    for _tag, _pattern in _resolvers:
+        _Dumper.add_implicit_resolver(_tag, _pattern, [_first])
+_Dumper.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
+
+# Line breaks that a plain, single-quoted or block scalar keeps raw and a reader turns into `\n`.
+_OTHER_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+
+
+def _str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    if _OTHER_BREAKS.search(text):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"')
+    return dumper.represent_str(text)
+
+
+_Dumper.add_representer(str, _str)
 
 
 def _block(dumper: yaml.SafeDumper, text: _Block) -> yaml.ScalarNode:
@@ -117,4 +143,8 @@ def _text(value: Any) -> Any:
 def _blockable(text: str) -> bool:
     # A block scalar cannot hold trailing spaces on a line or a leading space that changes the
     # indentation; such text stays quoted.
-    return not any(line != line.rstrip() for line in text.split("\n")) and not text.startswith(" ")
+    return (
+        not any(line != line.rstrip() for line in text.split("\n"))
+        and not text.startswith(" ")
+        and not _OTHER_BREAKS.search(text)
+    )

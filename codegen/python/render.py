@@ -67,6 +67,8 @@ def render_init(catalog: Catalog) -> str:
         "TOOLS",
         "VERSION",
         "RawArguments",
+        "ReadyRequest",
+        "RefusedRequest",
         "ToolCallRequest",
         "ToolSpec",
         "from_anthropic",

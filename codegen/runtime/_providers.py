@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final, NamedTuple, TypeAlias, cast
 
-from ._runtime import MAX_NODES, RawArguments, ToolCallRequest, decode_arguments
+from ._runtime import (
+    MAX_NODES,
+    RawArguments,
+    RefusedRequest,
+    ToolCallRequest,
+    decode_arguments,
+)
 
 # A catalog's `parse(tool_name, raw, tool_call_id)`.
 Parse: TypeAlias = Callable[[str, RawArguments, str], ToolCallRequest[object]]
@@ -89,22 +95,24 @@ def _requests(obj: object, classify: Classify, parse: Parse) -> list[ToolCallReq
         node = pending.pop()
         if node is None:
             continue
-        if isinstance(node, _Leave):
+        if type(node) is _Leave:
             del inside[id(node.node)]
             continue
-        if isinstance(node, _CallAt):
+        if type(node) is _CallAt:
             requests.append(_request(node, len(requests), parse))
             continue
-        if isinstance(node, _SCALARS):
-            requests.append(_failed("malformed_response", len(requests)))
-            continue
-        if id(node) in inside:
-            continue
-        budget -= 1
-        if budget < 0:
-            requests.append(_failed("response_too_large", len(requests)))
-            break
         try:
+            # Even isinstance runs an object's code (a `__class__` property), so all of this may
+            # raise: a node that cannot be read is a problem, and the walk goes on.
+            if isinstance(node, _SCALARS):
+                requests.append(_failed("malformed_response", len(requests)))
+                continue
+            if id(node) in inside:
+                continue
+            budget -= 1
+            if budget < 0:
+                requests.append(_failed("response_too_large", len(requests)))
+                break
             found = list(node) if isinstance(node, (list, tuple)) else classify(node)
         except Exception as exc:  # noqa: BLE001 - an object whose attributes raise
             requests.append(_failed(f"unreadable_response:{type(exc).__name__}", len(requests)))
@@ -122,19 +130,20 @@ def _request(at: _CallAt, position: int, parse: Parse) -> ToolCallRequest[object
     """The parsed call; a call without an id gets `call_<position in the list returned>`."""
     try:
         call = at.read(at.node)
+        # The name and id as exact text: no method of a str subclass runs after this.
+        name, given_id = _text(call.name), _text(call.call_id)
     except Exception as exc:  # noqa: BLE001 - an object whose attributes raise
         return _failed(f"unreadable_tool_call:{type(exc).__name__}", position)
-    has_id = isinstance(call.call_id, str) and call.call_id != ""
-    call_id = cast(str, call.call_id) if has_id else f"call_{position}"
+    call_id = given_id or f"call_{position}"
     warnings: tuple[str, ...] = ()
-    if not has_id and call.id_expected:
+    if not given_id and call.id_expected:
         warnings = ("tool_call_id_generated",)
     arguments = None if call.arguments is _MISSING else call.arguments
-    if not isinstance(call.name, str) or not call.name:
+    if not name:
         code = f"malformed_tool_call:{call.name_field}"
         return _failed(code, position, call_id, arguments, warnings)
     # Arguments of a kind no parser takes (a list, a number) are the parser's to report.
-    request = parse(call.name, cast(RawArguments, arguments), call_id)
+    request = parse(name, cast(RawArguments, arguments), call_id)
     return request._replace(warnings=warnings + request.warnings) if warnings else request
 
 
@@ -144,13 +153,17 @@ def _failed(
     call_id: str = "",
     arguments: object = None,
     warnings: tuple[str, ...] = (),
-) -> ToolCallRequest[object]:
+) -> RefusedRequest:
     """A request that must not run, keeping the arguments' text when there is any."""
     try:
         raw = "" if arguments is None else decode_arguments(arguments).raw_text
     except Exception:  # noqa: BLE001 - arguments whose own methods raise
         raw = ""
-    return ToolCallRequest("", call_id or f"call_{position}", raw, None, {}, warnings, (code,))
+    return RefusedRequest("", call_id or f"call_{position}", raw, None, {}, warnings, (code,))
+
+
+def _text(value: object) -> str | None:
+    return str.__str__(value) if isinstance(value, str) else None
 
 
 def _field(node: object, *names: str) -> object:

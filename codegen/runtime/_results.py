@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import traceback as tracebacks
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime, time
 from typing import Any, Literal, TypeAlias
@@ -24,8 +25,9 @@ class ToolCallResult:
     """The outcome of one call.
 
     `status` is "success" (`content` is what the handler returned), "failed" (the handler raised:
-    `error` is the exception's type and text) or "rejected" (not run: the request had errors, or
-    no handler takes the tool; `error` says what to fix, `errors` holds the request's codes).
+    `error` is the exception's type and text, `exception` the exception itself, for the program
+    and its logs, never for the model) or "rejected" (not run: the request had errors, or no
+    handler takes the tool; `error` says what to fix, `errors` holds the request's codes).
     `warnings` are the request's.
     """
 
@@ -36,10 +38,18 @@ class ToolCallResult:
     error: str | None = None
     warnings: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
+    exception: BaseException | None = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
         return self.status == "success"
+
+    @property
+    def traceback(self) -> str | None:
+        """The traceback of the handler's exception, as Python prints it; None unless it raised."""
+        if self.exception is None:
+            return None
+        return "".join(tracebacks.format_exception(self.exception))
 
     @property
     def text(self) -> str:

@@ -3,22 +3,40 @@
 
 Standard library only. A call with errors, or one no handler takes, is refused without running
 anything; a handler that raises is reported by its exception's type and text, never a traceback,
-since what the model reads must be something it can act on. The executor itself never raises
-on a call; only a wrong set of handlers, given to it, does.
+since what the model reads must be something it can act on (the result keeps the exception, and
+the failure is logged with its traceback under the package's logger). The executor itself never
+raises on a call; only a wrong set of handlers, given to it, does.
+
+What a handler raises is that call's outcome, `BaseException`s included: a tool must not stop
+the service, nor lose the other calls of a batch, because of one call. Two things are no
+handler's failure and propagate: the cancellation of the task that awaits `aexecute` or
+`aexecute_all` (which cancels the calls under way first), and a `KeyboardInterrupt` in `execute`,
+which runs in the caller's thread, where Ctrl-C lands.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import inspect
+import logging
+import queue
 import threading
-from collections.abc import Callable, Iterable, Mapping
+import weakref
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Final
 
 from ._explain import decoded_arguments, explain_errors
 from ._results import ToolCallResult
 from ._runtime import ToolCallRequest, ToolSpec
+
+logger: Final = logging.getLogger(__package__ or __name__)
+# A library logs, the application decides where it goes: nothing is printed unless configured.
+logger.addHandler(logging.NullHandler())
+
+# Sync handlers running at once in `aexecute`, by default; more calls wait for a thread.
+MAX_THREADS: Final = 32
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -27,6 +45,16 @@ class _Bound:
 
     call: Callable[[Any], object]
     is_async: bool
+    # The optional parameters a keywords handler leaves out, by Python name, with their defaults.
+    omitted: tuple[tuple[str, object], ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Outcome:
+    """What a handler returned, or what it raised."""
+
+    content: object
+    exception: BaseException | None
 
 
 class ToolExecutor:
@@ -35,10 +63,12 @@ class ToolExecutor:
 
     A handler takes the tool's `<Tool>Args`, or its parameters as keywords by Python name
     (`def search(query: str, limit: int = 3)`); it may be sync or async. `timeout` (seconds)
-    limits each call of `aexecute` and `aexecute_all`.
+    limits each call's own running time in `aexecute` and `aexecute_all`; `max_threads` sync
+    handlers run at once there, each on a thread of its own, and further calls wait for one
+    (a wait the timeout does not count).
     """
 
-    __slots__ = ("_bound", "_timeout", "_tools")
+    __slots__ = ("_bound", "_max_threads", "_threads", "_timeout", "_tools")
 
     def __init__(
         self,
@@ -46,11 +76,18 @@ class ToolExecutor:
         tools: Mapping[str, ToolSpec[object]],
         *,
         timeout: float | None = None,
+        max_threads: int = MAX_THREADS,
     ) -> None:
         if timeout is not None and not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        if type(max_threads) is not int or max_threads < 1:
+            raise ValueError(f"max_threads must be a positive integer, not {max_threads!r}")
         self._tools = tools
         self._timeout = timeout
+        self._max_threads = max_threads
+        # An asyncio.Semaphore belongs to one event loop; an executor may serve several.
+        self._threads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
+        self._threads = weakref.WeakKeyDictionary()
         self._bound: dict[str, _Bound] = {}
         for name, handler in handlers.items():
             if name not in tools:
@@ -66,32 +103,63 @@ class ToolExecutor:
             content = bound.call(request.arguments)
             if inspect.isawaitable(content):
                 content = _run_to_completion(content)
-        except Exception as exc:  # noqa: BLE001 - the handler's failure is the result
+        except KeyboardInterrupt:
+            raise  # Ctrl-C in the caller's thread: the user stops the program, not the tool
+        except BaseException as exc:  # noqa: BLE001 - the handler's failure is the result
             return _failed(request, exc)
         return _success(request, content)
 
     async def aexecute(self, request: ToolCallRequest[object]) -> ToolCallResult:
-        """Run the call's handler without blocking the event loop: a sync one in a worker thread."""
+        """Run the call's handler without blocking the event loop: a sync one in a thread."""
         bound = self._check(request)
         if isinstance(bound, ToolCallResult):
             return bound
-        try:
-            async with asyncio.timeout(self._timeout):
-                return await _run(bound, request)
-        except TimeoutError:
-            # Only the deadline's own: _run turns whatever the handler raises into a result.
-            # A sync handler's thread cannot be stopped; it runs on, and its result is dropped.
-            error = f"TimeoutError: the tool did not finish within {self._timeout:g} s"
-            return ToolCallResult(
-                request.tool_name, request.tool_call_id, "failed", None, error, request.warnings
-            )
+        if bound.is_async:
+            return await self._within_timeout(request, _awaited(bound.call, request.arguments))
+        # Waiting for a free thread is not the call's running time: the timeout starts after.
+        async with self._thread_slots():
+            return await self._within_timeout(request, _in_thread(bound, request.arguments))
 
     async def aexecute_all(
         self, requests: Iterable[ToolCallRequest[object]]
     ) -> list[ToolCallResult]:
         """Run a batch concurrently (a model often asks for several calls at once); the results
-        come in the order of the requests."""
-        return list(await asyncio.gather(*(self.aexecute(request) for request in requests)))
+        come in the order of the requests, one for each, whatever the handlers raise.
+        Cancelling the task that awaits this cancels every call under way, and propagates."""
+        batch = list(requests)
+        outcomes = await asyncio.gather(
+            *(self.aexecute(request) for request in batch), return_exceptions=True
+        )
+        # A call's task is cancelled only by someone other than this batch (its handler, say):
+        # that call's failure, as the others still hold their results.
+        return [
+            outcome if isinstance(outcome, ToolCallResult) else _failed(request, outcome)
+            for request, outcome in zip(batch, outcomes, strict=True)
+        ]
+
+    async def _within_timeout(
+        self, request: ToolCallRequest[object], outcome: Awaitable[_Outcome]
+    ) -> ToolCallResult:
+        try:
+            async with asyncio.timeout(self._timeout):
+                done: _Outcome = await outcome
+        except TimeoutError:
+            # Only the deadline's own: a handler's exceptions arrive in its outcome. A sync
+            # handler's thread cannot be stopped; it runs on, and its result is dropped.
+            error = f"TimeoutError: the tool did not finish within {self._timeout:g} s"
+            return ToolCallResult(
+                request.tool_name, request.tool_call_id, "failed", None, error, request.warnings
+            )
+        if done.exception is not None:
+            return _failed(request, done.exception)
+        return _success(request, done.content)
+
+    def _thread_slots(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        slots = self._threads.get(loop)
+        if slots is None:
+            slots = self._threads[loop] = asyncio.Semaphore(self._max_threads)
+        return slots
 
     def _check(self, request: ToolCallRequest[object]) -> _Bound | ToolCallResult:
         """The handler to run, or the refusal: an unknown tool, no handler, or errors."""
@@ -105,21 +173,104 @@ class ToolExecutor:
             schema = self._tools[name].schema
             sent = decoded_arguments(request.raw_arguments)
             return _rejected(request, explain_errors(request.errors, schema, sent))
+        for field, default in bound.omitted:
+            if getattr(request.arguments, field) != default:
+                return _rejected(
+                    request,
+                    f"the tool `{name}` cannot take `{field}` here; send the call without it",
+                )
         return bound
 
 
-async def _run(bound: _Bound, request: ToolCallRequest[object]) -> ToolCallResult:
+async def _awaited(call: Callable[[Any], object], arguments: object) -> _Outcome:
+    """An async handler's outcome, in the task of the call."""
     try:
-        if bound.is_async:
-            content = bound.call(request.arguments)
-        else:
-            # to_thread keeps the caller's context variables, as a direct call would.
-            content = await asyncio.to_thread(bound.call, request.arguments)
+        content = call(arguments)
         if inspect.isawaitable(content):
             content = await content
-    except Exception as exc:  # noqa: BLE001 - the handler's failure is the result
-        return _failed(request, exc)
-    return _success(request, content)
+    except asyncio.CancelledError as exc:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise  # the call itself is cancelled: its timeout, or its caller
+        return _Outcome(None, exc)  # the handler's own, or of something it awaited
+    except BaseException as exc:  # noqa: BLE001 - the handler's failure is the outcome
+        # Not raised on: a KeyboardInterrupt or SystemExit would leave the event loop itself.
+        return _Outcome(None, exc)
+    return _Outcome(content, None)
+
+
+async def _in_thread(bound: _Bound, arguments: object) -> _Outcome:
+    """A sync handler's outcome, run in a new thread: one that outlives its timeout is left
+    to end on its own, and gives back its place to the calls waiting."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[_Outcome] = loop.create_future()
+    # The caller's context variables, as a direct call would see them.
+    context = contextvars.copy_context()
+
+    def settle(outcome: _Outcome) -> None:
+        if not future.done():  # a timed-out or cancelled call no longer waits for it
+            future.set_result(outcome)
+
+    def work() -> None:
+        try:
+            outcome = _Outcome(context.run(bound.call, arguments), None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the loop as the outcome
+            outcome = _Outcome(None, exc)
+        try:
+            loop.call_soon_threadsafe(settle, outcome)
+        except RuntimeError:
+            pass  # the loop has closed since: no one waits for this call any more
+
+    _WORKERS.run(work)
+    outcome = await future
+    if outcome.exception is None and inspect.isawaitable(outcome.content):
+        return await _awaited(_returned, outcome.content)  # a sync callable made a coroutine
+    return outcome
+
+
+def _returned(value: object) -> object:
+    return value
+
+
+class _Workers:
+    """Threads that run sync handlers, each job at once on an idle thread or a new one: unlike a
+    pool of fixed size, a handler that outlives its timeout holds its thread without keeping
+    any other call waiting (`ToolExecutor` limits the calls running). Idle threads are reused,
+    which costs a fraction of starting one, and end after a while without work."""
+
+    IDLE_SECONDS: Final = 30.0
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._idle = 0  # threads waiting for a job, less the jobs queued for them
+
+    def run(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            self._jobs.put(job)
+            if self._idle:
+                self._idle -= 1  # that thread's next job is this one
+                return
+        # A daemon: a handler that never returns must not keep the process from exiting.
+        threading.Thread(target=self._work, name="codegen-handler", daemon=True).start()
+
+    def _work(self) -> None:
+        # Counted in `_idle` whenever it waits, less the job it was started for.
+        while True:
+            try:
+                job = self._jobs.get(timeout=self.IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    if self._jobs.empty():  # else a job queued meanwhile counts on this thread
+                        self._idle -= 1
+                        return
+                continue
+            job()
+            with self._lock:
+                self._idle += 1
+
+
+_WORKERS: Final = _Workers()
 
 
 def _run_to_completion(awaitable: Any) -> object:
@@ -156,15 +307,28 @@ def _success(request: ToolCallRequest[object], content: object) -> ToolCallResul
     )
 
 
-def _failed(request: ToolCallRequest[object], exc: Exception) -> ToolCallResult:
+def _failed(request: ToolCallRequest[object], exc: BaseException) -> ToolCallResult:
     text = _exception_text(exc)
     error = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    logger.error(
+        "the handler of %s failed on call %s: %s",
+        request.tool_name,
+        request.tool_call_id or "(no id)",
+        error,
+        exc_info=exc,
+    )
     return ToolCallResult(
-        request.tool_name, request.tool_call_id, "failed", None, error, request.warnings
+        request.tool_name,
+        request.tool_call_id,
+        "failed",
+        None,
+        error,
+        request.warnings,
+        exception=exc,
     )
 
 
-def _exception_text(exc: Exception) -> str:
+def _exception_text(exc: BaseException) -> str:
     try:
         return str(exc)
     except Exception:  # noqa: BLE001 - an exception whose __str__ fails still has a type
@@ -184,61 +348,126 @@ def _rejected(request: ToolCallRequest[object], error: str) -> ToolCallResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Binding a handler: with the arguments object, or with its fields as keywords.
+# Binding a handler, decided once from its signature. A handler takes the arguments object when
+# its first positional parameter is annotated with the tool's `<Tool>Args`, or is named as none
+# of the tool's parameters (`def run(args)`, `lambda a: ...`, `def run(args, /)`, `def run(*args)`);
+# it takes the parameters as keywords otherwise: when its first positional parameter is named as
+# a tool parameter (`def get_file(repo, path=None)`), or it has none (`def f(*, query)`,
+# `def f(**values)`). Each form is then checked whole, and a handler that fits neither is refused
+# with the parameter at fault. A keywords handler may leave out optional parameters: a call that
+# gives one of them a value other than its default is refused, since the handler cannot take it.
 
 _NO_VALUE: Final = object()
+_POSITIONAL: Final = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+_NAMED: Final = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
 def _bind(name: str, handler: object, args_type: type[object]) -> _Bound:
     if not callable(handler):
         raise TypeError(f"the handler for {name!r} is not callable: {handler!r}")
-    fields = tuple(field.name for field in dataclasses.fields(args_type))  # type: ignore[arg-type]
     # A function, a method or a partial of one; or an object whose __call__ is a coroutine.
     is_async = inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(
         type(handler).__call__
     )
-    if not _takes_keywords(name, handler, fields, args_type):
-        return _Bound(handler, is_async)
-
-    def by_keywords(args: Any) -> object:
-        return handler(**{field: getattr(args, field) for field in fields})
-
-    return _Bound(by_keywords, is_async)
-
-
-def _takes_keywords(
-    name: str, handler: Callable[..., object], fields: tuple[str, ...], args_type: type[object]
-) -> bool:
-    """Whether the handler is a function of the tool's parameters by name, rather than of the
-    arguments object: decided once, from its signature."""
     try:
         signature = inspect.signature(handler)
     except (TypeError, ValueError):
-        return False  # no signature to read (some built-ins): it takes the arguments object
-    keywords = _binds(signature, (), dict.fromkeys(fields, _NO_VALUE))
-    positional = _binds(signature, (_NO_VALUE,), {})
-    if keywords and positional:
-        # One parameter named as the tool's only field, or *args and **kwargs: the annotation
-        # decides, and keywords win when it does not name the arguments class.
-        first = next(iter(signature.parameters.values()))
-        return not _names_class(first.annotation, args_type)
-    if not keywords and not positional:
-        listed = ", ".join(fields) or "no parameters"
+        return _Bound(handler, is_async)  # no signature to read (some built-ins): one argument
+    fields = dataclasses.fields(args_type)  # type: ignore[arg-type]
+    form = _Form(name, signature, fields, args_type)
+    if form.takes_object():
+        form.check_object()
+        return _Bound(handler, is_async)
+    taken = form.check_keywords()
+    omitted = tuple((field.name, _default(field)) for field in fields if field.name not in taken)
+
+    def by_keywords(args: Any) -> object:
+        return handler(**{field: getattr(args, field) for field in taken})
+
+    return _Bound(by_keywords, is_async, omitted)
+
+
+def _default(field: dataclasses.Field[object]) -> object:
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    if field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    return _NO_VALUE  # required: a keywords handler always takes it
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Form:
+    """A handler's signature read against its tool's parameters."""
+
+    tool: str
+    signature: inspect.Signature
+    fields: tuple[dataclasses.Field[object], ...]
+    args_type: type[object]
+
+    def takes_object(self) -> bool:
+        params = list(self.signature.parameters.values())
+        first = next((p for p in params if p.kind in _POSITIONAL), None)
+        if first is None:
+            # Only *args takes one positional value; with **kwargs too, keywords are the form.
+            kinds = {p.kind for p in params}
+            return (
+                inspect.Parameter.VAR_POSITIONAL in kinds
+                and inspect.Parameter.VAR_KEYWORD not in kinds
+            )
+        if _names_class(first.annotation, self.args_type):
+            return True
+        return first.name not in {field.name for field in self.fields}
+
+    def check_object(self) -> None:
+        try:
+            self.signature.bind(_NO_VALUE)
+        except TypeError:
+            params = list(self.signature.parameters.values())
+            first = next(p for p in params if p.kind in _POSITIONAL)
+            unfilled = next(
+                p
+                for p in params
+                if p is not first
+                and p.default is inspect.Parameter.empty
+                and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+            )
+            raise TypeError(
+                f"the handler for {self.tool!r} takes its {self.args_type.__name__} as"
+                f" `{first.name}`, but its parameter `{unfilled.name}` has no default; a handler"
+                f" takes one {self.args_type.__name__}, or the tool's parameters as keywords"
+                f" ({self._listed()})"
+            ) from None
+
+    def check_keywords(self) -> tuple[str, ...]:
+        """The tool's parameters the handler takes, by Python name, in the tool's order."""
+        names = [field.name for field in self.fields]
+        params = list(self.signature.parameters.values())
+        by_name = {p.name for p in params if p.kind in _NAMED}
+        any_name = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+        for param in params:
+            if param.default is not inspect.Parameter.empty or param.kind not in (
+                *_POSITIONAL,
+                inspect.Parameter.KEYWORD_ONLY,
+            ):
+                continue
+            if param.kind is inspect.Parameter.POSITIONAL_ONLY:
+                self._refuse(f"takes `{param.name}` as positional-only")
+            if param.name not in names:
+                self._refuse(f"takes `{param.name}`, which is not a parameter of the tool")
+        for field in self.fields:
+            required = _default(field) is _NO_VALUE
+            if required and field.name not in by_name and not any_name:
+                self._refuse(f"does not take the tool's required parameter `{field.name}`")
+        return tuple(name for name in names if any_name or name in by_name)
+
+    def _refuse(self, problem: str) -> None:
         raise TypeError(
-            f"the handler for {name!r} takes neither a {args_type.__name__} nor the keywords"
-            f" of the tool's parameters ({listed}): {signature}"
+            f"the handler for {self.tool!r} {problem}; a handler takes the tool's parameters as"
+            f" keywords ({self._listed()}), or one {self.args_type.__name__}: {self.signature}"
         )
-    return keywords
 
-
-def _binds(
-    signature: inspect.Signature, args: tuple[object, ...], kwargs: dict[str, object]
-) -> bool:
-    try:
-        signature.bind(*args, **kwargs)
-    except TypeError:
-        return False
-    return True
+    def _listed(self) -> str:
+        return ", ".join(field.name for field in self.fields) or "no parameters"
 
 
 def _names_class(annotation: object, cls: type[object]) -> bool:

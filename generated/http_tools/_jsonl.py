@@ -18,7 +18,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, It
 from typing import Final, NamedTuple, Self
 
 from ._repair import repair_json
-from ._runtime import RawArguments, ToolCallRequest
+from ._runtime import RawArguments, ToolCallRequest, refused
 
 Parse = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 Chunk = str | bytes | bytearray | memoryview
@@ -161,9 +161,7 @@ def call_of(
     error = found.get("error")
     if error is not None and error is not False and error != "":
         reported = error if type(error) is str else _shown(error, None)
-        request = request._replace(
-            arguments=None, errors=(*request.errors, f"model_reported_error:{reported}")
-        )
+        request = refused(request, f"model_reported_error:{reported}")
     return request
 
 

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any, Final
 from . import _jsonl, _runtime
 from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
 from ._payloads import lazy_payloads
-from ._runtime import LazyTools, RawArguments, ToolCallRequest, ToolSpec, lazy_exports
+from ._runtime import (
+    LazyTools,
+    RawArguments,
+    ReadyRequest,
+    RefusedRequest,
+    ToolCallRequest,
+    ToolSpec,
+    lazy_exports,
+)
 
 if TYPE_CHECKING:
     from ._handlers import Executor, Handlers
@@ -90,7 +98,9 @@ __getattr__ = lazy_payloads(
 def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[object]:
     """Parse a call of any tool of the catalog by its wire name or by the alias a provider was
     sent instead (PROVIDER_NAMES); the request names the wire name. An unknown name gets the
-    generic parse."""
+    generic parse (a refused request), and a name that is no plain str is read as its text."""
+    if type(tool_name) is not str:
+        tool_name = _runtime.name_text(tool_name)
     spec = TOOLS.get(tool_name)
     if spec is None:
         wire_name = _ALIASES.get(tool_name)
@@ -210,6 +220,8 @@ __all__ = [
     "Problem",
     "RawArguments",
     "ReadFileArgs",
+    "ReadyRequest",
+    "RefusedRequest",
     "SearchFilesArgs",
     "ToolCallRequest",
     "ToolCallResult",

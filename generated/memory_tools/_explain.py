@@ -66,6 +66,8 @@ def explain_warnings(codes: Iterable[str]) -> str | None:
             notes.append(f"`{path}` must be an integer and was truncated to one")
         elif name == "null_treated_as_absent":
             notes.append(f"`{path}` was null and was treated as not given")
+        elif name == "timestamp_without_offset":
+            notes.append(f"`{path}` had no UTC offset and was read as UTC")
     return "; ".join(dict.fromkeys(notes)) or None
 
 

@@ -13,10 +13,10 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from enum import Enum
 from math import isfinite
-from typing import Any, Final, Generic, NamedTuple, TypeAlias, TypeVar
+from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ._repair import repair_json
 
@@ -61,25 +61,22 @@ INVALID: Final = Invalid.INVALID
 ABSENT: Final = object()
 
 
-class ToolCallRequest(NamedTuple, Generic[ArgsT_co]):
-    """One tool call as the model sent it, and what the parser made of it.
+class ReadyRequest(NamedTuple, Generic[ArgsT_co]):
+    """A call that may run: `arguments` is the tool's typed dataclass, and there are no errors.
 
-    `arguments` is the typed dataclass, or None when there is any error: a call with errors must
-    not run. `values` holds the corrected plain values by wire name, partial when there are errors.
-    A named tuple: the cheapest immutable record CPython builds.
+    `values` holds the corrected plain values by wire name. A named tuple: the cheapest immutable
+    record CPython builds. `ok` is always True here, and False on a `RefusedRequest`: a type
+    checker reading `if request.ok:` knows `arguments` is the dataclass, not None.
     """
 
     tool_name: str
     tool_call_id: str
     raw_arguments: str
-    arguments: ArgsT_co | None
+    arguments: ArgsT_co
     values: dict[str, object]
     warnings: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
+    ok: Literal[True] = True
 
     @property
     def parse_warning(self) -> str | None:
@@ -88,6 +85,48 @@ class ToolCallRequest(NamedTuple, Generic[ArgsT_co]):
     @property
     def parse_error(self) -> str | None:
         return "; ".join(self.errors) or None
+
+
+class RefusedRequest(NamedTuple):
+    """A call that must not run: it has errors, or names a tool the catalog does not know (which
+    has the generic parse's `values` and the warning `tool_definition_missing`, and no errors).
+
+    `arguments` is None and `ok` False; `values` holds what could be read, partial on errors.
+    """
+
+    tool_name: str
+    tool_call_id: str
+    raw_arguments: str
+    arguments: None
+    values: dict[str, object]
+    warnings: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    ok: Literal[False] = False
+
+    @property
+    def parse_warning(self) -> str | None:
+        return "; ".join(self.warnings) or None
+
+    @property
+    def parse_error(self) -> str | None:
+        return "; ".join(self.errors) or None
+
+
+# One tool call as the model sent it, and what the parser made of it: `ok` tells the two apart.
+ToolCallRequest: TypeAlias = ReadyRequest[ArgsT_co] | RefusedRequest
+
+
+def refused(request: ToolCallRequest[object], *errors: str) -> RefusedRequest:
+    """The request with `errors` added: one that must not run, whatever it was."""
+    return RefusedRequest(
+        request.tool_name,
+        request.tool_call_id,
+        request.raw_arguments,
+        None,
+        request.values,
+        request.warnings,
+        (*request.errors, *errors),
+    )
 
 
 # Builds a request from a tuple of its fields, without the named tuple's own __new__ in Python.
@@ -201,38 +240,48 @@ def run_parser(
                 warnings: list[str] = []
                 errors: list[str] = []
                 typed = arguments(root, warnings, errors)
+                if errors or typed is INVALID:
+                    return _new_request(
+                        RefusedRequest,
+                        (
+                            tool_name,
+                            tool_call_id,
+                            raw,
+                            None,
+                            root,
+                            tuple(warnings),
+                            tuple(errors),
+                            False,
+                        ),
+                    )
                 return _new_request(
-                    ToolCallRequest,
-                    (
-                        tool_name,
-                        tool_call_id,
-                        raw,
-                        None if errors or typed is INVALID else typed,
-                        root,
-                        tuple(warnings),
-                        tuple(errors),
-                    ),
+                    ReadyRequest,
+                    (tool_name, tool_call_id, raw, typed, root, tuple(warnings), (), True),
                 )
             doc = _decode_text(raw, root) if type(root) is str else decode_arguments(raw)
         else:
             doc = decode_arguments(raw)
         if doc.root is None:
-            return ToolCallRequest(
+            return RefusedRequest(
                 tool_name, tool_call_id, doc.raw_text, None, {}, (*doc.warnings,), (*doc.errors,)
             )
         typed = arguments(doc.root, doc.warnings, doc.errors)
-        return ToolCallRequest(
-            tool_name,
-            tool_call_id,
-            doc.raw_text,
-            None if doc.errors or typed is INVALID else typed,
-            doc.root,
-            tuple(doc.warnings),
-            tuple(doc.errors),
+        if doc.errors or typed is INVALID:
+            return RefusedRequest(
+                tool_name,
+                tool_call_id,
+                doc.raw_text,
+                None,
+                doc.root,
+                (*doc.warnings,),
+                (*doc.errors,),
+            )
+        return ReadyRequest(
+            tool_name, tool_call_id, doc.raw_text, typed, doc.root, (*doc.warnings,)
         )
     except Exception as exc:  # noqa: BLE001 - a dict input may hold objects whose own methods raise
         code = f"unreadable_arguments:{type(exc).__name__}"
-        return ToolCallRequest(tool_name, tool_call_id, _UNSHOWN, None, {}, (), (code,))
+        return RefusedRequest(tool_name, tool_call_id, _UNSHOWN, None, {}, (), (code,))
 
 
 _SHALLOW_TEXT: Final = 2 * (MAX_DEPTH + 1)
@@ -356,7 +405,19 @@ def _jsonable(value: object) -> object:
         }
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
-    return repr(value)
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - the text of the arguments is kept all the same
+        return f"<{type(value).__name__}>"
+
+
+def name_text(name: object) -> str:
+    """A tool name as exact text: a str subclass's value (none of its own methods run), else the
+    object's text, or its type's name when even that fails."""
+    try:
+        return str.__str__(name) if isinstance(name, str) else str(name)
+    except Exception:  # noqa: BLE001 - an object whose __str__ or __class__ raises
+        return f"<{type(name).__name__}>"
 
 
 def key_text(key: object) -> str:
@@ -554,11 +615,18 @@ def to_uri(v: object, path: str, warnings: list[str], errors: list[str]) -> str 
 
 
 def to_datetime(v: object, path: str, warnings: list[str], errors: list[str]) -> datetime | Invalid:
+    """An aware datetime, always: a text without a UTC offset ("2024-05-01 09:30", or a date
+    alone) is read as UTC, with a warning, so that handlers never compare naive and aware ones."""
     if isinstance(v, str):
         try:
-            return datetime.fromisoformat(v.strip())
+            moment = datetime.fromisoformat(v.strip())
         except ValueError:
             pass
+        else:
+            if moment.tzinfo is None:
+                warnings.append(f"timestamp_without_offset:{path}")
+                return moment.replace(tzinfo=UTC)
+            return moment
     errors.append(f"unsupported_timestamp_literal:{path}")
     return INVALID
 
@@ -701,17 +769,22 @@ def unknown_keys(src: dict[str, object], known: frozenset[str]) -> list[str]:
 _PROMOTED: Final[dict[str, object]] = {"true": True, "false": False, "null": None}
 
 
-def parse_unknown_tool(
-    tool_name: str, raw: RawArguments, tool_call_id: str = ""
-) -> ToolCallRequest[object]:
-    doc = decode_arguments(raw)
-    warnings = ["tool_definition_missing", *doc.warnings]
-    values = (
-        {}
-        if doc.root is None
-        else {key: _promote(item, key, warnings) for key, item in doc.root.items()}
-    )
-    return ToolCallRequest(
+def parse_unknown_tool(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> RefusedRequest:
+    try:
+        doc = decode_arguments(raw)
+        warnings = ["tool_definition_missing", *doc.warnings]
+        values = (
+            {}
+            if doc.root is None
+            else {key: _promote(item, key, warnings) for key, item in doc.root.items()}
+        )
+    except Exception as exc:  # noqa: BLE001 - as run_parser: objects whose own methods raise
+        code = f"unreadable_arguments:{type(exc).__name__}"
+        return RefusedRequest(
+            tool_name, tool_call_id, _UNSHOWN, None, {}, ("tool_definition_missing",), (code,)
+        )
+    # No typed arguments, so never runnable: `ok` is False even without errors.
+    return RefusedRequest(
         tool_name, tool_call_id, doc.raw_text, None, values, tuple(warnings), tuple(doc.errors)
     )
 

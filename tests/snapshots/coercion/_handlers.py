@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 from . import TOOLS
-from ._executor import ToolExecutor
+from ._executor import MAX_THREADS, ToolExecutor
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -40,5 +40,7 @@ Handlers = TypedDict(
 class Executor(ToolExecutor):
     """Runs this catalog's tools with the handlers given by wire name; see ToolExecutor."""
 
-    def __init__(self, handlers: Handlers, *, timeout: float | None = None) -> None:
-        super().__init__(handlers, TOOLS, timeout=timeout)
+    def __init__(
+        self, handlers: Handlers, *, timeout: float | None = None, max_threads: int = MAX_THREADS
+    ) -> None:
+        super().__init__(handlers, TOOLS, timeout=timeout, max_threads=max_threads)

@@ -1,0 +1,92 @@
+"""The build cache is trusted only where its bytes are what was stored (issue 17, items 3 and 12)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen.cache import DIRECTORY
+from tests.test_cli import BUNDLED, output, run, tree
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "memory_tools.yaml").write_bytes(
+        (BUNDLED / "memory_tools.yaml").read_bytes()
+    )
+    return tmp_path
+
+
+@pytest.fixture
+def built(project: Path) -> Path:
+    result = run(project, "build")
+    assert result.returncode == 0, output(result)
+    return project
+
+
+def entries(project: Path) -> list[Path]:
+    return [p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"]
+
+
+def fresh_tree(project: Path, tmp_path: Path) -> dict[str, bytes]:
+    result = run(project, "build", "--no-cache", "--out", str(tmp_path / "reference"))
+    assert result.returncode == 0, output(result)
+    return tree(tmp_path / "reference")
+
+
+def import_every_module(project: Path) -> None:
+    script = (
+        "import importlib, pathlib\n"
+        "for p in sorted(pathlib.Path('generated').rglob('*.py')):\n"
+        "    importlib.import_module('.'.join(p.with_suffix('').parts).removesuffix('.__init__'))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=project, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("damage", ["truncated", "code appended"])
+def test_a_damaged_cache_entry_is_never_used(built: Path, tmp_path: Path, damage: str) -> None:
+    reference = fresh_tree(built, tmp_path)
+    sentinel = tmp_path / "appended_code_ran"
+    damaged = entries(built)
+    assert len(damaged) > 10
+    for entry in damaged:
+        text = entry.read_text(encoding="utf-8")
+        if damage == "truncated":
+            entry.write_text(text[: len(text) // 2], encoding="utf-8")
+        else:
+            entry.write_text(
+                text + f"\nimport pathlib\npathlib.Path({str(sentinel)!r}).write_text('ran')\n",
+                encoding="utf-8",
+            )
+    (built / "generated").rename(tmp_path / "first_output")
+    result = run(built, "build")
+    assert result.returncode == 0, output(result)
+    assert tree(built / "generated") == reference
+    check = run(built, "build", "--check")
+    assert check.returncode == 0, output(check)
+    import_every_module(built)
+    assert not sentinel.exists()
+
+
+def test_a_damaged_entry_is_replaced_by_a_sound_one(built: Path) -> None:
+    for entry in entries(built):
+        entry.write_text("damaged", encoding="utf-8")
+    assert run(built, "build").returncode == 0
+    assert all(e.read_text(encoding="utf-8") != "damaged" for e in entries(built))
+
+
+def test_check_writes_nothing_not_even_the_cache(project: Path) -> None:
+    result = run(project, "build", "--check")
+    assert result.returncode == 1
+    assert sorted(p.name for p in project.iterdir()) == ["schemas"]
+    assert run(project, "build", "--no-cache").returncode == 0
+    result = run(project, "build", "--check")
+    assert result.returncode == 0, output(result)
+    assert sorted(p.name for p in project.iterdir()) == ["generated", "schemas"]
