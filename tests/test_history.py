@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -583,3 +583,50 @@ def test_object_arguments_that_are_not_json_objects_go_back_corrected() -> None:
         "role": "model",
         "parts": [{"text": "Looking."}, gemini_call("memory.search", CUT_OFF_FIXED, "sig")],
     }
+
+
+class Raising:
+    """An object every attribute of which raises, as a broken proxy's might."""
+
+    def __getattr__(self, name: str) -> object:
+        raise RuntimeError(name)
+
+
+class RaisingMapping(dict[str, object]):
+    def get(self, key: str, default: object = None) -> object:
+        raise RuntimeError(key)
+
+
+class RaisingItems(Mapping[str, object]):
+    """Arguments whose items cannot be read."""
+
+    def __getitem__(self, key: str) -> object:
+        raise RuntimeError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        raise RuntimeError("iter")
+
+    def __len__(self) -> int:
+        return 1
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [Raising(), RaisingMapping(), None, 42, "text"],
+    ids=["raising", "raising-mapping", "none", "number", "text"],
+)
+def test_a_reply_that_cannot_be_read_gives_a_turn_without_calls(hostile: object) -> None:
+    assert memory_tools.history_openai_chat(hostile) == {"role": "assistant", "content": None}
+    assert memory_tools.history_openai_responses(hostile) == []
+    assert memory_tools.history_anthropic(hostile) == {"role": "assistant", "content": []}
+    assert memory_tools.history_gemini(hostile) == {"role": "model", "parts": []}
+
+
+def test_calls_whose_fields_cannot_be_read_still_go_back_as_json_objects() -> None:
+    message = {"tool_calls": [{"id": "c1", "type": "function", "function": Raising()}]}
+    assert memory_tools.history_openai_chat(message)["tool_calls"] == [chat_call("c1", "", "{}")]
+    part = {"functionCall": {"name": "memory.search", "args": RaisingItems()}}
+    other = Raising()  # not a function call that can be read: kept as it is
+    turn = memory_tools.history_gemini({"parts": [part, other]})
+    assert turn["parts"][0] == gemini_call("memory.search", {})
+    assert turn["parts"][1] is other

@@ -8,7 +8,8 @@ later request. Each call keeps its name and id as the model sent them, so the re
 still answer it; its arguments are kept as sent when they were already one JSON object (the same
 text, byte for byte), and are otherwise the parser's corrected `values` as JSON: `{}` when nothing
 could be read, whose refusal the call's result carries. Every other part of the turn (text,
-reasoning, thinking, signatures) is kept as it is.
+reasoning, thinking, signatures) is kept as it is. Nothing here raises: a field that cannot be
+read is taken as absent, as the adapters take it.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def gemini(obj: object, parse: Parse) -> dict[str, Any]:
     role = _get(content, "role")
     parts = []
     for part in _list(_get(content, "parts")):
-        key = "functionCall" if isinstance(part, Mapping) and "functionCall" in part else None
+        camel = isinstance(part, Mapping) and _get(part, "functionCall") is not _MISSING
         call = _get(part, "function_call", "functionCall")
         if call in (_MISSING, None):
             parts.append(part)
@@ -137,7 +138,7 @@ def gemini(obj: object, parse: Parse) -> dict[str, Any]:
         rebuilt = _as_dict(part)
         rebuilt.pop("functionCall", None)
         rebuilt.pop("function_call", None)
-        rebuilt[key or "function_call"] = function_call
+        rebuilt["functionCall" if camel else "function_call"] = function_call
         parts.append(rebuilt)
     return {"role": role if isinstance(role, str) and role else "model", "parts": parts}
 
@@ -156,11 +157,7 @@ def _text(raw: object, name: str, parse: Parse) -> str:
 def _object(raw: object, name: str, parse: Parse) -> object:
     """The call's arguments as a JSON object: as sent when they are one already."""
     if isinstance(raw, Mapping):
-        try:
-            json.dumps(raw, allow_nan=False)
-        except (TypeError, ValueError, RecursionError):
-            pass
-        else:
+        if _is_json(raw):
             return raw
     elif isinstance(raw, str):
         decoded = _strict_loads(raw)
@@ -174,8 +171,16 @@ def _values_text(raw: object, name: str, parse: Parse) -> str:
     values = parse(name, raw, "").values  # type: ignore[arg-type]  # parse takes any input
     try:
         return json.dumps(values, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError, RecursionError):
+    except Exception:  # noqa: BLE001 - a value JSON cannot hold: nothing usable to send back
         return "{}"
+
+
+def _is_json(value: object) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except Exception:  # noqa: BLE001 - not JSON, or a mapping whose own methods raise
+        return False
+    return True
 
 
 def _strict_loads(text: str) -> object:
@@ -195,13 +200,17 @@ def _reject(constant: str) -> object:
 
 
 def _get(node: object, *names: str) -> object:
+    """A record's field by the first of `names` it has; _MISSING when none can be read."""
+    if node is None or isinstance(node, (str, bytes, int, float, list, tuple)):
+        return _MISSING
     for name in names:
-        if isinstance(node, Mapping):
-            value = node.get(name, _MISSING)
-        elif node is None or isinstance(node, (str, bytes, int, float, list, tuple)):
-            return _MISSING
-        else:
-            value = getattr(node, name, _MISSING)
+        try:
+            if isinstance(node, Mapping):
+                value = node.get(name, _MISSING)
+            else:
+                value = getattr(node, name, _MISSING)
+        except Exception:  # noqa: BLE001 - an object whose attributes raise
+            value = _MISSING
         if value is not _MISSING:
             return value
     return _MISSING
@@ -227,11 +236,14 @@ def _id(value: object, position: int) -> str:
 
 def _as_dict(part: object) -> dict[str, Any]:
     """A part's fields as a dict: the SDK object's own dump, which keeps its thought signature."""
-    if isinstance(part, Mapping):
-        return dict(part)
-    dump = getattr(part, "model_dump", None)
-    if callable(dump):
-        dumped = dump(exclude_none=True)
-        if isinstance(dumped, dict):
-            return dumped
+    try:
+        if isinstance(part, Mapping):
+            return dict(part)
+        dump = getattr(part, "model_dump", None)
+        if callable(dump):
+            dumped = dump(exclude_none=True)
+            if isinstance(dumped, dict):
+                return dumped
+    except Exception:  # noqa: BLE001 - a part whose own methods raise: its call alone goes back
+        return {}
     return {}
