@@ -153,6 +153,8 @@ def test_the_handler_map_must_cover_the_catalog_exactly() -> None:
             "tests.mcp_handlers",
             "handlers must be given as module:attribute, not 'tests.mcp_handlers'",
         ),
+        ("tests.mcp_handlers:NOPE", "the module tests.mcp_handlers has no attribute 'NOPE'"),
+        ("tests.no_such_module:HANDLERS", "No module named 'tests.no_such_module'"),
         (
             "tests.mcp_handlers:NOT_A_MAP",
             "tests.mcp_handlers:NOT_A_MAP is not a mapping of tool names to handlers: ['memory.search']",

@@ -45,7 +45,10 @@ def load_handlers(spec: str) -> Handlers:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"handlers must be given as module:attribute, not {spec!r}")
-    handlers = getattr(importlib.import_module(module_name), attribute)
+    module = importlib.import_module(module_name)
+    handlers = getattr(module, attribute, None)
+    if handlers is None:
+        raise ValueError(f"the module {module_name} has no attribute {attribute!r}")
     if not isinstance(handlers, Mapping):
         raise TypeError(f"{spec} is not a mapping of tool names to handlers: {handlers!r}")
     return handlers  # type: ignore[return-value]  # checked against the catalog when served
@@ -54,7 +57,7 @@ def load_handlers(spec: str) -> Handlers:
 def main(argv: Sequence[str] | None = None) -> None:
     """`python -m <package>.mcp module:handlers [--transport streamable-http --port 8000]`."""
     parser = argparse.ArgumentParser(
-        prog=f"python -m {__name__}", description=f"Serve the {CATALOG} tools over MCP."
+        prog=f"python -m {__package__}.mcp", description=f"Serve the {CATALOG} tools over MCP."
     )
     parser.add_argument("handlers", help="the handler map, as module:attribute")
     parser.add_argument("--transport", choices=TRANSPORTS, default="stdio")
