@@ -176,6 +176,9 @@ def test_build_writes_the_package_and_the_manifest(project: Path) -> None:
                     "/_explain.py",
                     "/_payloads.py",
                     "/_jsonl.py",
+                    "/_history.py",
+                    "/_mcp.py",
+                    "/mcp.py",
                 )
             ):
                 assert "The same in every catalog's package" in head[0], (path, head)
@@ -881,12 +884,12 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # Four tools; the formatted bodies of both __init__ modules, _handlers, _prompts and the eight
-    # modules the same in every package, and the same twelve files whole, as the catalog's package
-    # refers to them; py.typed; the eight payload files; the check of update_config's examples;
-    # the package; the two prompt files and the five docs pages; and each tool's payload entries
-    # and docs page, kept under the tool's definition (4 + 4).
-    assert len(entries) == 4 + 12 + 12 + 1 + 8 + 1 + 1 + 2 + 5 + 4 + 4
+    # Four tools; the formatted bodies of both __init__ modules, _handlers, _prompts, the package's
+    # mcp module and the ten modules the same in every package, and the same fifteen files whole,
+    # as the catalog's package refers to them; py.typed; the eight payload files; the check of
+    # update_config's examples; the package; the two prompt files and the five docs pages; and each
+    # tool's payload entries and docs page, kept under the tool's definition (4 + 4).
+    assert len(entries) == 4 + 15 + 15 + 1 + 8 + 1 + 1 + 2 + 5 + 4 + 4
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
