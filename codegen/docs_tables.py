@@ -23,7 +23,7 @@ from codegen.lint import RULES
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 REFRESH = "python -m codegen.docs_tables"
 
-Level = Literal["warning", "error"]
+Level = Literal["warning", "error", "problem"]
 
 # code → (section, level, when): what the parse functions, the adapters and the JSONL parser put
 # in a request's `warnings` and `errors`, each followed by `:path` when it is about one parameter.
@@ -195,6 +195,55 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "error",
         'prompt mode: the model\'s `"error"` instead of arguments: `:<its text>`',
     ),
+    "stream_index_missing": ("stream", "warning", "an OpenAI chat tool-call delta without `index`"),
+    "stream_index_reused": (
+        "stream",
+        "warning",
+        "another call on a chat index in use (a new id, or new text after whole arguments)",
+    ),
+    "stream_duplicate_arguments_ignored": (
+        "stream",
+        "warning",
+        "a call's whole arguments sent again",
+    ),
+    "stream_duplicate_start_ignored": (
+        "stream",
+        "warning",
+        "an Anthropic block start or a Responses item start repeated",
+    ),
+    "stream_call_start_missing": (
+        "stream",
+        "warning",
+        "argument pieces of a call whose start never came",
+    ),
+    "stream_call_start_late": (
+        "stream",
+        "warning",
+        "an Anthropic block start after its deltas",
+    ),
+    "stream_arguments_replaced": (
+        "stream",
+        "warning",
+        "a Responses `.done` event's whole arguments differ from the deltas: they win",
+    ),
+    "stream_call_recovered": ("stream", "warning", "a call only `response.completed` holds"),
+    "stream_ended_early": (
+        "stream",
+        "warning",
+        "whole arguments, but the stream ended without completing the call",
+    ),
+    "stream_partial_arg_unreadable": (
+        "stream",
+        "warning",
+        "a Vertex AI partial argument that cannot be placed (`:<json path>`): with the error `truncated_arguments`",
+    ),
+    "malformed_event": ("stream", "problem", "an event that is no record"),
+    "unreadable_event": ("stream", "problem", "reading an event raised: `:<Error>`"),
+    "duplicate_event": ("stream", "problem", "a Responses `sequence_number` seen before"),
+    "duplicate_call": ("stream", "problem", "a Gemini call id seen before"),
+    "late_fragment": ("stream", "problem", "arguments for a call already yielded"),
+    "stream_error": ("stream", "problem", "the source raised: `:<Error>`; the stream ends there"),
+    "malformed_stream": ("stream", "problem", "a source that is not iterable"),
 }
 
 _SECTIONS = {
@@ -202,6 +251,10 @@ _SECTIONS = {
     "call": "About the whole call",
     "repair": "Text repair, run only when strict decoding fails (reported in this order)",
     "reply": "Adapters and prompt mode: about a provider's reply",
+    "stream": (
+        "Stream readers (`from_*_stream`): warnings on a call, or a `StreamProblem` in the"
+        " reader's `problems`; a call cut off is `truncated_arguments`"
+    ),
 }
 
 # The words of each `codegen lint` rule; its level and name are lint.RULES's.

@@ -1,5 +1,6 @@
 """mypy holds handlers to their tools: a handler of `memory.search` takes `MemorySearchArgs`, or
-the tool's parameters as keywords, sync or async; anything else is a type error in the map."""
+the tool's parameters as keywords, sync or async; anything else is a type error in the map. The
+stream readers' overloads give a sync or an async stream by what they are given."""
 
 from __future__ import annotations
 
@@ -13,8 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 USER_CODE = """\
+from collections.abc import AsyncIterator
+
 from generated.memory_tools import (
-    Executor, Handlers, MemorySearchArgs, ReadFileArgs, ToolCallResult, parse, to_anthropic
+    AsyncCallStream, CallStream, Executor, Handlers, MemorySearchArgs, PartialCall,
+    ReadFileArgs, ToolCallRequest, ToolCallResult, from_anthropic_stream,
+    from_openai_chat_stream, parse, to_anthropic,
 )
 
 
@@ -53,6 +58,24 @@ async_keywords: Handlers = {"memory.search": by_keywords_async}
 executor = Executor(good, timeout=5)
 result: ToolCallResult = executor.execute(parse("memory.search", "{}"))
 blocks = to_anthropic([result])
+
+
+async def events() -> AsyncIterator[object]:
+    yield {}
+
+
+def show(partial: PartialCall) -> None:
+    print(partial.values)
+
+
+# A sync stream reads as a sync iterator, an async one as an async iterator: no union to narrow.
+sync_calls: CallStream = from_openai_chat_stream([{}], on_partial=show)
+first: ToolCallRequest[object] = next(sync_calls)
+async_calls: AsyncCallStream = from_anthropic_stream(events())
+
+
+async def run() -> list[ToolCallResult]:
+    return [r async for r in executor.aexecute_stream(async_calls, ordered=False)]
 Executor({"memory.search": read})
 Executor({"memory.search": wrong_type})
 Executor({"memory.search": missing_limit})

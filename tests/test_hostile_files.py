@@ -299,10 +299,12 @@ def test_a_pattern_with_nested_quantifiers_gets_a_warning_naming_it(tmp_path: Pa
     assert warned == [
         (
             f"tools[0].parameters.properties.p{i}.pattern",
-            f"pattern {pattern!r} nests quantifiers (like `(a+)+` or `(a|a)*`): Python's `re`, "
-            "which the parser runs, can take exponential time on a value that almost matches; "
-            "write it without the nesting, or with a possessive quantifier (`a++`) or an atomic "
-            "group (`(?>...)`)",
+            (
+                f"pattern {pattern!r} nests quantifiers (like `(a+)+` or `(a|a)*`): Python's `re`, "
+                "which the parser runs, can take exponential time on a value that almost matches; "
+                "write it without the nesting, or with a possessive quantifier (`a++`) or an atomic "
+                "group (`(?>...)`)"
+            ),
         )
         for i, pattern in enumerate(NESTED)
     ]

@@ -202,8 +202,7 @@ def test_a_one_of_of_disjoint_types_is_written_as_any_of(tmp_path: Path) -> None
     # Members that share no JSON type can never both match: no count is needed.
     source = tmp_path / "disjoint.yaml"
     source.write_text(
-        textwrap.dedent(
-            """\
+        textwrap.dedent("""\
             name: disjoint
             tools:
               - name: t
@@ -212,8 +211,7 @@ def test_a_one_of_of_disjoint_types_is_written_as_any_of(tmp_path: Path) -> None
                   type: object
                   properties:
                     x: {oneOf: [{type: string}, {type: integer}]}
-            """
-        ),
+            """),
         encoding="utf-8",
     )
     package = build_package(source, tmp_path / "out")

@@ -105,8 +105,10 @@ def test_two_tools_pinning_one_name_say_so(tmp_path: Path) -> None:
     )
     result = build([source], tmp_path)
     assert [str(w) for w in result.warnings if "Python name" in w.message] == [
-        "pins.yaml:4: warning: tools[1].name: tool 'b' and tool 'a' both pin Python name 'pick':"
-        " 'b' becomes 'pick_2' (give it another x-python-name)"
+        (
+            "pins.yaml:4: warning: tools[1].name: tool 'b' and tool 'a' both pin Python name"
+            " 'pick': 'b' becomes 'pick_2' (give it another x-python-name)"
+        )
     ]
     assert "pins/tools/pick_2.py" in result.files
 

@@ -169,8 +169,7 @@ def test_no_catalog_extension_reaches_a_provider() -> None:
 
 
 def test_the_constants_are_the_files_and_load_lazily() -> None:
-    code = textwrap.dedent(
-        """
+    code = textwrap.dedent("""
         import json, sys
         import generated.memory_tools as pkg
         before = sorted(m for m in sys.modules if m.startswith("generated.memory_tools"))
@@ -179,8 +178,7 @@ def test_the_constants_are_the_files_and_load_lazily() -> None:
         after = sorted(m for m in sys.modules if m.startswith("generated.memory_tools"))
         print(json.dumps([before == after, "openai" in sys.modules, pkg.OPENAI_TOOLS is tools,
                           tools, PROVIDER_NAMES, MCP_TOOLS]))
-        """
-    )
+        """)
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
@@ -242,8 +240,7 @@ def test_an_example_that_does_not_parse_cleanly_is_a_build_error(
 def test_examples_and_annotations_in_the_catalog_format(
     catalog_from_yaml: Callable[[str], ModuleType],
 ) -> None:
-    pkg = catalog_from_yaml(
-        """
+    pkg = catalog_from_yaml("""
         name: hinted
         tools:
           - name: look
@@ -252,8 +249,7 @@ def test_examples_and_annotations_in_the_catalog_format(
             annotations: {readOnlyHint: true, idempotentHint: true}
             examples: [{where: north}]
             parameters: {type: object, properties: {where: {type: string}}}
-        """
-    )
+        """)
     assert pkg.MCP_TOOLS[0]["annotations"] == {"readOnlyHint": True, "idempotentHint": True}
     assert pkg.ANTHROPIC_TOOLS[0]["input_examples"] == [{"where": "north"}]
 

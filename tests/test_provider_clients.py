@@ -43,11 +43,16 @@ def tools_for(pkg: ModuleType, provider: str) -> list[dict[str, object]]:
 
 @dataclass
 class Stub:
-    """A provider's API on 127.0.0.1: each POST to a path in `replies` gets that JSON reply."""
+    """A provider's API on 127.0.0.1: each POST to a path in `replies` gets that JSON reply; one
+    to a path in `streams` gets those server-sent events, `(event name or None, data)` each, and
+    the connection closes after the last (a stream cut off is a shorter list)."""
 
     replies: dict[str, dict[str, object]]
     received: list[tuple[str, dict[str, object]]] = field(default_factory=list)
     url: str = ""
+    streams: dict[str, list[tuple[str | None, object]]] = field(default_factory=dict)
+    # Streams for successive requests to a path (an agent loop's turns), before `streams`.
+    turns: dict[str, list[list[tuple[str | None, object]]]] = field(default_factory=dict)
 
 
 @pytest.fixture
@@ -61,6 +66,19 @@ def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stub]:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             path = self.path.split("?")[0]
             state.received.append((path, body))
+            frames = state.turns.get(path, []).pop(0) if state.turns.get(path) else None
+            if frames is None and path in state.streams:
+                frames = state.streams[path]
+            if frames is not None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for name, data in frames:
+                    text = data if isinstance(data, str) else json.dumps(data)
+                    line = f"event: {name}\n" if name else ""
+                    self.wfile.write(f"{line}data: {text}\n\n".encode())
+                    self.wfile.flush()
+                return
             reply = state.replies.get(path)
             data = json.dumps(reply if reply is not None else {"error": path}).encode()
             self.send_response(200 if reply is not None else 404)

@@ -111,9 +111,9 @@ def runtime_of(package: ModuleType) -> ModuleType:
 @contextlib.contextmanager
 def standard_decoding(runtime: ModuleType) -> Iterator[None]:
     """The runtime as it runs without msgspec: `json` decodes every text, on every path."""
-    assert runtime._fast_loads is not None and runtime._decode is runtime._fast_loads, (
-        "msgspec is installed in the test environment: the fast decoder must be on"
-    )
+    assert (
+        runtime._fast_loads is not None and runtime._decode is runtime._fast_loads
+    ), "msgspec is installed in the test environment: the fast decoder must be on"
     with (
         mock.patch.object(runtime, "_fast_loads", None),
         mock.patch.object(runtime, "_decode", runtime._json_decode),
@@ -671,9 +671,9 @@ def test_parse_never_raises_on_any_json_text(
     payload: object = (
         arguments
         if value == "object"
-        else data.draw(json_values(st.text(max_size=4)))
-        if value == "any"
-        else json.dumps(arguments)
+        else (
+            data.draw(json_values(st.text(max_size=4))) if value == "any" else json.dumps(arguments)
+        )
     )
     raw = json.dumps(payload, ensure_ascii=data.draw(st.booleans()))
     request = package.parse(tool, raw)

@@ -86,4 +86,3 @@ def test_the_coercions_give_the_spec_values_and_codes_where_they_are_written(
     assert callable(coerce)
     assert coerce(value, "p", got_warnings, got_errors) == expected
     assert (got_warnings, got_errors) == (warnings, errors)
-

@@ -12,21 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from codegen import runtime
 from codegen.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 SNAPSHOTS = ROOT / "tests" / "snapshots"
-SHARED = (
-    "_runtime.py",
-    "_repair.py",
-    "_providers.py",
-    "_executor.py",
-    "_results.py",
-    "_explain.py",
-    "_payloads.py",
-    "_jsonl.py",
-)
+SHARED = (*(f"_{name}.py" for name in runtime.MODULES), "_payloads.py")
 CATALOGS = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 
 
@@ -54,9 +46,9 @@ def test_snapshot(
         for p in tree.rglob("*")
         if p.is_file()
     }
-    assert sorted(stored) == sorted(files), (
-        "files differ; run with --update-snapshots after checking why"
-    )
+    assert sorted(stored) == sorted(
+        files
+    ), "files differ; run with --update-snapshots after checking why"
     for path, text in files.items():
         if stored[path] != text:
             diff = difflib.unified_diff(

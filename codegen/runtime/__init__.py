@@ -11,7 +11,20 @@ from __future__ import annotations
 from pathlib import Path
 
 # The modules copied into every package, by the name they have there (without `_` and `.py`).
-MODULES = ("runtime", "repair", "providers", "executor", "results", "explain", "jsonl", "mcp", "history")
+MODULES = (
+    "runtime",
+    "repair",
+    "providers",
+    "assembly",
+    "stream_readers",
+    "streams",
+    "executor",
+    "results",
+    "explain",
+    "jsonl",
+    "history",
+    "mcp",
+)
 
 
 def source(name: str) -> str:

@@ -24,8 +24,17 @@ import logging
 import queue
 import threading
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, Final
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterable,
+    Iterator,
+    Mapping,
+)
+from typing import Any, Final, cast
 
 from ._explain import decoded_arguments, explain_errors
 from ._results import ToolCallResult
@@ -161,6 +170,51 @@ class ToolExecutor:
             slots = self._threads[loop] = asyncio.Semaphore(self._max_threads)
         return slots
 
+    async def aexecute_stream(
+        self,
+        requests: AsyncIterable[ToolCallRequest[object]] | Iterable[ToolCallRequest[object]],
+        *,
+        ordered: bool = True,
+    ) -> AsyncIterator[ToolCallResult]:
+        """Run each call of a stream (`from_anthropic_stream(...)`, ...) as soon as it arrives,
+        while the rest of the stream is still read, and yield the results: in the order of the
+        calls when `ordered`, else as each finishes. A sync stream is read in a worker thread,
+        so the event loop runs the calls meanwhile. Calls already started when the stream fails
+        still report; then its exception is raised. Leaving early cancels the calls running."""
+        pull = _puller(requests)
+        running: list[asyncio.Task[ToolCallResult]] = []
+        finished: list[asyncio.Task[ToolCallResult]] = []  # unordered: as they finished
+        incoming: asyncio.Task[object] | None = asyncio.ensure_future(pull())
+        try:
+            while incoming is not None or running:
+                waiting: set[asyncio.Future[Any]] = set(running[:1] if ordered else running)
+                if incoming is not None:
+                    waiting.add(incoming)
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if incoming is not None and incoming in done:
+                    arrived, incoming = incoming, None
+                    if arrived.exception() is not None:
+                        # The calls that started still report; the stream's failure comes after.
+                        while running:
+                            yield await running.pop(0)
+                        arrived.result()
+                    item = arrived.result()
+                    if item is not _END:
+                        request = cast(ToolCallRequest[object], item)
+                        task = asyncio.ensure_future(self.aexecute(request))
+                        if not ordered:
+                            task.add_done_callback(finished.append)
+                        running.append(task)
+                        incoming = asyncio.ensure_future(pull())
+                for task in _yieldable(running, finished, ordered):
+                    running.remove(task)
+                    yield task.result()
+        finally:
+            for task in running:
+                task.cancel()
+            if incoming is not None:
+                incoming.cancel()
+
     def _check(self, request: ToolCallRequest[object]) -> _Bound | ToolCallResult:
         """The handler to run, or the refusal: an unknown tool, no handler, or errors."""
         name = request.tool_name
@@ -271,6 +325,48 @@ class _Workers:
 
 
 _WORKERS: Final = _Workers()
+
+
+_END: Final = object()
+
+
+def _yieldable(
+    running: list[asyncio.Task[ToolCallResult]],
+    finished: list[asyncio.Task[ToolCallResult]],
+    ordered: bool,
+) -> list[asyncio.Task[ToolCallResult]]:
+    """The calls whose results can be yielded now: the finished ones in the order they finished,
+    or, in call order, the finished ones before the first still running."""
+    if not ordered:
+        ready = [task for task in finished if task in running]
+        finished.clear()
+        return ready
+    leading: list[asyncio.Task[ToolCallResult]] = []
+    for task in running:
+        if not task.done():
+            break
+        leading.append(task)
+    return leading
+
+
+def _puller(
+    requests: AsyncIterable[ToolCallRequest[object]] | Iterable[ToolCallRequest[object]],
+) -> Callable[[], Coroutine[Any, Any, object]]:
+    """A coroutine function that gives the stream's next request, or _END after the last."""
+    if isinstance(requests, AsyncIterable):
+        source = aiter(requests)
+
+        async def next_async() -> object:
+            return await anext(source, _END)
+
+        return next_async
+    iterator: Iterator[ToolCallRequest[object]] = iter(requests)
+
+    async def next_sync() -> object:
+        # A sync stream blocks while it waits for the network: not in the event loop's thread.
+        return await asyncio.to_thread(next, iterator, _END)
+
+    return next_sync
 
 
 def _run_to_completion(awaitable: Any) -> object:

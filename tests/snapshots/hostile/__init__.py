@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, overload
 
 from . import _jsonl, _runtime
 from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
@@ -39,6 +39,13 @@ if TYPE_CHECKING:
         to_gemini,
         to_openai_chat,
         to_openai_responses,
+    )
+    from ._streams import (
+        AsyncCallStream,
+        CallStream,
+        OnPartial,
+        PartialCall,
+        StreamProblem,
     )
     from .mcp import mcp_server, serve_mcp
     from .tools.hostile_tool_one import HostileToolOneArgs, parse_hostile_tool_one
@@ -89,6 +96,10 @@ __getattr__ = lazy_payloads(
             "Handlers": "_handlers",
             "JSONL_PROMPT": "_prompts",
             "SINGLE_JSON_PROMPT": "_prompts",
+            "AsyncCallStream": "_streams",
+            "CallStream": "_streams",
+            "PartialCall": "_streams",
+            "StreamProblem": "_streams",
             "ToolCallResult": "_results",
             "to_anthropic": "_results",
             "to_gemini": "_results",
@@ -180,6 +191,98 @@ def history_gemini(obj: object) -> dict[str, Any]:
     return _history.gemini(obj, parse)
 
 
+@overload
+def from_openai_chat_stream(
+    events: AsyncIterable[object], on_partial: OnPartial | None = None
+) -> AsyncCallStream: ...
+
+
+@overload
+def from_openai_chat_stream(
+    events: Iterable[object], on_partial: OnPartial | None = None
+) -> CallStream: ...
+
+
+def from_openai_chat_stream(
+    events: Iterable[object] | AsyncIterable[object], on_partial: OnPartial | None = None
+) -> CallStream | AsyncCallStream:
+    """Each call in a stream of OpenAI chat chunks (`create(stream=True)`, or `stream()`),
+    parsed as soon as it is complete; an async iterator for an async stream. `on_partial` sees
+    each call while it streams."""
+    from . import _streams
+
+    return _streams.read_stream("openai_chat", events, parse, on_partial)
+
+
+@overload
+def from_openai_responses_stream(
+    events: AsyncIterable[object], on_partial: OnPartial | None = None
+) -> AsyncCallStream: ...
+
+
+@overload
+def from_openai_responses_stream(
+    events: Iterable[object], on_partial: OnPartial | None = None
+) -> CallStream: ...
+
+
+def from_openai_responses_stream(
+    events: Iterable[object] | AsyncIterable[object], on_partial: OnPartial | None = None
+) -> CallStream | AsyncCallStream:
+    """Each call in a stream of OpenAI Responses events (`create(stream=True)`, or `stream()`),
+    parsed as soon as it is complete; an async iterator for an async stream. `on_partial` sees
+    each call while it streams."""
+    from . import _streams
+
+    return _streams.read_stream("openai_responses", events, parse, on_partial)
+
+
+@overload
+def from_anthropic_stream(
+    events: AsyncIterable[object], on_partial: OnPartial | None = None
+) -> AsyncCallStream: ...
+
+
+@overload
+def from_anthropic_stream(
+    events: Iterable[object], on_partial: OnPartial | None = None
+) -> CallStream: ...
+
+
+def from_anthropic_stream(
+    events: Iterable[object] | AsyncIterable[object], on_partial: OnPartial | None = None
+) -> CallStream | AsyncCallStream:
+    """Each call in a stream of Anthropic message events (`create(stream=True)`, or `stream()`),
+    parsed as soon as it is complete; an async iterator for an async stream. `on_partial` sees
+    each call while it streams."""
+    from . import _streams
+
+    return _streams.read_stream("anthropic", events, parse, on_partial)
+
+
+@overload
+def from_gemini_stream(
+    events: AsyncIterable[object], on_partial: OnPartial | None = None
+) -> AsyncCallStream: ...
+
+
+@overload
+def from_gemini_stream(
+    events: Iterable[object], on_partial: OnPartial | None = None
+) -> CallStream: ...
+
+
+def from_gemini_stream(
+    events: Iterable[object] | AsyncIterable[object], on_partial: OnPartial | None = None
+) -> CallStream | AsyncCallStream:
+    """Each call in a stream of Gemini chunks (`generate_content_stream`),
+    parsed as soon as it is complete; an async iterator for an async stream. `on_partial` sees
+    each call while it streams."""
+    from . import _streams
+
+    return _streams.read_stream("gemini", events, parse, on_partial)
+
+
 def parse_jsonl(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
     """The calls of a JSONL reply, one a line, and a problem for each line that is not a call."""
     return _jsonl.parse_jsonl(parse, reply, max_line)
@@ -219,26 +322,34 @@ __all__ = [
     "SINGLE_JSON_PROMPT",
     "TOOLS",
     "VERSION",
+    "AsyncCallStream",
     "CallBatch",
+    "CallStream",
     "Executor",
     "Handlers",
     "HostileToolOneArgs",
     "HostileToolTwoArgs",
     "ImportArgs",
     "NsTool3Args",
+    "PartialCall",
     "Problem",
     "RawArguments",
     "ReadyRequest",
     "RefusedRequest",
     "RuntimeArgs",
+    "StreamProblem",
     "ToolCallRequest",
     "ToolCallResult",
     "ToolSpec",
     "aiter_jsonl",
     "from_anthropic",
+    "from_anthropic_stream",
     "from_gemini",
+    "from_gemini_stream",
     "from_openai_chat",
+    "from_openai_chat_stream",
     "from_openai_responses",
+    "from_openai_responses_stream",
     "history_anthropic",
     "history_gemini",
     "history_openai_chat",
