@@ -36,6 +36,7 @@ from codegen.python.format import format_python
 from codegen.python.render import (
     render_handlers,
     render_init,
+    render_mcp,
     render_payloads,
     render_prompts_module,
     render_shared,
@@ -185,6 +186,7 @@ def _python_files(catalog: Catalog, cache: BuildCache | None) -> dict[str, str]:
         **{f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES},
         f"{package}/_handlers.py": render_handlers(catalog),
         f"{package}/_payloads.py": render_payloads(),
+        f"{package}/mcp.py": render_mcp(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
     prompts = render_prompts(catalog)

@@ -270,6 +270,7 @@ def test_async_anthropic_agent_loop_streams(pkg: Any, stub: Stub) -> None:
         executor = pkg.Executor({"memory.search": search, "read_file": read})
         ANTHROPIC_TOOLS = pkg.ANTHROPIC_TOOLS
         from_anthropic_stream, to_anthropic = pkg.from_anthropic_stream, pkg.to_anthropic
+        history_anthropic = pkg.history_anthropic
         messages: list[Any] = [{"role": "user", "content": question}]
         while True:
             async with client.messages.stream(
@@ -278,7 +279,7 @@ def test_async_anthropic_agent_loop_streams(pkg: Any, stub: Stub) -> None:
                 calls = from_anthropic_stream(stream)
                 results = [result async for result in executor.aexecute_stream(calls)]
                 reply = await stream.get_final_message()
-            messages.append({"role": "assistant", "content": reply.content})
+            messages.append(history_anthropic(reply))
             if not results:
                 return str(reply.content[-1].text)
             messages.append({"role": "user", "content": to_anthropic(results)})
@@ -287,6 +288,11 @@ def test_async_anthropic_agent_loop_streams(pkg: Any, stub: Stub) -> None:
     (_, first), (_, second) = stub.received
     assert first["messages"] == [{"role": "user", "content": USER}]
     # The second turn sent the results back: the read ran, the update had no handler.
+    assert [
+        (block["id"], type(block["input"]))
+        for block in second["messages"][1]["content"]
+        if block["type"] == "tool_use"
+    ] == [("toolu_read", dict), ("toolu_update", dict)]
     results = second["messages"][2]["content"]
     assert [(r["tool_use_id"], r.get("is_error", False)) for r in results] == [
         ("toolu_read", False),

@@ -75,6 +75,12 @@ def render_init(catalog: Catalog) -> str:
         "from_gemini",
         "from_openai_chat",
         "from_openai_responses",
+        "history_anthropic",
+        "history_gemini",
+        "history_openai_chat",
+        "history_openai_responses",
+        "mcp_server",
+        "serve_mcp",
         "from_anthropic_stream",
         "from_gemini_stream",
         "from_openai_chat_stream",
@@ -152,6 +158,17 @@ def render_handlers(catalog: Catalog) -> str:
         " `<Tool>Args` or of its parameters as keywords, sync or async."
     )
     return f"{header(catalog.source, catalog.sha256)}{doc}\n\nfrom __future__ import annotations\n\n{body}"
+
+
+def render_mcp() -> str:
+    """The package's `mcp` module: `serve_mcp`, `mcp_server` and `python -m <package>.mcp`. It
+    names only the package's own exports, so it is the same in every package."""
+    body = environment().get_template("package_mcp.py.jinja").render()
+    doc = docstring(
+        "The catalog over MCP: `serve_mcp(handlers)` over stdio or streamable HTTP, and"
+        " `python -m <package>.mcp module:handlers`. Needs the `mcp` package only when serving."
+    )
+    return f"{_SHARED_HEADER}\n{doc}\n\nfrom __future__ import annotations\n\n{body}"
 
 
 def render_prompts_module(catalog: Catalog, prompts: dict[str, str]) -> str:

@@ -24,6 +24,8 @@ MODULES = (
     "calls",
     "jsonl",
     "reply",
+    "history",
+    "mcp",
 )
 
 

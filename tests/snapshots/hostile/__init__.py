@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Final, overload
+from typing import TYPE_CHECKING, Any, Final, overload
 
 from . import _calls, _jsonl, _runtime
 from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         PartialCall,
         StreamProblem,
     )
+    from .mcp import mcp_server, serve_mcp
     from .tools.hostile_tool_one import HostileToolOneArgs, parse_hostile_tool_one
     from .tools.hostile_tool_two import HostileToolTwoArgs, parse_hostile_tool_two
     from .tools.import_ import ImportArgs, parse_import_
@@ -104,6 +105,8 @@ __getattr__ = lazy_payloads(
             "to_gemini": "_results",
             "to_openai_chat": "_results",
             "to_openai_responses": "_results",
+            "mcp_server": "mcp",
+            "serve_mcp": "mcp",
         },
     ),
 )
@@ -156,6 +159,39 @@ def from_gemini(obj: object) -> list[ToolCallRequest[object]]:
     from . import _providers
 
     return _providers.from_gemini(obj, parse)
+
+
+def history_openai_chat(obj: object) -> dict[str, Any]:
+    """The assistant message to append to `messages` after an OpenAI Chat Completions response
+    (or its choice or message): its tool calls with arguments that are valid JSON objects, as
+    sent when they were one, otherwise as the parser corrected them."""
+    from . import _history
+
+    return _history.openai_chat(obj, parse)
+
+
+def history_openai_responses(obj: object) -> list[Any]:
+    """The output items of an OpenAI Responses response (or the list of them) for the next
+    `input`, each function call with arguments that are a valid JSON object."""
+    from . import _history
+
+    return _history.openai_responses(obj, parse)
+
+
+def history_anthropic(obj: object) -> dict[str, Any]:
+    """The assistant message to append after an Anthropic message (or its content blocks), each
+    tool use with an `input` that is a valid JSON object."""
+    from . import _history
+
+    return _history.anthropic(obj, parse)
+
+
+def history_gemini(obj: object) -> dict[str, Any]:
+    """The model turn to append to `contents` after a Gemini response (or its candidate or
+    content), each function call with `args` that are a valid JSON object."""
+    from . import _history
+
+    return _history.gemini(obj, parse)
 
 
 @overload
@@ -321,7 +357,12 @@ __all__ = [
     "from_openai_chat_stream",
     "from_openai_responses",
     "from_openai_responses_stream",
+    "history_anthropic",
+    "history_gemini",
+    "history_openai_chat",
+    "history_openai_responses",
     "iter_jsonl",
+    "mcp_server",
     "parse",
     "parse_hostile_tool_one",
     "parse_hostile_tool_two",
@@ -331,6 +372,7 @@ __all__ = [
     "parse_reply",
     "parse_runtime",
     "parse_single_json",
+    "serve_mcp",
     "to_anthropic",
     "to_gemini",
     "to_openai_chat",

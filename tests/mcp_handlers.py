@@ -1,0 +1,33 @@
+"""Handlers for every tool of `memory_tools`, served by `python -m generated.memory_tools.mcp
+tests.mcp_handlers:HANDLERS` in tests/test_mcp_server.py."""
+
+from __future__ import annotations
+
+from generated.memory_tools import Handlers, ReadFileArgs
+from generated.memory_tools.tools.update_config import UpdateConfigSettings
+
+
+async def search(query: str, limit: int = 3) -> list[str]:
+    return [f"{query} {n}" for n in range(limit)]
+
+
+def search_files(pattern: str, case_sensitive: bool, max_results: int) -> list[str]:
+    return [pattern][:max_results]
+
+
+def read(args: ReadFileArgs) -> str:
+    raise FileNotFoundError(args.file_path)
+
+
+def update(settings: UpdateConfigSettings, dry_run: bool) -> dict[str, object]:
+    return {"mode": settings.mode, "timeout": settings.timeout, "applied": not dry_run}
+
+
+HANDLERS: Handlers = {
+    "memory.search": search,
+    "search_files": search_files,
+    "read_file": read,
+    "update_config": update,
+}
+
+NOT_A_MAP = ["memory.search"]
