@@ -33,6 +33,7 @@ from codegen.examples import check_examples
 from codegen.outputs import ALL_PROVIDERS
 from codegen.payloads.files import payload_files, payloads
 from codegen.python.format import format_python
+from codegen.python.imports import TAKEN
 from codegen.python.render import (
     render_handlers,
     render_init,
@@ -133,7 +134,7 @@ def check_loaded(
     if not validation.tools_readable:
         return None, found
     # Tools the meta-schema passed are checked further even when others failed: one run, every error.
-    catalog, more = normalize(loaded, skip=validation.broken_tools, results=results)
+    catalog, more = normalize(loaded, skip=validation.broken_tools, results=results, reserved=TAKEN)
     if results is not None:
         results.save()
     found += more

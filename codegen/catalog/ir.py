@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
+from codegen.catalog.kinds import EnumKind, JsonChoiceKind, ObjectKind, StringKind
 from codegen.outputs import ALL_PROVIDERS
 
 
@@ -20,7 +20,6 @@ class Tool:
     keywords_name: str  # the Protocol of a handler that takes the parameters as keywords
     call_self: str  # its __call__'s first parameter: `self`, unless a parameter is called so
     schema: dict[str, Any]  # the parameters exactly as the catalog wrote them
-    helpers: tuple[Kind, ...]  # kinds with a generated helper, children before parents
     classes: tuple[ObjectKind, ...]  # dataclasses, children before parents
     enums: tuple[EnumKind, ...]
     choice_lists: tuple[JsonChoiceKind, ...]  # enums with an object or array among the values
@@ -49,30 +48,6 @@ class Tool:
             if line is not None:
                 return line
         return self.line
-
-    @property
-    def keyword_parameters(self) -> list[str]:
-        """The parameters of the keywords Protocol's `__call__`: each field, by keyword only."""
-        fields = [f"{f.py_name}: {_numeric_tower(f.field_annotation)}" for f in self.args.fields]
-        if self.args.extra_field:
-            fields.append(f"{self.args.extra_field}: {self.args.extra_annotation}")
-        return [self.call_self, "*", *fields] if fields else [self.call_self]
-
-
-def _numeric_tower(annotation: str) -> str:
-    """`float` takes an int already (PEP 484), and linters refuse `int | float` in a parameter:
-    the same type without `int`, at the top level of a union (where ruff's PYI041 looks)."""
-    parts: list[str] = []
-    depth = start = 0
-    for index, char in enumerate(annotation):
-        depth += (char == "[") - (char == "]")
-        if depth == 0 and annotation.startswith(" | ", index):
-            parts.append(annotation[start:index])
-            start = index + 3
-    parts.append(annotation[start:])
-    if "float" in parts and "int" in parts:
-        parts.remove("int")
-    return " | ".join(parts)
 
 
 @dataclass(frozen=True)

@@ -60,10 +60,13 @@ def normalize(
     loaded: LoadedCatalog,
     skip: set[int] | frozenset[int] = frozenset(),
     results: ToolResults | None = None,
+    *,
+    reserved: frozenset[str],
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are
     left out. With `results`, a tool the last build normalized with the same definition, Python
-    names and layout is taken from there, its findings anchored where it is now."""
+    names and layout is taken from there, its findings anchored where it is now. No name the IR
+    gives a tool's module is in `reserved` (the names the code back end binds in every module)."""
     data = loaded.data
     problems: list[Diagnostic] = []
     if keyword.iskeyword(data["name"]):
@@ -97,7 +100,7 @@ def normalize(
             start = len(problems)
             try:
                 normalizer = _ToolNormalizer(
-                    loaded, index, spec, problems, python_name, lines_of_tool
+                    loaded, index, spec, problems, python_name, lines_of_tool, reserved
                 )
                 tool = normalizer.tool()
             except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
@@ -223,7 +226,6 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             keywords_name=keywords_name,
             call_self=Names(f.py_name for f in root.fields).take("self"),
             schema=self.fixed_schema(),
-            helpers=tuple(k for k in kinds if k.needs_helper),
             # A nullable use of a shared definition is a kind of its own with the same class.
             classes=tuple(
                 {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}.values()

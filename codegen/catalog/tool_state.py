@@ -15,7 +15,6 @@ from codegen.catalog.kinds import Kind
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import Names, snake
 from codegen.diagnostics import Diagnostic, JsonPath
-from codegen.python.imports import TAKEN
 
 # The value of a fix that takes a keyword out.
 GONE: Any = object()
@@ -35,6 +34,7 @@ class ToolState:
         problems: list[Diagnostic],
         python_name: tuple[str, str],
         lines: dict[JsonPath, int],
+        reserved: frozenset[str],
     ) -> None:
         self.loaded = loaded
         self.lines = lines  # the tool's own line map, by path inside the tool
@@ -45,7 +45,8 @@ class ToolState:
         self.root: dict[str, Any] = spec["parameters"]
         self.base: JsonPath = ("tools", index, "parameters")
         self.problems = problems
-        self.names = Names(TAKEN)
+        # The names the back end binds in every module (its imports): no generated name takes one.
+        self.names = Names(reserved)
         self.module, self.pascal = python_name  # the module's name, and the stem of its classes
         self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
         self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class

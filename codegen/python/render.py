@@ -13,6 +13,7 @@ from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
 from codegen.python import layout
 from codegen.python.imports import RUNTIME, STDLIB
 from codegen.python.literals import docstring, literal, one_line
+from codegen.python.model import PyTool
 from codegen.resources import templates_dir
 
 
@@ -42,7 +43,7 @@ def header(source: str, sha256: str) -> str:
 def render_tool(source: str, tool: Tool) -> str:
     """A tool's module. It depends on nothing but the tool's definition, whose digest heads it, so
     editing one tool of a catalog changes one module."""
-    body = environment().get_template("tool_module.py.jinja").render(tool=tool)
+    body = environment().get_template("tool_module.py.jinja").render(tool=PyTool(tool))
     doc = docstring(f"The {tool.wire_name} tool: its arguments and their parser.")
     head = header(f"{source}, tool {tool.wire_name}", tool.sha256)
     return f"{head}{doc}\n\nfrom __future__ import annotations\n\n{_imports(body)}\n\n{body}"

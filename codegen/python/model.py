@@ -1,0 +1,537 @@
+"""The Python back end's view of the IR: what each kind is as Python code.
+
+The front end's kinds say what a value may be; this model says how the generated module handles
+it: its annotation, the expression that recognises a value already exactly of that kind (the fast
+path), the runtime coercion or generated helper that handles everything else (the slow path), and
+the `coerce.jinja` macro that writes that helper. Templates loop and branch over these; a new kind
+is a class here, an entry in `MODELS`, and a macro when no existing one fits (tests/test_kinds.py
+fails until `MODELS` names every kind).
+
+A model reads through to the IR for the rest (`kind.helper`, `kind.choices`, `tool.wire_name`):
+names are resolved once, in the front end. Catalog values reach code only through `literal()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar
+
+from codegen.catalog.ir import Tool
+from codegen.catalog.kinds import (
+    AnyKind,
+    ArrayKind,
+    BooleanKind,
+    DateKind,
+    DateTimeKind,
+    EnumKind,
+    Field,
+    IntegerKind,
+    JsonChoiceKind,
+    Kind,
+    MapKind,
+    NullKind,
+    NumberKind,
+    ObjectKind,
+    StringKind,
+    UnionKind,
+    UriKind,
+    walk,
+)
+from codegen.python.literals import literal
+
+
+@dataclass(frozen=True, eq=False)
+class PyKind:
+    """A kind that constrains nothing: the base of the others, and the model of `AnyKind`'s kin."""
+
+    kind: Any  # the IR kind (each model names its own class in MODELS)
+
+    macro: ClassVar[str] = "scalar"
+    runtime: ClassVar[str] = ""
+    base_annotation: ClassVar[str] = "object"
+
+    def __getattr__(self, name: str) -> Any:
+        # The IR's own fields (helper, nullable, choices, ...), for templates.
+        if name == "kind":
+            raise AttributeError(name)
+        return getattr(self.kind, name)
+
+    @property
+    def annotation(self) -> str:
+        return f"{self.base_annotation} | None" if self.kind.nullable else self.base_annotation
+
+    @property
+    def container(self) -> bool:
+        """Whether the slow path returns a (plain, typed) pair: for arrays, maps, objects and unions of them."""
+        return False
+
+    @property
+    def plain_is_typed(self) -> bool:
+        """Whether a JSON value of this kind is already its typed value (no dataclass, no datetime inside)."""
+        return all(model(child).plain_is_typed for child in self.kind.children())
+
+    def type_check(self, var: str) -> str:
+        return "True"
+
+    def fast_value(self, var: str, tmp: str = "c") -> str:
+        """What the fast path stores once `fast_check(var, tmp)` held (`tmp` names a walrus target)."""
+        return var
+
+    def checks(self, var: str) -> Iterator[tuple[str, str]]:
+        """(condition that must hold, error code) for each constraint, in a fixed keyword order."""
+        return iter(())
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        """An expression true when `var` is exactly of this kind and meets every constraint."""
+        return " and ".join([self.type_check(var), *(cond for cond, _ in self.checks(var))])
+
+    @property
+    def needs_helper(self) -> bool:
+        return bool(self.kind.nullable) or any(True for _ in self.checks("v"))
+
+    @property
+    def has_slow_path(self) -> bool:
+        """False when the fast path accepts every value that was sent."""
+        return True
+
+    def runtime_call(self, var: str) -> str:
+        """The runtime coercion a generated helper starts from."""
+        return f"{self.runtime}({var}, path, warnings, errors)"
+
+    @property
+    def coerce(self) -> str:
+        """The function that handles a value on the slow path."""
+        return str(self.kind.helper) if self.needs_helper else self.runtime
+
+
+class PyBoolean(PyKind):
+    runtime: ClassVar[str] = "to_bool"
+    base_annotation: ClassVar[str] = "bool"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is bool"
+
+
+class _PyBounded(PyKind):
+    def checks(self, var: str) -> Iterator[tuple[str, str]]:
+        kind = self.kind
+        low = high = ""
+        if kind.minimum is not None:
+            low = f"{literal(kind.minimum)} <= "
+        elif kind.exclusive_minimum is not None:
+            low = f"{literal(kind.exclusive_minimum)} < "
+        if kind.maximum is not None:
+            high = f" <= {literal(kind.maximum)}"
+        elif kind.exclusive_maximum is not None:
+            high = f" < {literal(kind.exclusive_maximum)}"
+        if low or high:
+            yield f"{low}{var}{high}", "out_of_range"
+
+
+class PyInteger(_PyBounded):
+    runtime: ClassVar[str] = "to_int"
+    base_annotation: ClassVar[str] = "int"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is int"
+
+
+class PyNumber(_PyBounded):
+    runtime: ClassVar[str] = "to_float"
+    base_annotation: ClassVar[str] = "float"
+
+    def type_check(self, var: str) -> str:
+        # Integers take the slow path, which turns them into floats without a warning.
+        return f"type({var}) is float and isfinite({var})"
+
+
+class PyString(PyKind):
+    runtime: ClassVar[str] = "to_str"
+    base_annotation: ClassVar[str] = "str"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is str"
+
+    def checks(self, var: str) -> Iterator[tuple[str, str]]:
+        yield from _length_checks(var, self.kind.min_length, self.kind.max_length)
+        if self.kind.pattern is not None:
+            yield f"{self.kind.pattern_name}.search({var})", "pattern_mismatch"
+
+
+class PyUri(PyString):
+    runtime: ClassVar[str] = "to_uri"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is str and is_absolute_uri({var})"
+
+
+class PyDateTime(PyKind):
+    runtime: ClassVar[str] = "to_datetime"
+    base_annotation: ClassVar[str] = "datetime"
+
+    @property
+    def plain_is_typed(self) -> bool:
+        return False  # A default is written as text, but the dataclass holds a datetime.
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None  # Text must be parsed whatever it looks like.
+
+
+class PyDate(PyDateTime):
+    runtime: ClassVar[str] = "to_date"
+    base_annotation: ClassVar[str] = "date"
+
+
+class PyEnum(PyKind):
+    """A scalar whose runtime call carries its lookup tables."""
+
+    runtime: ClassVar[str] = "to_choice"
+
+    @property
+    def literal_ok(self) -> bool:
+        # typing.Literal takes str, int and bool, not float.
+        return not any(isinstance(c, float) for c in self.kind.choices)
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        if self.literal_ok:
+            return str(self.kind.alias)
+        return " | ".join(self.kind.type_names)
+
+    def type_check(self, var: str) -> str:
+        names = self.kind.type_names
+        if len(names) == 1:
+            return f"type({var}) is {names[0]}"
+        return f"type({var}) in ({', '.join(names)})"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        if self.kind.value_set:
+            return f"{self.type_check(var)} and {var} in {self.kind.value_set}"
+        # The exact table is keyed by (type, value) so that True never passes for 1, nor 1.0 for 1.
+        return f"{self.type_check(var)} and ({tmp} := {self.kind.table}.get((type({var}), {var}), INVALID)) is not INVALID"
+
+    def fast_value(self, var: str, tmp: str = "c") -> str:
+        return var if self.kind.value_set else tmp
+
+    def runtime_call(self, var: str) -> str:
+        return (
+            f"to_choice({var}, {self.kind.table}, {self.kind.folded_table}, path, warnings, errors)"
+        )
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+
+class PyJsonChoice(PyKind):
+    runtime: ClassVar[str] = "to_json_choice"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None
+
+    def runtime_call(self, var: str) -> str:
+        return f"to_json_choice({var}, {self.kind.table}, path, errors)"
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+
+class PyAny(PyKind):
+    @property
+    def annotation(self) -> str:
+        return "object"
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return f"{var} is not ABSENT"
+
+    @property
+    def needs_helper(self) -> bool:
+        return False
+
+    @property
+    def has_slow_path(self) -> bool:
+        return False
+
+
+class PyNull(PyKind):
+    base_annotation: ClassVar[str] = "None"
+
+    @property
+    def annotation(self) -> str:
+        return "None"
+
+    def type_check(self, var: str) -> str:
+        return f"{var} is None"
+
+    def runtime_call(self, var: str) -> str:
+        return f"not_null({var}, {literal(self.kind.code)}, path, errors)"
+
+
+class _PyCollection(PyKind):
+    """An array or a map: with a schema for its elements, each is coerced; without, any JSON is kept."""
+
+    collection_macro: ClassVar[str] = ""
+
+    @cached_property
+    def element(self) -> PyKind | None:
+        element = self.kind.element
+        return None if element is None else model(element)
+
+    @property
+    def macro(self) -> str:  # type: ignore[override]
+        # Without per-element work, a collection's helper is a scalar's: coerce, then check.
+        return self.collection_macro if self.container else "scalar"
+
+    @property
+    def element_annotation(self) -> str:
+        return self.element.annotation if self.element else "object"
+
+    @property
+    def container(self) -> bool:
+        return self.element is not None
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None if self.container else super().fast_check(var, tmp)
+
+    @property
+    def needs_helper(self) -> bool:
+        return self.container or super().needs_helper
+
+
+class PyArray(_PyCollection):
+    collection_macro: ClassVar[str] = "array"
+    runtime: ClassVar[str] = "to_list"
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return f"list[{self.element_annotation}]"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is list"
+
+    def checks(self, var: str) -> Iterator[tuple[str, str]]:
+        return _length_checks(var, self.kind.min_items, self.kind.max_items)
+
+
+class PyMap(_PyCollection):
+    collection_macro: ClassVar[str] = "map"
+    runtime: ClassVar[str] = "to_dict"
+
+    @property
+    def container(self) -> bool:
+        return self.kind.values is not None or bool(self.kind.required)
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return f"dict[str, {self.element_annotation}]"
+
+    def type_check(self, var: str) -> str:
+        return f"type({var}) is dict"
+
+
+def _length_checks(var: str, low: int | None, high: int | None) -> Iterator[tuple[str, str]]:
+    if low is not None and high is not None:
+        yield f"{low} <= len({var}) <= {high}", "length_out_of_range"
+    elif low is not None:
+        yield f"len({var}) >= {low}", "length_out_of_range"
+    elif high is not None:
+        yield f"len({var}) <= {high}", "length_out_of_range"
+
+
+@dataclass(frozen=True, eq=False)
+class PyField:
+    """A property of an object as a dataclass field: its annotation and the default it shows."""
+
+    field: Field
+
+    def __getattr__(self, name: str) -> Any:
+        # The IR's own fields (wire_name, py_name, required, default, ...), for templates.
+        if name == "field":
+            raise AttributeError(name)
+        return getattr(self.field, name)
+
+    @cached_property
+    def kind(self) -> PyKind:
+        return model(self.field.kind)
+
+    @property
+    def default_is_simple(self) -> bool:
+        """Whether the default, written as a literal, is both its plain and its typed value."""
+        return self.field.has_default and (self.field.default is None or self.kind.plain_is_typed)
+
+    @property
+    def dataclass_default(self) -> str | None:
+        """The default written on the dataclass field, for callers who build arguments by hand."""
+        field = self.field
+        if field.required:
+            return None
+        if not field.has_default or field.default is None:
+            return "None"
+        if not self.default_is_simple:
+            return None
+        if isinstance(field.default, (list, dict)):
+            factory = (
+                f"lambda: {literal(field.default)}"
+                if field.default
+                else type(field.default).__name__
+            )
+            return f"dataclasses.field(default_factory={factory})"
+        return literal(field.default)
+
+    @property
+    def field_annotation(self) -> str:
+        field = self.field
+        if (
+            not field.required
+            and (not field.has_default or field.default is None)
+            and not field.kind.nullable
+        ):
+            return f"{self.kind.annotation} | None"
+        return self.kind.annotation
+
+
+class PyObject(PyKind):
+    """A frozen dataclass of its own."""
+
+    macro: ClassVar[str] = "object"
+    runtime: ClassVar[str] = "to_dict"
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return str(self.kind.class_name)
+
+    @cached_property
+    def fields(self) -> tuple[PyField, ...]:
+        return tuple(PyField(f) for f in self.kind.fields)
+
+    @cached_property
+    def extra(self) -> PyKind | None:
+        return None if self.kind.extra is None else model(self.kind.extra)
+
+    @property
+    def extra_annotation(self) -> str:
+        """The type of the open object's other keys: a read-only mapping of their values."""
+        return f"Mapping[str, {self.extra.annotation if self.extra else 'object'}]"
+
+    @property
+    def container(self) -> bool:
+        return True
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+    @property
+    def plain_is_typed(self) -> bool:
+        return False
+
+
+class PyUnion(PyKind):
+    macro: ClassVar[str] = "union"
+
+    @cached_property
+    def members(self) -> tuple[PyKind, ...]:
+        return tuple(model(m) for m in self.kind.members)
+
+    @property
+    def base_annotation(self) -> str:  # type: ignore[override]
+        return " | ".join(dict.fromkeys(m.base_annotation for m in self.members))
+
+    @property
+    def container(self) -> bool:
+        return any(m.container for m in self.members)
+
+    def fast_check(self, var: str, tmp: str = "c") -> str | None:
+        return None
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
+
+
+# The model of each kind of the IR (tests/test_kinds.py holds that every kind has one).
+MODELS: dict[type[Kind], type[PyKind]] = {
+    AnyKind: PyAny,
+    BooleanKind: PyBoolean,
+    IntegerKind: PyInteger,
+    NumberKind: PyNumber,
+    StringKind: PyString,
+    UriKind: PyUri,
+    DateTimeKind: PyDateTime,
+    DateKind: PyDate,
+    EnumKind: PyEnum,
+    JsonChoiceKind: PyJsonChoice,
+    NullKind: PyNull,
+    ArrayKind: PyArray,
+    MapKind: PyMap,
+    ObjectKind: PyObject,
+    UnionKind: PyUnion,
+}
+
+
+def model(kind: Kind) -> PyKind:
+    """The Python model of an IR kind."""
+    return MODELS[type(kind)](kind)
+
+
+@dataclass(frozen=True, eq=False)
+class PyTool:
+    """A tool as its module writes it: its kinds as models, and its keywords Protocol."""
+
+    tool: Tool
+
+    def __getattr__(self, name: str) -> Any:
+        # The IR's own fields (wire_name, parse_name, schema, ...), for templates.
+        if name == "tool":
+            raise AttributeError(name)
+        return getattr(self.tool, name)
+
+    @cached_property
+    def args(self) -> PyObject:
+        return PyObject(self.tool.args)
+
+    @cached_property
+    def helpers(self) -> tuple[PyKind, ...]:
+        """Kinds with a generated helper, children before parents (a shared definition once)."""
+        kinds = (model(k) for k in dict.fromkeys(walk(self.tool.args)))
+        return tuple(k for k in kinds if k.needs_helper)
+
+    @cached_property
+    def classes(self) -> tuple[PyObject, ...]:
+        return tuple(PyObject(k) for k in self.tool.classes)
+
+    @cached_property
+    def enums(self) -> tuple[PyEnum, ...]:
+        return tuple(PyEnum(k) for k in self.tool.enums)
+
+    @property
+    def keyword_parameters(self) -> list[str]:
+        """The parameters of the keywords Protocol's `__call__`: each field, by keyword only."""
+        args = self.args
+        fields = [f"{f.py_name}: {_numeric_tower(f.field_annotation)}" for f in args.fields]
+        if self.tool.args.extra_field:
+            fields.append(f"{self.tool.args.extra_field}: {args.extra_annotation}")
+        call_self = self.tool.call_self
+        return [call_self, "*", *fields] if fields else [call_self]
+
+
+def _numeric_tower(annotation: str) -> str:
+    """`float` takes an int already (PEP 484), and linters refuse `int | float` in a parameter:
+    the same type without `int`, at the top level of a union (where ruff's PYI041 looks)."""
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(annotation):
+        depth += (char == "[") - (char == "]")
+        if depth == 0 and annotation.startswith(" | ", index):
+            parts.append(annotation[start:index])
+            start = index + 3
+    parts.append(annotation[start:])
+    if "float" in parts and "int" in parts:
+        parts.remove("int")
+    return " | ".join(parts)

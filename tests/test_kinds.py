@@ -1,0 +1,105 @@
+"""One front end, several back ends: the kinds are neutral, each back end has an entry for every
+kind, and nothing in the front end reaches into a back end."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+import codegen
+from codegen.catalog import kinds
+from codegen.python.model import MODELS, PyKind, model
+
+CATALOG = Path(codegen.__file__).parent / "catalog"
+BACK_ENDS = ("codegen.python", "codegen.payloads", "codegen.text")
+
+
+def _kind_classes() -> list[type[kinds.Kind]]:
+    """Every kind a node of the IR can be: the classes of `kinds` that are not private bases."""
+    return [
+        cls
+        for name, cls in vars(kinds).items()
+        if inspect.isclass(cls)
+        and issubclass(cls, kinds.Kind)
+        and cls is not kinds.Kind
+        and not name.startswith("_")
+    ]
+
+
+def _imports(source: str, package: str) -> list[tuple[int, str]]:
+    """(line, module) of every import in the source of a module of `package`, inside functions
+    too, relative ones resolved."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parent = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parent, *([base] if base else [])])
+            found.append((node.lineno, base))
+            # `from codegen import python` imports the back end as surely as `import codegen.python`.
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return found
+
+
+def test_the_front_end_imports_no_back_end() -> None:
+    modules = sorted(CATALOG.rglob("*.py"))
+    assert len(modules) > 10  # the walk found the front end
+    crossings = [
+        f"{path.relative_to(CATALOG.parent)}:{line} imports {module}"
+        for path in modules
+        for line, module in _imports(path.read_text(encoding="utf-8"), _package(path))
+        if any(module == end or module.startswith(end + ".") for end in BACK_ENDS)
+    ]
+    assert crossings == []
+
+
+def _package(path: Path) -> str:
+    """The package a module's relative imports start from."""
+    return ".".join(path.relative_to(CATALOG.parent.parent).parent.parts)
+
+
+def test_the_import_reader_sees_every_form() -> None:
+    """The check above would pass on a reader that saw nothing: it sees lazy and relative imports."""
+    source = (
+        "import codegen.text.docs\n"
+        "from .. import python\n"
+        "def late():\n"
+        "    from codegen.payloads import files\n"
+    )
+    found = _imports(source, "codegen.catalog")
+    assert (1, "codegen.text.docs") in found
+    assert (2, "codegen.python") in found
+    assert (4, "codegen.payloads.files") in found
+
+
+def test_every_kind_has_a_python_model() -> None:
+    classes = _kind_classes()
+    assert len(classes) == 15
+    assert sorted(c.__name__ for c in classes) == sorted(c.__name__ for c in MODELS)
+    # Each model's own class: a subclass of a kind is not written as its base.
+    assert len(set(MODELS.values())) == len(MODELS)
+
+
+@pytest.mark.parametrize(
+    ("kind", "annotation", "fast"),
+    [
+        (kinds.IntegerKind(minimum=1), "int", "type(v) is int and 1 <= v"),
+        (kinds.UriKind(nullable=True), "str | None", "type(v) is str and is_absolute_uri(v)"),
+        (kinds.DateKind(), "date", None),
+        (kinds.ArrayKind(items=kinds.BooleanKind()), "list[bool]", None),
+        (kinds.ArrayKind(max_items=2), "list[object]", "type(v) is list and len(v) <= 2"),
+        (kinds.AnyKind(), "object", "v is not ABSENT"),
+    ],
+)
+def test_a_model_writes_its_kind(kind: kinds.Kind, annotation: str, fast: str | None) -> None:
+    written: PyKind = model(kind)
+    assert type(written) is MODELS[type(kind)]
+    assert written.annotation == annotation
+    assert written.fast_check("v") == fast
