@@ -12,6 +12,7 @@ import pytest
 import codegen
 from codegen.catalog import kinds
 from codegen.python.model import MODELS, PyKind, model
+from codegen.text.describe import TEXTS, constraints, prompt_type, type_text
 
 CATALOG = Path(codegen.__file__).parent / "catalog"
 BACK_ENDS = ("codegen.python", "codegen.payloads", "codegen.text")
@@ -85,6 +86,39 @@ def test_every_kind_has_a_python_model() -> None:
     assert sorted(c.__name__ for c in classes) == sorted(c.__name__ for c in MODELS)
     # Each model's own class: a subclass of a kind is not written as its base.
     assert len(set(MODELS.values())) == len(MODELS)
+
+
+def test_every_kind_has_its_text() -> None:
+    classes = _kind_classes()
+    assert sorted(c.__name__ for c in classes) == sorted(c.__name__ for c in TEXTS)
+    assert len({type(text) for text in TEXTS.values()}) == len(TEXTS)
+
+
+@pytest.mark.parametrize(
+    ("kind", "docs", "prompt", "limits"),
+    [
+        (kinds.UriKind(nullable=True), "string (uri) | null", "uri | null", []),
+        (kinds.DateKind(), "string (date)", "date", []),
+        (
+            kinds.StringKind(min_length=1, pattern="^a"),
+            "string",
+            "string",
+            ["length >= 1", "pattern ^a"],
+        ),
+        (
+            kinds.ArrayKind(items=kinds.UnionKind(members=(kinds.IntegerKind(), kinds.NullKind()))),
+            "array of integer | null",
+            "(integer | null)[]",
+            [],
+        ),
+        (kinds.MapKind(required=("id",)), "object", "object", ["keys id"]),
+        (kinds.NullKind(), "null", "null", []),
+    ],
+)
+def test_the_text_of_a_kind(kind: kinds.Kind, docs: str, prompt: str, limits: list[str]) -> None:
+    assert type_text(kind) == docs
+    assert prompt_type(kind) == prompt
+    assert constraints(kind) == limits
 
 
 @pytest.mark.parametrize(

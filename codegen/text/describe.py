@@ -3,6 +3,10 @@
 Types as JSON names, constraints in a few words, the lenient coercions that apply, and a sample
 value that the generated parser takes as sent (no warning, no error), so that an example call
 written into a prompt or the docs is one the parser accepts without a word.
+
+What is said of each kind is one class here, and `TEXTS` names the class of every kind of the IR
+(tests/test_kinds.py fails when one is missing): a new kind is a class and an entry, not a branch
+in each function.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar
 
 from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import (
@@ -36,6 +40,9 @@ from codegen.catalog.kinds import (
 )
 from codegen.runtime._runtime import is_absolute_uri
 
+K = TypeVar("K", bound=Kind)
+C = TypeVar("C", EnumKind, JsonChoiceKind)
+
 
 def json_text(value: object) -> str:
     """A value as one line of JSON: every character that is not printable written as an escape, so
@@ -48,47 +55,39 @@ def json_text(value: object) -> str:
 
 _NAMES = {bool: "boolean", str: "string", int: "integer", float: "number"}
 
+_NO_SAMPLE = object()
+
+
+def text_of(kind: Kind) -> KindText[Any]:
+    """What the text back ends say about a kind of the IR: its entry in `TEXTS`."""
+    return TEXTS[type(kind)]
+
 
 def type_text(kind: Kind, enums: bool = True) -> str:
     """The type as JSON names: `integer`, `array of string`, `"a" | "b"`, `string | null`.
 
     With `enums=False`, an enum is named by the type of its values (the docs list them apart)."""
-    text = _base_type(kind, enums)
-    if kind.nullable and not isinstance(kind, (NullKind, AnyKind)):
+    said = text_of(kind)
+    text = said.docs_type(kind, enums)
+    if kind.nullable and not said.null_in_name:
         return f"{text} | null"
     return text
 
 
-def _base_type(kind: Kind, enums: bool) -> str:
-    if isinstance(kind, (EnumKind, JsonChoiceKind)):
-        if enums:
-            return " | ".join(json_text(c) for c in kind.choices)
-        names = dict.fromkeys(_json_type_name(c) for c in kind.choices)
-        return " | ".join(names)
-    if isinstance(kind, ArrayKind):
-        return f"array of {type_text(kind.items, enums)}" if kind.items else "array"
-    if isinstance(kind, MapKind):
-        return f"object of {type_text(kind.values, enums)}" if kind.values else "object"
-    if isinstance(kind, UnionKind):
-        return " | ".join(dict.fromkeys(type_text(m, enums) for m in kind.members))
-    for cls, name in _SIMPLE:
-        if isinstance(kind, cls):
-            return name
-    return "any"
+def prompt_type(kind: Kind) -> str:
+    """The type as a prompt writes it: `string`, `integer[]`, `"a" | "b"`, `object of (string | null)`,
+    `uri | null`."""
+    said = text_of(kind)
+    text = said.prompt_type(kind)
+    if kind.nullable and not said.null_in_name:
+        return f"{text} | null"
+    return text
 
 
-_SIMPLE: tuple[tuple[type[Kind], str], ...] = (
-    (NullKind, "null"),
-    (AnyKind, "any"),
-    (BooleanKind, "boolean"),
-    (IntegerKind, "integer"),
-    (NumberKind, "number"),
-    (UriKind, "string (uri)"),
-    (DateKind, "string (date)"),
-    (DateTimeKind, "string (date-time)"),
-    (StringKind, "string"),
-    (ObjectKind, "object"),
-)
+def grouped(kind: Kind) -> str:
+    """`prompt_type`, in parentheses when it is a union (the element of `T[]`, `object of T`)."""
+    text = prompt_type(kind)
+    return f"({text})" if " | " in text else text
 
 
 def _json_type_name(value: object) -> str:
@@ -97,21 +96,24 @@ def _json_type_name(value: object) -> str:
     return _NAMES.get(type(value), "array" if isinstance(value, list) else "object")
 
 
+# A constraint as (what it bounds, its value): ("", "1..50"), ("length", ">= 1"), ("pattern", text),
+# ("items", "1..20"), ("keys", names); each text back end writes it its own way.
+Limit = tuple[str, Any]
+
+
+def limits(kind: Kind) -> list[Limit]:
+    """The constraints a value must meet, in a fixed order."""
+    return text_of(kind).limits(kind)
+
+
 def constraints(kind: Kind) -> list[str]:
     """The constraints a value must meet, each in a few words (`1..50`, `length >= 1`)."""
     found: list[str] = []
-    if isinstance(kind, (IntegerKind, NumberKind)):
-        found += value_range(
-            kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
-        )
-    if isinstance(kind, StringKind):
-        found += [f"length {r}" for r in value_range(kind.min_length, kind.max_length)]
-        if kind.pattern is not None:
-            found.append(f"pattern {kind.pattern}")
-    if isinstance(kind, ArrayKind):
-        found += [f"items {r}" for r in value_range(kind.min_items, kind.max_items)]
-    if isinstance(kind, MapKind) and kind.required:
-        found.append("keys " + ", ".join(kind.required))
+    for word, value in limits(kind):
+        if word == "keys":
+            found.append("keys " + ", ".join(value))
+        else:
+            found.append(f"{word} {value}" if word else value)
     return found
 
 
@@ -137,46 +139,13 @@ def value_range(
 
 def coercions(field: Field) -> list[str]:
     """The warning codes the parser may give a value of this parameter it corrects (SPEC §3)."""
-    codes = list(dict.fromkeys(_kind_coercions(field.kind)))
-    if field.kind.nullable and field.kind.null_text_is_null and not isinstance(field.kind, AnyKind):
+    kind = field.kind
+    codes = list(dict.fromkeys(text_of(kind).coercions(kind)))
+    if kind.nullable and kind.null_text_is_null and not kind.accepts_anything:
         codes.append("string_literal_converted_to_null")
-    if not field.required and not field.kind.nullable:
+    if not field.required and not kind.nullable:
         codes.append("null_treated_as_absent")
     return codes
-
-
-def _kind_coercions(kind: Kind) -> Iterator[str]:
-    if isinstance(kind, EnumKind):
-        types = set(kind.type_names)
-        if kind.folded:
-            yield "enum_case_normalized"
-        if "int" in types:
-            yield from ("string_literal_converted_to_integer", "number_coerced_to_integer")
-        if "float" in types:
-            yield "string_literal_converted_to_number"
-        if "str" in types:
-            yield "non_string_literal_retained"
-    elif isinstance(kind, BooleanKind):
-        yield from ("string_literal_converted_to_boolean", "number_coerced_to_boolean")
-    elif isinstance(kind, IntegerKind):
-        yield from (
-            "string_literal_converted_to_integer",
-            "number_coerced_to_integer",
-            "fractional_number_truncated_to_integer",
-        )
-    elif isinstance(kind, NumberKind):
-        yield "string_literal_converted_to_number"
-    elif isinstance(kind, StringKind):
-        yield "non_string_literal_retained"
-        if isinstance(kind, UriKind):
-            yield "uri_not_absolute"
-    elif isinstance(kind, ArrayKind):
-        yield from ("string_parsed_as_json", "scalar_coerced_to_list")
-    elif isinstance(kind, (MapKind, ObjectKind)):
-        yield "string_parsed_as_json"
-    elif isinstance(kind, UnionKind):
-        for member in kind.members:
-            yield from _kind_coercions(member)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -200,18 +169,11 @@ def rows(obj: ObjectKind, prefix: str = "") -> Iterator[Row]:
 
 
 def _nested(kind: Kind, path: str) -> Iterator[Row]:
-    if isinstance(kind, ObjectKind):
-        yield from rows(kind, f"{path}.")
-    elif isinstance(kind, ArrayKind) and kind.items is not None:
-        yield from _nested(kind.items, f"{path}[]")
-    elif isinstance(kind, MapKind) and kind.values is not None:
-        yield from _nested(kind.values, f"{path}.*")
+    return text_of(kind).nested(kind, path)
 
 
 # ---------------------------------------------------------------------------------------------
 # Sample values: what an example call holds for a parameter.
-
-_NO_SAMPLE = object()
 
 
 def sample(kind: Kind, field: Field | None = None) -> Any:
@@ -221,7 +183,7 @@ def sample(kind: Kind, field: Field | None = None) -> Any:
         for candidate in (*field.examples, *((field.default,) if field.has_default else ())):
             if conforms(kind, candidate):
                 return candidate
-    made = _made(kind)
+    made = text_of(kind).made(kind)
     return made if made is not _NO_SAMPLE and conforms(kind, made) else _NO_SAMPLE
 
 
@@ -246,22 +208,160 @@ def call_sample(obj: ObjectKind) -> dict[str, Any] | None:
     return values
 
 
-def _made(kind: Kind) -> Any:
-    if isinstance(kind, (EnumKind, JsonChoiceKind)):
-        return kind.choices[0] if kind.choices else _NO_SAMPLE
-    if isinstance(kind, (NullKind, AnyKind)):
+def conforms(kind: Kind, value: object) -> bool:
+    """Whether the parser takes `value` as sent for `kind`: exactly its type, every constraint met
+    (so that no coercion, and hence no warning, applies)."""
+    said = text_of(kind)
+    if value is None:
+        return kind.nullable or said.null_in_name
+    return said.conforms(kind, value)
+
+
+def _sized(low: int | None, high: int | None, size: int) -> bool:
+    return (low is None or size >= low) and (high is None or size <= high)
+
+
+# ---------------------------------------------------------------------------------------------
+# What is said of each kind.
+
+
+class KindText(Generic[K]):
+    """A kind that constrains nothing: the base of the others."""
+
+    # How the docs and a prompt name a kind with no parts (`string (uri)`, `uri`).
+    docs_name: ClassVar[str] = "any"
+    prompt_name: ClassVar[str] = "any"
+    # Whether the name says null already (`null`, `any`), so a nullable one adds no `| null`.
+    null_in_name: ClassVar[bool] = False
+
+    def docs_type(self, kind: K, enums: bool) -> str:
+        return self.docs_name
+
+    def prompt_type(self, kind: K) -> str:
+        return self.prompt_name
+
+    def limits(self, kind: K) -> list[Limit]:
+        return []
+
+    def coercions(self, kind: K) -> Iterator[str]:
+        """The warning codes the parser may give a value of this kind it corrects."""
+        return iter(())
+
+    def nested(self, kind: K, path: str) -> Iterator[Row]:
+        """The parameters nested in a value of this kind, `path` being its own."""
+        return iter(())
+
+    def made(self, kind: K) -> Any:
+        """A sample value made from the kind alone (`sample` checks that it conforms)."""
+        return _NO_SAMPLE
+
+    def conforms(self, kind: K, value: object) -> bool:
+        """Whether the parser takes `value` (not None) as sent."""
+        return False
+
+
+class AnyText(KindText[AnyKind]):
+    null_in_name: ClassVar[bool] = True
+
+    def made(self, kind: AnyKind) -> Any:
         return None
-    if isinstance(kind, BooleanKind):
+
+    def conforms(self, kind: AnyKind, value: object) -> bool:
         return True
-    if isinstance(kind, (IntegerKind, NumberKind)):
-        return _number(kind)
-    if isinstance(kind, UriKind):
-        return "https://example.com"
-    if isinstance(kind, DateKind):
-        return "2025-01-31"
-    if isinstance(kind, DateTimeKind):
-        return "2025-01-31T09:00:00+00:00"
-    if isinstance(kind, StringKind):
+
+
+class NullText(KindText[NullKind]):
+    docs_name: ClassVar[str] = "null"
+    prompt_name: ClassVar[str] = "null"
+    null_in_name: ClassVar[bool] = True
+
+    def made(self, kind: NullKind) -> Any:
+        return None
+
+
+class BooleanText(KindText[BooleanKind]):
+    docs_name: ClassVar[str] = "boolean"
+    prompt_name: ClassVar[str] = "boolean"
+
+    def coercions(self, kind: BooleanKind) -> Iterator[str]:
+        yield from ("string_literal_converted_to_boolean", "number_coerced_to_boolean")
+
+    def made(self, kind: BooleanKind) -> Any:
+        return True
+
+    def conforms(self, kind: BooleanKind, value: object) -> bool:
+        return type(value) is bool
+
+
+class _NumberText(KindText[IntegerKind | NumberKind]):
+    def limits(self, kind: IntegerKind | NumberKind) -> list[Limit]:
+        found = value_range(
+            kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
+        )
+        return [("", r) for r in found]
+
+    def made(self, kind: IntegerKind | NumberKind) -> Any:
+        low = kind.minimum
+        if low is None and kind.exclusive_minimum is not None:
+            low = kind.exclusive_minimum + 1
+        high = kind.maximum
+        if high is None and kind.exclusive_maximum is not None:
+            high = kind.exclusive_maximum - 1
+        value = low if low is not None else min(high, 1) if high is not None else 1
+        return float(value) if isinstance(kind, NumberKind) else int(value)
+
+    @staticmethod
+    def bounded(kind: IntegerKind | NumberKind, value: object) -> bool:
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return False
+        return (
+            (kind.minimum is None or value >= kind.minimum)
+            and (kind.maximum is None or value <= kind.maximum)
+            and (kind.exclusive_minimum is None or value > kind.exclusive_minimum)
+            and (kind.exclusive_maximum is None or value < kind.exclusive_maximum)
+        )
+
+
+class IntegerText(_NumberText):
+    docs_name: ClassVar[str] = "integer"
+    prompt_name: ClassVar[str] = "integer"
+
+    def coercions(self, kind: IntegerKind | NumberKind) -> Iterator[str]:
+        yield from (
+            "string_literal_converted_to_integer",
+            "number_coerced_to_integer",
+            "fractional_number_truncated_to_integer",
+        )
+
+    def conforms(self, kind: IntegerKind | NumberKind, value: object) -> bool:
+        return type(value) is int and self.bounded(kind, value)
+
+
+class NumberText(_NumberText):
+    docs_name: ClassVar[str] = "number"
+    prompt_name: ClassVar[str] = "number"
+
+    def coercions(self, kind: IntegerKind | NumberKind) -> Iterator[str]:
+        yield "string_literal_converted_to_number"
+
+    def conforms(self, kind: IntegerKind | NumberKind, value: object) -> bool:
+        return type(value) in (int, float) and self.bounded(kind, value)
+
+
+class StringText(KindText[StringKind]):
+    docs_name: ClassVar[str] = "string"
+    prompt_name: ClassVar[str] = "string"
+
+    def limits(self, kind: StringKind) -> list[Limit]:
+        found: list[Limit] = [("length", r) for r in value_range(kind.min_length, kind.max_length)]
+        if kind.pattern is not None:
+            found.append(("pattern", kind.pattern))
+        return found
+
+    def coercions(self, kind: StringKind) -> Iterator[str]:
+        yield "non_string_literal_retained"
+
+    def made(self, kind: StringKind) -> Any:
         text = "example"
         # Bounds may be written as floats (`maxLength: 2.0`), which JSON Schema allows.
         if kind.min_length is not None and len(text) < kind.min_length:
@@ -269,127 +369,217 @@ def _made(kind: Kind) -> Any:
         if kind.max_length is not None:
             text = text[: int(kind.max_length)]
         return text
-    if isinstance(kind, ArrayKind):
+
+    def conforms(self, kind: StringKind, value: object) -> bool:
+        if type(value) is not str:
+            return False
+        if kind.min_length is not None and len(value) < kind.min_length:
+            return False
+        if kind.max_length is not None and len(value) > kind.max_length:
+            return False
+        if kind.pattern is not None:
+            try:
+                return re.search(kind.pattern, value) is not None
+            except re.error:
+                return False
+        return True
+
+
+class UriText(StringText):
+    docs_name: ClassVar[str] = "string (uri)"
+    prompt_name: ClassVar[str] = "uri"
+
+    def coercions(self, kind: StringKind) -> Iterator[str]:
+        yield from super().coercions(kind)
+        yield "uri_not_absolute"
+
+    def made(self, kind: StringKind) -> Any:
+        return "https://example.com"
+
+    def conforms(self, kind: StringKind, value: object) -> bool:
+        return super().conforms(kind, value) and is_absolute_uri(str(value))
+
+
+class DateTimeText(KindText[DateTimeKind]):
+    docs_name: ClassVar[str] = "string (date-time)"
+    prompt_name: ClassVar[str] = "date-time"
+    parse: ClassVar[Any] = datetime.fromisoformat
+
+    def made(self, kind: DateTimeKind) -> Any:
+        return "2025-01-31T09:00:00+00:00"
+
+    def conforms(self, kind: DateTimeKind, value: object) -> bool:
+        try:
+            type(self).parse(value)
+        except (TypeError, ValueError):
+            return False
+        return type(value) is str
+
+
+class DateText(DateTimeText):
+    docs_name: ClassVar[str] = "string (date)"
+    prompt_name: ClassVar[str] = "date"
+    parse: ClassVar[Any] = date.fromisoformat
+
+    def made(self, kind: DateTimeKind) -> Any:
+        return "2025-01-31"
+
+
+class _ChoiceText(KindText[C]):
+    def docs_type(self, kind: C, enums: bool) -> str:
+        if enums:
+            return " | ".join(json_text(c) for c in kind.choices)
+        return " | ".join(dict.fromkeys(_json_type_name(c) for c in kind.choices))
+
+    def prompt_type(self, kind: C) -> str:
+        return " | ".join(json_text(c) for c in kind.choices)
+
+    def made(self, kind: C) -> Any:
+        return kind.choices[0] if kind.choices else _NO_SAMPLE
+
+    def conforms(self, kind: C, value: object) -> bool:
+        return any(type(c) is type(value) and c == value for c in kind.choices)
+
+
+class EnumText(_ChoiceText[EnumKind]):
+    def coercions(self, kind: EnumKind) -> Iterator[str]:
+        types = set(kind.type_names)
+        if kind.folded:
+            yield "enum_case_normalized"
+        if "int" in types:
+            yield from ("string_literal_converted_to_integer", "number_coerced_to_integer")
+        if "float" in types:
+            yield "string_literal_converted_to_number"
+        if "str" in types:
+            yield "non_string_literal_retained"
+
+
+class JsonChoiceText(_ChoiceText[JsonChoiceKind]):
+    """Nothing is coerced: a value equals a choice as JSON, or it is refused."""
+
+
+class ArrayText(KindText[ArrayKind]):
+    def docs_type(self, kind: ArrayKind, enums: bool) -> str:
+        return f"array of {type_text(kind.items, enums)}" if kind.items else "array"
+
+    def prompt_type(self, kind: ArrayKind) -> str:
+        return f"{grouped(kind.items)}[]" if kind.items else "any[]"
+
+    def limits(self, kind: ArrayKind) -> list[Limit]:
+        return [("items", r) for r in value_range(kind.min_items, kind.max_items)]
+
+    def coercions(self, kind: ArrayKind) -> Iterator[str]:
+        yield from ("string_parsed_as_json", "scalar_coerced_to_list")
+
+    def nested(self, kind: ArrayKind, path: str) -> Iterator[Row]:
+        return iter(()) if kind.items is None else _nested(kind.items, f"{path}[]")
+
+    def made(self, kind: ArrayKind) -> Any:
         if not kind.min_items:
             return []
         item = _NO_SAMPLE if kind.items is None else sample(kind.items)
         return _NO_SAMPLE if item is _NO_SAMPLE else [item] * int(kind.min_items)
-    if isinstance(kind, MapKind):
+
+    def conforms(self, kind: ArrayKind, value: object) -> bool:
+        if type(value) is not list or not _sized(kind.min_items, kind.max_items, len(value)):
+            return False
+        return kind.items is None or all(conforms(kind.items, item) for item in value)
+
+
+class MapText(KindText[MapKind]):
+    def docs_type(self, kind: MapKind, enums: bool) -> str:
+        return f"object of {type_text(kind.values, enums)}" if kind.values else "object"
+
+    def prompt_type(self, kind: MapKind) -> str:
+        return f"object of {grouped(kind.values)}" if kind.values else "object"
+
+    def limits(self, kind: MapKind) -> list[Limit]:
+        return [("keys", kind.required)] if kind.required else []
+
+    def coercions(self, kind: MapKind) -> Iterator[str]:
+        yield "string_parsed_as_json"
+
+    def nested(self, kind: MapKind, path: str) -> Iterator[Row]:
+        return iter(()) if kind.values is None else _nested(kind.values, f"{path}.*")
+
+    def made(self, kind: MapKind) -> Any:
         value = None if kind.values is None else sample(kind.values)
         return _NO_SAMPLE if value is _NO_SAMPLE else {key: value for key in kind.required}
-    if isinstance(kind, ObjectKind):
+
+    def conforms(self, kind: MapKind, value: object) -> bool:
+        if type(value) is not dict or any(key not in value for key in kind.required):
+            return False
+        return kind.values is None or all(conforms(kind.values, item) for item in value.values())
+
+
+class ObjectText(KindText[ObjectKind]):
+    docs_name: ClassVar[str] = "object"
+    prompt_name: ClassVar[str] = "object"
+
+    def coercions(self, kind: ObjectKind) -> Iterator[str]:
+        yield "string_parsed_as_json"
+
+    def nested(self, kind: ObjectKind, path: str) -> Iterator[Row]:
+        return rows(kind, f"{path}.")
+
+    def made(self, kind: ObjectKind) -> Any:
         made = call_sample(kind)
         return _NO_SAMPLE if made is None else made
-    if isinstance(kind, UnionKind):
+
+    def conforms(self, kind: ObjectKind, value: object) -> bool:
+        if type(value) is not dict:
+            return False
+        fields = {f.wire_name: f for f in kind.fields}
+        if any(f.required and f.wire_name not in value for f in kind.fields):
+            return False
+        for key, item in value.items():
+            field = fields.get(key)
+            if field is None:
+                if kind.extra is None or not conforms(kind.extra, item):
+                    return False
+            elif not conforms(field.kind, item):
+                return False
+        return True
+
+
+class UnionText(KindText[UnionKind]):
+    def docs_type(self, kind: UnionKind, enums: bool) -> str:
+        return " | ".join(dict.fromkeys(type_text(m, enums) for m in kind.members))
+
+    def prompt_type(self, kind: UnionKind) -> str:
+        return " | ".join(dict.fromkeys(prompt_type(m) for m in kind.members))
+
+    def coercions(self, kind: UnionKind) -> Iterator[str]:
+        for member in kind.members:
+            yield from text_of(member).coercions(member)
+
+    def made(self, kind: UnionKind) -> Any:
         for member in kind.members:
             value = sample(member)
             if value is not _NO_SAMPLE and conforms(kind, value):
                 return value
-    return _NO_SAMPLE
+        return _NO_SAMPLE
 
-
-def _number(kind: IntegerKind | NumberKind) -> int | float:
-    low = kind.minimum
-    if low is None and kind.exclusive_minimum is not None:
-        low = kind.exclusive_minimum + 1
-    high = kind.maximum
-    if high is None and kind.exclusive_maximum is not None:
-        high = kind.exclusive_maximum - 1
-    value = low if low is not None else min(high, 1) if high is not None else 1
-    return float(value) if isinstance(kind, NumberKind) else int(value)
-
-
-def conforms(kind: Kind, value: object) -> bool:
-    """Whether the parser takes `value` as sent for `kind`: exactly its type, every constraint met
-    (so that no coercion, and hence no warning, applies)."""
-    if value is None:
-        return kind.nullable or isinstance(kind, (NullKind, AnyKind))
-    if isinstance(kind, UnionKind):
+    def conforms(self, kind: UnionKind, value: object) -> bool:
         matches = [m for m in kind.members if conforms(m, value)]
         return len(matches) == 1 if kind.exactly_one else bool(matches)
-    if isinstance(kind, (EnumKind, JsonChoiceKind)):
-        return any(type(c) is type(value) and c == value for c in kind.choices)
-    if isinstance(kind, AnyKind):
-        return True
-    checks = _CHECKS.get(type(kind))
-    return checks is not None and checks(kind, value)
 
 
-def _bounded(kind: IntegerKind | NumberKind, value: object) -> bool:
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return False
-    return (
-        (kind.minimum is None or value >= kind.minimum)
-        and (kind.maximum is None or value <= kind.maximum)
-        and (kind.exclusive_minimum is None or value > kind.exclusive_minimum)
-        and (kind.exclusive_maximum is None or value < kind.exclusive_maximum)
-    )
-
-
-def _string(kind: StringKind, value: object) -> bool:
-    if type(value) is not str:
-        return False
-    if kind.min_length is not None and len(value) < kind.min_length:
-        return False
-    if kind.max_length is not None and len(value) > kind.max_length:
-        return False
-    if kind.pattern is not None:
-        try:
-            return re.search(kind.pattern, value) is not None
-        except re.error:
-            return False
-    return True
-
-
-def _iso(parse: Any, value: object) -> bool:
-    try:
-        parse(value)
-    except (TypeError, ValueError):
-        return False
-    return type(value) is str
-
-
-def _sized(low: int | None, high: int | None, size: int) -> bool:
-    return (low is None or size >= low) and (high is None or size <= high)
-
-
-def _array(kind: ArrayKind, value: object) -> bool:
-    if type(value) is not list or not _sized(kind.min_items, kind.max_items, len(value)):
-        return False
-    return kind.items is None or all(conforms(kind.items, item) for item in value)
-
-
-def _map(kind: MapKind, value: object) -> bool:
-    if type(value) is not dict or any(key not in value for key in kind.required):
-        return False
-    return kind.values is None or all(conforms(kind.values, item) for item in value.values())
-
-
-def _object(kind: ObjectKind, value: object) -> bool:
-    if type(value) is not dict:
-        return False
-    fields = {f.wire_name: f for f in kind.fields}
-    if any(f.required and f.wire_name not in value for f in kind.fields):
-        return False
-    for key, item in value.items():
-        field = fields.get(key)
-        if field is None:
-            if kind.extra is None or not conforms(kind.extra, item):
-                return False
-        elif not conforms(field.kind, item):
-            return False
-    return True
-
-
-_CHECKS: dict[type[Kind], Any] = {
-    BooleanKind: lambda kind, value: type(value) is bool,
-    IntegerKind: lambda kind, value: type(value) is int and _bounded(kind, value),
-    NumberKind: lambda kind, value: type(value) in (int, float) and _bounded(kind, value),
-    StringKind: _string,
-    UriKind: lambda kind, value: _string(kind, value) and is_absolute_uri(value),
-    DateTimeKind: lambda kind, value: _iso(datetime.fromisoformat, value),
-    DateKind: lambda kind, value: _iso(date.fromisoformat, value),
-    ArrayKind: _array,
-    MapKind: _map,
-    ObjectKind: _object,
+# What is said of each kind of the IR (tests/test_kinds.py holds that every kind has an entry).
+TEXTS: dict[type[Kind], KindText[Any]] = {
+    AnyKind: AnyText(),
+    NullKind: NullText(),
+    BooleanKind: BooleanText(),
+    IntegerKind: IntegerText(),
+    NumberKind: NumberText(),
+    StringKind: StringText(),
+    UriKind: UriText(),
+    DateTimeKind: DateTimeText(),
+    DateKind: DateText(),
+    EnumKind: EnumText(),
+    JsonChoiceKind: JsonChoiceText(),
+    ArrayKind: ArrayText(),
+    MapKind: MapText(),
+    ObjectKind: ObjectText(),
+    UnionKind: UnionText(),
 }

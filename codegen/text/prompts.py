@@ -22,25 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.catalog.ir import Catalog, Tool
-from codegen.catalog.kinds import (
-    AnyKind,
-    ArrayKind,
-    BooleanKind,
-    DateKind,
-    DateTimeKind,
-    EnumKind,
-    IntegerKind,
-    JsonChoiceKind,
-    Kind,
-    MapKind,
-    NullKind,
-    NumberKind,
-    ObjectKind,
-    StringKind,
-    UnionKind,
-    UriKind,
-)
-from codegen.text.describe import Row, json_text, rows, tool_call_sample, value_range
+from codegen.catalog.kinds import Kind
+from codegen.text.describe import Row, json_text, limits, prompt_type, rows, tool_call_sample
 from codegen.text.environment import environment, one_line
 
 # The files each catalog's package gets under prompts/, and the constants that hold the same text.
@@ -71,7 +54,7 @@ def parameter_line(row: Row) -> str:
     """`path?: type, constraint, ... = default e.g. example, ... // description` (one line)."""
     field = row.field
     path = row.path if _PLAIN_PATH.fullmatch(row.path) else json_text(row.path)
-    text = f"{path}{'' if field.required else '?'}: {compact_type(field.kind)}"
+    text = f"{path}{'' if field.required else '?'}: {prompt_type(field.kind)}"
     text += "".join(f", {c}" for c in compact_constraints(field.kind))
     if field.has_default:
         text += f" = {json_text(field.default)}"
@@ -79,48 +62,6 @@ def parameter_line(row: Row) -> str:
         text += " e.g. " + ", ".join(json_text(e) for e in field.examples)
     description = one_line(field.description)
     return f"{text} // {description}" if description else text
-
-
-def compact_type(kind: Kind) -> str:
-    """The type: `string`, `integer[]`, `"a" | "b"`, `object of (string | null)`, `uri | null`."""
-    text = _compact_base(kind)
-    if kind.nullable and not isinstance(kind, (NullKind, AnyKind)):
-        return f"{text} | null"
-    return text
-
-
-def _compact_base(kind: Kind) -> str:
-    if isinstance(kind, (EnumKind, JsonChoiceKind)):
-        return " | ".join(json_text(c) for c in kind.choices)
-    if isinstance(kind, ArrayKind):
-        return f"{_grouped(kind.items)}[]" if kind.items else "any[]"
-    if isinstance(kind, MapKind):
-        return f"object of {_grouped(kind.values)}" if kind.values else "object"
-    if isinstance(kind, UnionKind):
-        return " | ".join(dict.fromkeys(compact_type(m) for m in kind.members))
-    for cls, name in _NAMES:
-        if isinstance(kind, cls):
-            return name
-    return "any"
-
-
-def _grouped(kind: Kind) -> str:
-    text = compact_type(kind)
-    return f"({text})" if " | " in text else text
-
-
-_NAMES: tuple[tuple[type[Kind], str], ...] = (
-    (NullKind, "null"),
-    (AnyKind, "any"),
-    (BooleanKind, "boolean"),
-    (UriKind, "uri"),
-    (DateKind, "date"),
-    (DateTimeKind, "date-time"),
-    (StringKind, "string"),
-    (IntegerKind, "integer"),
-    (NumberKind, "number"),
-    (ObjectKind, "object"),
-)
 
 
 # What may follow a pattern on its line: the end of the line, another part, the description.
@@ -151,18 +92,13 @@ def _literal_end(text: str) -> int:
 def compact_constraints(kind: Kind) -> list[str]:
     """`1..50`, `> 0`, `length <= 8`, `items 1..20`, `pattern "^a$"`, `keys ["id"]`."""
     found: list[str] = []
-    if isinstance(kind, (IntegerKind, NumberKind)):
-        found += value_range(
-            kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
-        )
-    if isinstance(kind, StringKind):
-        found += [f"length {r}" for r in value_range(kind.min_length, kind.max_length)]
-        if kind.pattern is not None:
-            found.append(f"pattern {pattern_text(kind.pattern)}")
-    if isinstance(kind, ArrayKind):
-        found += [f"items {r}" for r in value_range(kind.min_items, kind.max_items)]
-    if isinstance(kind, MapKind) and kind.required:
-        found.append(f"keys {json_text(list(kind.required))}")
+    for word, value in limits(kind):
+        if word == "pattern":
+            found.append(f"pattern {pattern_text(value)}")
+        elif word == "keys":
+            found.append(f"keys {json_text(list(value))}")
+        else:
+            found.append(f"{word} {value}" if word else value)
     return found
 
 
