@@ -231,7 +231,7 @@ def test_a_failure_of_codegen_itself_is_reported_with_the_tool_not_as_a_tracebac
         raise KeyError("boom")
 
     if stage == "normalize":
-        monkeypatch.setattr(normalize_module._ToolNormalizer, "tool", broken)
+        monkeypatch.setattr(normalize_module, "tool_ir", broken)
     else:
         monkeypatch.setattr(build_module, "render_tool", broken)
     source = tmp_path / "ok.yaml"

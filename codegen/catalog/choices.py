@@ -4,110 +4,111 @@ from __future__ import annotations
 
 from typing import Any
 
+from codegen.catalog.context import ToolContext
 from codegen.catalog.keywords import beside_choices
 from codegen.catalog.kinds import AnyKind, EnumKind, JsonChoiceKind, Kind, NullKind
 from codegen.catalog.names import pascal, snake
-from codegen.catalog.tool_state import ToolState
 from codegen.diagnostics import JsonPath
 
 
-class Choices(ToolState):
-    def enum_kind(
-        self, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
-    ) -> Kind:
-        source = "enum" if "enum" in schema else "const"
-        raw = schema["enum"] if source == "enum" else [schema["const"]]
-        types = schema.get("type")
-        if types == "null" or (isinstance(types, list) and "null" in types):
-            nullable = True
-        raw = self.of_type(raw, types, path, source)
-        if not raw:
-            # No listed value has the schema's type: no value is valid, as JSON Schema says.
-            return JsonChoiceKind(
-                choices=(),
-                table=self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
-                nullable=nullable,
-                helper=self.helper_name(parts),
-            )
-        if any(isinstance(choice, (dict, list)) for choice in raw):
-            return self.json_choice_kind(schema, raw, path, parts, nullable)
-        choices: list[str | int | float | bool] = []
-        seen: set[tuple[type, object]] = set()  # by type too: 1, 1.0 and True are three values
-        for i, choice in enumerate(raw):
-            where = (*path, source, i) if source == "enum" else (*path, source)
-            if choice is None:
-                nullable = True
-            elif isinstance(choice, (dict, list)):
-                self.error(where, "enum values must be strings, numbers or booleans")
-            elif (type(choice), choice) in seen:
-                self.error(where, f"duplicate enum value {choice!r}")
-            else:
-                seen.add((type(choice), choice))
-                choices.append(choice)
-        for word, message in beside_choices(schema, source):
-            self.warn((*path, word), message, "CG101")
-        if not choices:
-            return (
-                NullKind(code="enum_out_of_range", helper=self.helper_name(parts))
-                if nullable
-                else AnyKind()
-            )
-        stem = "".join(pascal(p) for p in parts)
-        alias = self.names.take(self.pascal + stem)
-        table = self.names.take("_" + "_".join(snake(p).upper() for p in parts))
-        folded_table = self.names.take(table + "_FOLDED")
-        one_type = len({type(c) for c in choices}) == 1
-        return EnumKind(
-            choices=tuple(choices),
-            case_sensitive=schema.get("x-case-sensitive") is True,
-            alias=alias,
-            table=table,
-            folded_table=folded_table,
-            value_set=self.names.take(table + "_VALUES") if one_type else "",
-            nullable=nullable,
-            helper=self.helper_name(parts),
-        )
-
-    def of_type(self, raw: list[Any], types: Any, path: JsonPath, source: str) -> list[Any]:
-        """The listed values that have the schema's `type` (both must hold); each other one is
-        said, since no value can equal it. `null` is read as "nullable", as catalogs mean it."""
-        declared = [types] if isinstance(types, str) else types if isinstance(types, list) else []
-        if not declared:
-            return raw
-        kept = []
-        for i, choice in enumerate(raw):
-            if choice is None or _json_types(choice) & set(declared):
-                kept.append(choice)
-                continue
-            where = (*path, source, i) if source == "enum" else (*path, source)
-            hint = ""
-            if "array" in declared and not isinstance(choice, (list, dict)):
-                hint = " (a list whose items are among these values is `items: {enum: [...]}`)"
-            self.warn(
-                where,
-                f"{source} value {choice!r} is not of type {' or '.join(declared)}: no value can "
-                f"equal it, so it is left out{hint}",
-                "CG103",
-            )
-        return kept
-
-    def json_choice_kind(
-        self,
-        schema: dict[str, Any],
-        raw: list[Any],
-        path: JsonPath,
-        parts: tuple[str, ...],
-        nullable: bool,
-    ) -> Kind:
-        source = "enum" if "enum" in schema else "const"
-        for word, message in beside_choices(schema, source):
-            self.warn((*path, word), message, "CG101")
+def enum_kind(
+    ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+) -> Kind:
+    source = "enum" if "enum" in schema else "const"
+    raw = schema["enum"] if source == "enum" else [schema["const"]]
+    types = schema.get("type")
+    if types == "null" or (isinstance(types, list) and "null" in types):
+        nullable = True
+    raw = of_type(ctx, raw, types, path, source)
+    if not raw:
+        # No listed value has the schema's type: no value is valid, as JSON Schema says.
         return JsonChoiceKind(
-            choices=tuple(choice for choice in raw if choice is not None),
-            table=self.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
-            nullable=nullable or any(choice is None for choice in raw),
-            helper=self.helper_name(parts),
+            choices=(),
+            table=ctx.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
+            nullable=nullable,
+            helper=ctx.helper_name(parts),
         )
+    if any(isinstance(choice, (dict, list)) for choice in raw):
+        return json_choice_kind(ctx, schema, raw, path, parts, nullable)
+    choices: list[str | int | float | bool] = []
+    seen: set[tuple[type, object]] = set()  # by type too: 1, 1.0 and True are three values
+    for i, choice in enumerate(raw):
+        where = (*path, source, i) if source == "enum" else (*path, source)
+        if choice is None:
+            nullable = True
+        elif isinstance(choice, (dict, list)):
+            ctx.error(where, "enum values must be strings, numbers or booleans")
+        elif (type(choice), choice) in seen:
+            ctx.error(where, f"duplicate enum value {choice!r}")
+        else:
+            seen.add((type(choice), choice))
+            choices.append(choice)
+    for word, message in beside_choices(schema, source):
+        ctx.warn((*path, word), message, "CG101")
+    if not choices:
+        return (
+            NullKind(code="enum_out_of_range", helper=ctx.helper_name(parts))
+            if nullable
+            else AnyKind()
+        )
+    stem = "".join(pascal(p) for p in parts)
+    alias = ctx.names.take(ctx.pascal + stem)
+    table = ctx.names.take("_" + "_".join(snake(p).upper() for p in parts))
+    folded_table = ctx.names.take(table + "_FOLDED")
+    one_type = len({type(c) for c in choices}) == 1
+    return EnumKind(
+        choices=tuple(choices),
+        case_sensitive=schema.get("x-case-sensitive") is True,
+        alias=alias,
+        table=table,
+        folded_table=folded_table,
+        value_set=ctx.names.take(table + "_VALUES") if one_type else "",
+        nullable=nullable,
+        helper=ctx.helper_name(parts),
+    )
+
+
+def of_type(ctx: ToolContext, raw: list[Any], types: Any, path: JsonPath, source: str) -> list[Any]:
+    """The listed values that have the schema's `type` (both must hold); each other one is
+    said, since no value can equal it. `null` is read as "nullable", as catalogs mean it."""
+    declared = [types] if isinstance(types, str) else types if isinstance(types, list) else []
+    if not declared:
+        return raw
+    kept = []
+    for i, choice in enumerate(raw):
+        if choice is None or _json_types(choice) & set(declared):
+            kept.append(choice)
+            continue
+        where = (*path, source, i) if source == "enum" else (*path, source)
+        hint = ""
+        if "array" in declared and not isinstance(choice, (list, dict)):
+            hint = " (a list whose items are among these values is `items: {enum: [...]}`)"
+        ctx.warn(
+            where,
+            f"{source} value {choice!r} is not of type {' or '.join(declared)}: no value can "
+            f"equal it, so it is left out{hint}",
+            "CG103",
+        )
+    return kept
+
+
+def json_choice_kind(
+    ctx: ToolContext,
+    schema: dict[str, Any],
+    raw: list[Any],
+    path: JsonPath,
+    parts: tuple[str, ...],
+    nullable: bool,
+) -> Kind:
+    source = "enum" if "enum" in schema else "const"
+    for word, message in beside_choices(schema, source):
+        ctx.warn((*path, word), message, "CG101")
+    return JsonChoiceKind(
+        choices=tuple(choice for choice in raw if choice is not None),
+        table=ctx.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
+        nullable=nullable or any(choice is None for choice in raw),
+        helper=ctx.helper_name(parts),
+    )
 
 
 def _json_types(value: Any) -> set[str]:

@@ -1,4 +1,5 @@
-"""Objects with properties: a dataclass each, their fields, Python names and checked defaults."""
+"""Rules for `type: object`: with properties a record (a dataclass) each, with their fields,
+Python names and checked defaults; without, a map or a free-form object."""
 
 from __future__ import annotations
 
@@ -8,199 +9,240 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from codegen.catalog.context import GONE, ToolContext
 from codegen.catalog.defaults import corrected
-from codegen.catalog.kinds import DateKind, DateTimeKind, Field, IntegerKind, Kind, ObjectKind
-from codegen.catalog.names import Claim, identifier, resolve, snake_base, usable
-from codegen.catalog.tool_state import GONE, ToolState
+from codegen.catalog.kinds import (
+    AnyKind,
+    DateKind,
+    DateTimeKind,
+    Field,
+    IntegerKind,
+    Kind,
+    MapKind,
+    ObjectKind,
+)
+from codegen.catalog.names import Claim, identifier, pascal, resolve, snake_base, usable
 from codegen.diagnostics import JsonPath
 
 
-class Objects(ToolState):
-    def object_kind(
-        self,
-        schema: dict[str, Any],
-        path: JsonPath,
-        parts: tuple[str, ...],
-        class_name: str,
-        helper: str,
-        root: bool = False,
-        nullable: bool = False,
-    ) -> Kind:
-        if root:
-            class_name = self.names.take(class_name)
-            self.check_keywords(schema, path, ["object"])
-        properties: dict[str, Any] = schema.get("properties", {})
-        listed = schema.get("required", [])
-        required: list[str] = list(listed) if isinstance(listed, list) else []
-        for i, name in enumerate(list(required)):
-            if name not in properties:
-                # JSON Schema would require a key the object declares nothing about.
-                self.warn(
-                    (*path, "required", i),
-                    f"required parameter {name!r} is not in properties: not enforced",
-                    "CG101",
-                )
-                required.remove(name)
-        properties = {
-            wire: self.plain_property(wire, prop, (*path, "properties", wire), required)
-            for wire, prop in properties.items()
-        }
-        if required != listed and (required or isinstance(listed, list)):
-            self.fix((*path, "required"), list(required))
-        fields: list[Field] = []
-        for wire, py_name in self.python_names(properties, path).items():
-            prop = properties[wire]
-            where = (*path, "properties", wire)
-            kind = self.kind(prop, where, (*parts, wire))
-            fields.append(self.field(wire, py_name, kind, prop, where, wire in required))
-        extra_schema = schema.get("additionalProperties")
-        extra = None
-        if isinstance(extra_schema, dict) and extra_schema:
-            extra = self.kind(extra_schema, (*path, "additionalProperties"), (*parts, "extra"))
-        # Open (other keys allowed, as JSON Schema says): they are kept, in a field of their own.
-        extra_field = ""
-        if extra_schema is True or isinstance(extra_schema, dict):
-            taken = {f.py_name for f in fields}
-            extra_field = "extra"
-            while extra_field in taken:
-                extra_field += "_"
-        constant = helper.strip("_").upper() or "ARGUMENTS"
-        return ObjectKind(
-            class_name=class_name,
-            description=schema.get("description", ""),
-            fields=tuple(fields),
-            extra=extra,
-            extra_field=extra_field,
-            root=root,
-            nullable=nullable,
-            helper=helper,
-            keys_name=self.names.take(f"_{constant}_KEYS"),
-            draft_name=self.names.take(f"_{constant}_DRAFT"),
+def object_type(
+    ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+) -> Kind:
+    """An object: with properties a record of its own, without them a map or a free-form dict.
+    `additionalProperties: false` alone allows no name at all: a record without fields."""
+    if "properties" in schema or schema.get("additionalProperties") is False:
+        class_name = ctx.names.take(ctx.pascal + "".join(pascal(p) for p in parts))
+        return object_kind(
+            ctx, schema, path, parts, class_name, ctx.helper_name(parts), nullable=nullable
         )
+    extra = schema.get("additionalProperties")
+    values = (
+        None
+        if extra is None
+        else ctx.kind(extra, (*path, "additionalProperties"), (*parts, "value"))
+    )
+    if isinstance(values, AnyKind):
+        values = None
+    required = schema.get("required", [])
+    return MapKind(
+        values=values,
+        required=tuple(required),
+        nullable=nullable,
+        helper=ctx.helper_name(parts),
+    )
 
-    def plain_property(self, wire: str, prop: Any, where: JsonPath, required: list[str]) -> Any:
-        """The property's schema without the cardinality keywords found in the wild (a boolean
-        `required`, `optional`), whose plain meaning goes into the object's `required` list."""
-        if not isinstance(prop, dict):
-            return prop
-        flags = {
-            word: value
-            for word, value in prop.items()
-            if word in ("required", "optional") and isinstance(value, bool)
-        }
-        for word, value in flags.items():
-            wanted = value if word == "required" else not value
-            listed = wire in required
-            if wanted and not listed:
-                required.append(wire)
-            elif listed and not wanted:
-                required.remove(wire)
-            state = "required" if wanted else "optional"
-            self.warn(
-                (*where, word),
-                f"`{word}: {str(value).lower()}` beside a property is not JSON Schema: read as "
-                f"{state} (list the name in the object's `required` to say so)",
-                "CG102",
+
+def object_kind(
+    ctx: ToolContext,
+    schema: dict[str, Any],
+    path: JsonPath,
+    parts: tuple[str, ...],
+    class_name: str,
+    helper: str,
+    root: bool = False,
+    nullable: bool = False,
+) -> Kind:
+    if root:
+        class_name = ctx.names.take(class_name)
+        ctx.check_keywords(schema, path, ["object"])
+    properties: dict[str, Any] = schema.get("properties", {})
+    listed = schema.get("required", [])
+    required: list[str] = list(listed) if isinstance(listed, list) else []
+    for i, name in enumerate(list(required)):
+        if name not in properties:
+            # JSON Schema would require a key the object declares nothing about.
+            ctx.warn(
+                (*path, "required", i),
+                f"required parameter {name!r} is not in properties: not enforced",
+                "CG101",
             )
-        for word in flags:
-            self.fix((*where, word), GONE)
-        return {word: value for word, value in prop.items() if word not in flags}
+            required.remove(name)
+    properties = {
+        wire: plain_property(ctx, wire, prop, (*path, "properties", wire), required)
+        for wire, prop in properties.items()
+    }
+    if required != listed and (required or isinstance(listed, list)):
+        ctx.fix((*path, "required"), list(required))
+    fields: list[Field] = []
+    for wire, py_name in python_names(ctx, properties, path).items():
+        prop = properties[wire]
+        where = (*path, "properties", wire)
+        kind = ctx.kind(prop, where, (*parts, wire))
+        fields.append(field(ctx, wire, py_name, kind, prop, where, wire in required))
+    extra_schema = schema.get("additionalProperties")
+    extra = None
+    if isinstance(extra_schema, dict) and extra_schema:
+        extra = ctx.kind(extra_schema, (*path, "additionalProperties"), (*parts, "extra"))
+    # Open (other keys allowed, as JSON Schema says): they are kept, in a field of their own.
+    extra_field = ""
+    if extra_schema is True or isinstance(extra_schema, dict):
+        taken = {f.py_name for f in fields}
+        extra_field = "extra"
+        while extra_field in taken:
+            extra_field += "_"
+    constant = helper.strip("_").upper() or "ARGUMENTS"
+    return ObjectKind(
+        class_name=class_name,
+        description=schema.get("description", ""),
+        fields=tuple(fields),
+        extra=extra,
+        extra_field=extra_field,
+        root=root,
+        nullable=nullable,
+        helper=helper,
+        keys_name=ctx.names.take(f"_{constant}_KEYS"),
+        draft_name=ctx.names.take(f"_{constant}_DRAFT"),
+    )
 
-    def python_names(self, properties: dict[str, Any], path: JsonPath) -> dict[str, str]:
-        """Each property's Python name, by the one naming rule (`names.resolve`): names that
-        collide are told apart, with a warning."""
-        claims: list[Claim[str]] = []
-        for wire, prop in properties.items():
-            pinned = isinstance(prop, dict) and "x-python-name" in prop
-            base = prop["x-python-name"] if pinned else snake_base(wire)
-            if pinned and not usable(base):
-                self.warn(
-                    (*path, "properties", wire, "x-python-name"),
-                    f"x-python-name {base!r} is a Python keyword or a name the generated class"
-                    f" uses: the field is {identifier(base)!r}",
-                    "CG106",
-                )
 
-            def variants(n: int, base: str = base) -> tuple[str, ...]:
-                return (identifier(base, n),)
-
-            claims.append(
-                Claim(
-                    wire,
-                    variants,
-                    pinned=pinned,
-                    exact=wire == identifier(base),
-                )
-            )
-        given, renames = resolve(claims)
-        for rename in renames:
-            if rename.pinned:
-                message = (
-                    f"parameters {rename.owner!r} and {rename.holder!r} both pin Python name"
-                    f" {rename.wanted!r}: {rename.owner!r} becomes {rename.given!r} (give it"
-                    " another x-python-name)"
-                )
-            else:
-                message = (
-                    f"parameter {rename.owner!r} becomes Python name {rename.given!r}, since"
-                    f" parameter {rename.holder!r} has {rename.wanted!r} (set x-python-name on"
-                    " either to choose)"
-                )
-            self.warn((*path, "properties", rename.owner), message, "CG106")
-        return {wire: given[wire][0] for wire in properties}
-
-    def field(
-        self, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool
-    ) -> Field:
-        description = prop.get("description", "") if isinstance(prop, dict) else ""
-        examples = prop.get("examples", []) if isinstance(prop, dict) else []
-        examples = tuple(examples) if isinstance(examples, list) else ()
-        if not isinstance(prop, dict) or "default" not in prop:
-            return Field(wire, py_name, kind, required, description, examples=examples)
-        default = prop["default"]
-        if default is None and not kind.nullable:
-            # `default: null` means "no value"
-            return Field(wire, py_name, kind, required, description, examples=examples)
-        if isinstance(kind, IntegerKind) and isinstance(default, float) and default.is_integer():
-            default = int(default)
-        problems = list(self.default_problems(prop, kind, default))
-        if problems:
-            # A default from the wild: corrected as a call's value would be, or left out; said.
-            fixed = corrected(kind, default)
-            if fixed is None or list(self.default_problems(prop, kind, fixed[0])):
-                self.warn(
-                    (*path, "default"), f"{problems[0]}: the parameter has no default", "CG105"
-                )
-                self.fix((*path, "default"), GONE)
-                return Field(wire, py_name, kind, required, description, examples=examples)
-            default, codes = fixed
-            how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
-            self.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})", "CG105")
-            self.fix((*path, "default"), default)
-        return Field(
-            wire,
-            py_name,
-            kind,
-            required,
-            description,
-            has_default=True,
-            default=default,
-            examples=examples,
+def plain_property(
+    ctx: ToolContext, wire: str, prop: Any, where: JsonPath, required: list[str]
+) -> Any:
+    """The property's schema without the cardinality keywords found in the wild (a boolean
+    `required`, `optional`), whose plain meaning goes into the object's `required` list."""
+    if not isinstance(prop, dict):
+        return prop
+    flags = {
+        word: value
+        for word, value in prop.items()
+        if word in ("required", "optional") and isinstance(value, bool)
+    }
+    for word, value in flags.items():
+        wanted = value if word == "required" else not value
+        listed = wire in required
+        if wanted and not listed:
+            required.append(wire)
+        elif listed and not wanted:
+            required.remove(wire)
+        state = "required" if wanted else "optional"
+        ctx.warn(
+            (*where, word),
+            f"`{word}: {str(value).lower()}` beside a property is not JSON Schema: read as "
+            f"{state} (list the name in the object's `required` to say so)",
+            "CG102",
         )
+    for word in flags:
+        ctx.fix((*where, word), GONE)
+    return {word: value for word, value in prop.items() if word not in flags}
 
-    def default_problems(self, prop: dict[str, Any], kind: Kind, default: Any) -> Iterator[str]:
-        context = {key: self.root[key] for key in ("$defs", "definitions") if key in self.root}
-        validator = Draft202012Validator({**context, **prop})
-        for problem in sorted(validator.iter_errors(default), key=lambda e: list(e.absolute_path)):
-            if problem.validator != "default":
-                yield f"default {default!r} does not match the parameter's schema: {problem.message}"
-                return
-        check = {DateTimeKind: datetime.fromisoformat, DateKind: date.fromisoformat}.get(type(kind))
-        if check is not None and default is not None:
-            try:
-                moment = check(default)
-            except (TypeError, ValueError):
-                yield f"default {default!r} is not an ISO-8601 {'date-time' if kind.__class__ is DateTimeKind else 'date'}"
-                return
-            if isinstance(moment, datetime) and moment.tzinfo is None:
-                yield f"default {default!r} has no UTC offset"
+
+def python_names(ctx: ToolContext, properties: dict[str, Any], path: JsonPath) -> dict[str, str]:
+    """Each property's Python name, by the one naming rule (`names.resolve`): names that
+    collide are told apart, with a warning."""
+    claims: list[Claim[str]] = []
+    for wire, prop in properties.items():
+        pinned = isinstance(prop, dict) and "x-python-name" in prop
+        base = prop["x-python-name"] if pinned else snake_base(wire)
+        if pinned and not usable(base):
+            ctx.warn(
+                (*path, "properties", wire, "x-python-name"),
+                f"x-python-name {base!r} is a Python keyword or a name the generated class"
+                f" uses: the field is {identifier(base)!r}",
+                "CG106",
+            )
+
+        def variants(n: int, base: str = base) -> tuple[str, ...]:
+            return (identifier(base, n),)
+
+        claims.append(
+            Claim(
+                wire,
+                variants,
+                pinned=pinned,
+                exact=wire == identifier(base),
+            )
+        )
+    given, renames = resolve(claims)
+    for rename in renames:
+        if rename.pinned:
+            message = (
+                f"parameters {rename.owner!r} and {rename.holder!r} both pin Python name"
+                f" {rename.wanted!r}: {rename.owner!r} becomes {rename.given!r} (give it"
+                " another x-python-name)"
+            )
+        else:
+            message = (
+                f"parameter {rename.owner!r} becomes Python name {rename.given!r}, since"
+                f" parameter {rename.holder!r} has {rename.wanted!r} (set x-python-name on"
+                " either to choose)"
+            )
+        ctx.warn((*path, "properties", rename.owner), message, "CG106")
+    return {wire: given[wire][0] for wire in properties}
+
+
+def field(
+    ctx: ToolContext, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool
+) -> Field:
+    description = prop.get("description", "") if isinstance(prop, dict) else ""
+    examples = prop.get("examples", []) if isinstance(prop, dict) else []
+    examples = tuple(examples) if isinstance(examples, list) else ()
+    if not isinstance(prop, dict) or "default" not in prop:
+        return Field(wire, py_name, kind, required, description, examples=examples)
+    default = prop["default"]
+    if default is None and not kind.nullable:
+        # `default: null` means "no value"
+        return Field(wire, py_name, kind, required, description, examples=examples)
+    if isinstance(kind, IntegerKind) and isinstance(default, float) and default.is_integer():
+        default = int(default)
+    problems = list(default_problems(ctx, prop, kind, default))
+    if problems:
+        # A default from the wild: corrected as a call's value would be, or left out; said.
+        fixed = corrected(kind, default)
+        if fixed is None or list(default_problems(ctx, prop, kind, fixed[0])):
+            ctx.warn((*path, "default"), f"{problems[0]}: the parameter has no default", "CG105")
+            ctx.fix((*path, "default"), GONE)
+            return Field(wire, py_name, kind, required, description, examples=examples)
+        default, codes = fixed
+        how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
+        ctx.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})", "CG105")
+        ctx.fix((*path, "default"), default)
+    return Field(
+        wire,
+        py_name,
+        kind,
+        required,
+        description,
+        has_default=True,
+        default=default,
+        examples=examples,
+    )
+
+
+def default_problems(
+    ctx: ToolContext, prop: dict[str, Any], kind: Kind, default: Any
+) -> Iterator[str]:
+    context = {key: ctx.root[key] for key in ("$defs", "definitions") if key in ctx.root}
+    validator = Draft202012Validator({**context, **prop})
+    for problem in sorted(validator.iter_errors(default), key=lambda e: list(e.absolute_path)):
+        if problem.validator != "default":
+            yield f"default {default!r} does not match the parameter's schema: {problem.message}"
+            return
+    check = {DateTimeKind: datetime.fromisoformat, DateKind: date.fromisoformat}.get(type(kind))
+    if check is not None and default is not None:
+        try:
+            moment = check(default)
+        except (TypeError, ValueError):
+            yield f"default {default!r} is not an ISO-8601 {'date-time' if kind.__class__ is DateTimeKind else 'date'}"
+            return
+        if isinstance(moment, datetime) and moment.tzinfo is None:
+            yield f"default {default!r} has no UTC offset"

@@ -1,13 +1,16 @@
-"""What normalizing one tool keeps: the module's names, where the tool is, and its problems.
+"""The context of the rules that normalize one tool: its schema, its module's names, where it is,
+and the problems found.
 
-The rules that turn a tool's schemas into kinds are split by what they handle (`combinations`,
-`choices`, `objects`, and `normalize` for the rest); each is a mixin over this state, and they
-call one another through `kind`.
+Each rule is a plain function of a context and a schema (`rules.kind_of` dispatches, the rules live
+in `scalars`, `containers`, `objects`, `choices` and `combinations`); a rule reaches a nested
+schema through `ToolContext.kind`, which is the dispatcher the context was made with, so no rule
+module imports another.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from codegen.catalog.keywords import empty_ranges, unenforced
@@ -23,7 +26,11 @@ GONE: Any = object()
 MAX_MERGES = 32
 
 
-class ToolState:
+# The kind of `schema` at `path` inside the parameters, `parts` naming it (`settings`, `mode`).
+KindOf = Callable[["ToolContext", Any, JsonPath, tuple[str, ...]], Kind]
+
+
+class ToolContext:
     """One tool being normalized: its schema, its module's names, and the problems found."""
 
     def __init__(
@@ -35,7 +42,9 @@ class ToolState:
         python_name: tuple[str, str],
         lines: dict[JsonPath, int],
         reserved: frozenset[str],
+        kind_of: KindOf,
     ) -> None:
+        self.kind_of = kind_of
         self.loaded = loaded
         self.lines = lines  # the tool's own line map, by path inside the tool
         # What the build fixed (a wild keyword, a default), by path inside the parameters: the
@@ -82,11 +91,11 @@ class ToolState:
                 node[key] = value
         return fixed
 
-    # -- shared by every rule ----------------------------------------------------------------
+    # -- shared by the rules -------------------------------------------------------------------
 
     def kind(self, schema: Any, path: JsonPath, parts: tuple[str, ...]) -> Kind:
-        """The kind of `schema` at `path` inside the parameters (defined by the normalizer)."""
-        raise NotImplementedError
+        """The kind of a nested `schema` at `path` inside the parameters, by every rule."""
+        return self.kind_of(self, schema, path, parts)
 
     def helper_name(self, parts: tuple[str, ...]) -> str:
         return self.names.take("_" + "_".join(snake(p) for p in parts))

@@ -1,0 +1,130 @@
+"""Rules for schemas by their JSON `type`: booleans, numbers, strings (and the formats checked),
+arrays. Objects are `objects`'s; `rules.TYPE_RULES` names the rule of each type."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from codegen.catalog.backtracking import BACKTRACKING_WARNING, exponential_shape
+from codegen.catalog.context import GONE, ToolContext
+from codegen.catalog.kinds import (
+    AnyKind,
+    ArrayKind,
+    BooleanKind,
+    DateKind,
+    DateTimeKind,
+    IntegerKind,
+    Kind,
+    NumberKind,
+    StringKind,
+    UriKind,
+)
+from codegen.catalog.names import snake
+from codegen.diagnostics import JsonPath
+
+# The string formats that are checked, each a kind of its own; any other is kept as text, said.
+FORMATS: dict[str, type[StringKind | DateTimeKind]] = {
+    "date-time": DateTimeKind,
+    "date": DateKind,
+    "uri": UriKind,
+    "x-attachment": StringKind,
+}
+
+
+def boolean_kind(
+    ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+) -> Kind:
+    return BooleanKind(nullable=nullable, helper=ctx.helper_name(parts))
+
+
+def integer_kind(
+    ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+) -> Kind:
+    return IntegerKind(nullable=nullable, helper=ctx.helper_name(parts), **_bounds(schema))
+
+
+def number_kind(
+    ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+) -> Kind:
+    return NumberKind(nullable=nullable, helper=ctx.helper_name(parts), **_bounds(schema))
+
+
+def _bounds(schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "minimum": schema.get("minimum"),
+        "maximum": schema.get("maximum"),
+        "exclusive_minimum": schema.get("exclusiveMinimum"),
+        "exclusive_maximum": schema.get("exclusiveMaximum"),
+    }
+
+
+def string_kind(
+    ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+) -> Kind:
+    fmt = schema.get("format")
+    cls: type[StringKind | DateTimeKind] = StringKind
+    if fmt is not None:
+        if fmt in FORMATS:
+            cls = FORMATS[fmt]
+        else:
+            ctx.warn(
+                (*path, "format"),
+                f"format {fmt!r} is not checked: values are kept as text",
+                "CG101",
+            )
+    helper = ctx.helper_name(parts)
+    if issubclass(cls, DateTimeKind):
+        for word in ("minLength", "maxLength", "pattern"):
+            if word in schema:
+                ctx.warn(
+                    (*path, word), f"keyword {word!r} is not enforced on a {fmt} value", "CG101"
+                )
+        return cls(nullable=nullable, helper=helper)
+    pattern = schema.get("pattern")
+    pattern_name = ""
+    if pattern is not None:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            # Python's `re` and ECMA-262 differ: what it cannot compile is not checked, said.
+            ctx.warn(
+                (*path, "pattern"),
+                f"pattern {pattern!r} is not a valid regular expression ({exc}): not checked",
+                "CG103",
+            )
+            ctx.fix((*path, "pattern"), GONE)
+            pattern = None
+        else:
+            pattern_name = ctx.names.take(
+                "_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN"
+            )
+            if exponential_shape(pattern):
+                ctx.warn((*path, "pattern"), BACKTRACKING_WARNING.format(pattern=pattern), "CG110")
+    return cls(
+        nullable=nullable,
+        helper=helper,
+        min_length=schema.get("minLength"),
+        max_length=schema.get("maxLength"),
+        pattern=pattern,
+        pattern_name=pattern_name,
+    )
+
+
+def array_kind(
+    ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
+) -> Kind:
+    items = schema.get("items")
+    max_items = schema.get("maxItems")
+    if items is False:  # no item may be there: only the empty list
+        items, max_items = None, 0
+    item_kind = None if items is None else ctx.kind(items, (*path, "items"), (*parts, "item"))
+    if isinstance(item_kind, AnyKind):
+        item_kind = None  # a list of anything needs no per-item work
+    return ArrayKind(
+        items=item_kind,
+        min_items=schema.get("minItems"),
+        max_items=max_items,
+        nullable=nullable,
+        helper=ctx.helper_name(parts),
+    )
