@@ -294,6 +294,8 @@ class BooleanText(KindText[BooleanKind]):
 
 
 class _NumberText(KindText[IntegerKind | NumberKind]):
+    number_type: ClassVar[type[int | float]] = int
+
     def limits(self, kind: IntegerKind | NumberKind) -> list[Limit]:
         found = value_range(
             kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
@@ -308,7 +310,7 @@ class _NumberText(KindText[IntegerKind | NumberKind]):
         if high is None and kind.exclusive_maximum is not None:
             high = kind.exclusive_maximum - 1
         value = low if low is not None else min(high, 1) if high is not None else 1
-        return float(value) if isinstance(kind, NumberKind) else int(value)
+        return self.number_type(value)
 
     @staticmethod
     def bounded(kind: IntegerKind | NumberKind, value: object) -> bool:
@@ -338,6 +340,7 @@ class IntegerText(_NumberText):
 
 
 class NumberText(_NumberText):
+    number_type: ClassVar[type[int | float]] = float
     docs_name: ClassVar[str] = "number"
     prompt_name: ClassVar[str] = "number"
 
