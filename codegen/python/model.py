@@ -346,12 +346,18 @@ class PyField:
     """A property of an object as a dataclass field: its annotation and the default it shows."""
 
     field: Field
+    # The IR field's own, read by the templates at every turn (so as plain attributes).
+    wire_name: str
+    py_name: str
+    required: bool
+    has_default: bool
+    default: object
 
-    def __getattr__(self, name: str) -> Any:
-        # The IR's own fields (wire_name, py_name, required, default, ...), for templates.
-        if name == "field":
-            raise AttributeError(name)
-        return getattr(self.field, name)
+    @classmethod
+    def of(cls, field: Field) -> PyField:
+        return cls(
+            field, field.wire_name, field.py_name, field.required, field.has_default, field.default
+        )
 
     @cached_property
     def kind(self) -> PyKind:
@@ -405,7 +411,7 @@ class PyObject(PyKind):
 
     @cached_property
     def fields(self) -> tuple[PyField, ...]:
-        return tuple(PyField(f) for f in self.kind.fields)
+        return tuple(PyField.of(f) for f in self.kind.fields)
 
     @cached_property
     def extra(self) -> PyKind | None:
