@@ -133,7 +133,7 @@ def test_the_text_of_a_kind(kind: kinds.Kind, docs: str, prompt: str, limits: li
     ],
 )
 def test_a_model_writes_its_kind(kind: kinds.Kind, annotation: str, fast: str | None) -> None:
-    written: PyKind = model(kind)
+    written: PyKind[kinds.Kind] = model(kind)
     assert type(written) is MODELS[type(kind)]
     assert written.annotation == annotation
     assert written.fast_check("v") == fast

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import (
@@ -41,12 +41,15 @@ from codegen.catalog.kinds import (
 )
 from codegen.python.literals import literal
 
+K = TypeVar("K", bound=Kind)
+C = TypeVar("C", ArrayKind, MapKind)
+
 
 @dataclass(frozen=True, eq=False)
-class PyKind:
-    """A kind that constrains nothing: the base of the others, and the model of `AnyKind`'s kin."""
+class PyKind(Generic[K]):
+    """A kind that constrains nothing: the base of the others."""
 
-    kind: Any  # the IR kind (each model names its own class in MODELS)
+    kind: K  # the IR's
 
     macro: ClassVar[str] = "scalar"
     runtime: ClassVar[str] = ""
@@ -89,7 +92,7 @@ class PyKind:
 
     @property
     def needs_helper(self) -> bool:
-        return bool(self.kind.nullable) or any(True for _ in self.checks("v"))
+        return self.kind.nullable or any(True for _ in self.checks("v"))
 
     @property
     def has_slow_path(self) -> bool:
@@ -103,10 +106,10 @@ class PyKind:
     @property
     def coerce(self) -> str:
         """The function that handles a value on the slow path."""
-        return str(self.kind.helper) if self.needs_helper else self.runtime
+        return self.kind.helper if self.needs_helper else self.runtime
 
 
-class PyBoolean(PyKind):
+class PyBoolean(PyKind[BooleanKind]):
     runtime: ClassVar[str] = "to_bool"
     base_annotation: ClassVar[str] = "bool"
 
@@ -114,7 +117,7 @@ class PyBoolean(PyKind):
         return f"type({var}) is bool"
 
 
-class _PyBounded(PyKind):
+class _PyBounded(PyKind[IntegerKind | NumberKind]):
     def checks(self, var: str) -> Iterator[tuple[str, str]]:
         kind = self.kind
         low = high = ""
@@ -147,7 +150,7 @@ class PyNumber(_PyBounded):
         return f"type({var}) is float and isfinite({var})"
 
 
-class PyString(PyKind):
+class PyString(PyKind[StringKind]):
     runtime: ClassVar[str] = "to_str"
     base_annotation: ClassVar[str] = "str"
 
@@ -167,7 +170,7 @@ class PyUri(PyString):
         return f"type({var}) is str and is_absolute_uri({var})"
 
 
-class PyDateTime(PyKind):
+class PyDateTime(PyKind[DateTimeKind]):
     runtime: ClassVar[str] = "to_datetime"
     base_annotation: ClassVar[str] = "datetime"
 
@@ -184,7 +187,7 @@ class PyDate(PyDateTime):
     base_annotation: ClassVar[str] = "date"
 
 
-class PyEnum(PyKind):
+class PyEnum(PyKind[EnumKind]):
     """A scalar whose runtime call carries its lookup tables."""
 
     runtime: ClassVar[str] = "to_choice"
@@ -197,7 +200,7 @@ class PyEnum(PyKind):
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
         if self.literal_ok:
-            return str(self.kind.alias)
+            return self.kind.alias
         return " | ".join(self.kind.type_names)
 
     def type_check(self, var: str) -> str:
@@ -225,7 +228,7 @@ class PyEnum(PyKind):
         return True
 
 
-class PyJsonChoice(PyKind):
+class PyJsonChoice(PyKind[JsonChoiceKind]):
     runtime: ClassVar[str] = "to_json_choice"
 
     def fast_check(self, var: str, tmp: str = "c") -> str | None:
@@ -239,7 +242,7 @@ class PyJsonChoice(PyKind):
         return True
 
 
-class PyAny(PyKind):
+class PyAny(PyKind[AnyKind]):
     @property
     def annotation(self) -> str:
         return "object"
@@ -256,7 +259,7 @@ class PyAny(PyKind):
         return False
 
 
-class PyNull(PyKind):
+class PyNull(PyKind[NullKind]):
     base_annotation: ClassVar[str] = "None"
 
     @property
@@ -270,13 +273,13 @@ class PyNull(PyKind):
         return f"not_null({var}, {literal(self.kind.code)}, path, errors)"
 
 
-class _PyCollection(PyKind):
+class _PyCollection(PyKind[C]):
     """An array or a map: with a schema for its elements, each is coerced; without, any JSON is kept."""
 
     collection_macro: ClassVar[str] = ""
 
     @cached_property
-    def element(self) -> PyKind | None:
+    def element(self) -> PyKind[Any] | None:
         element = self.kind.element
         return None if element is None else model(element)
 
@@ -301,7 +304,7 @@ class _PyCollection(PyKind):
         return self.container or super().needs_helper
 
 
-class PyArray(_PyCollection):
+class PyArray(_PyCollection[ArrayKind]):
     collection_macro: ClassVar[str] = "array"
     runtime: ClassVar[str] = "to_list"
 
@@ -316,7 +319,7 @@ class PyArray(_PyCollection):
         return _length_checks(var, self.kind.min_items, self.kind.max_items)
 
 
-class PyMap(_PyCollection):
+class PyMap(_PyCollection[MapKind]):
     collection_macro: ClassVar[str] = "map"
     runtime: ClassVar[str] = "to_dict"
 
@@ -360,7 +363,7 @@ class PyField:
         )
 
     @cached_property
-    def kind(self) -> PyKind:
+    def kind(self) -> PyKind[Any]:
         return model(self.field.kind)
 
     @property
@@ -399,7 +402,7 @@ class PyField:
         return self.kind.annotation
 
 
-class PyObject(PyKind):
+class PyObject(PyKind[ObjectKind]):
     """A frozen dataclass of its own."""
 
     macro: ClassVar[str] = "object"
@@ -407,14 +410,14 @@ class PyObject(PyKind):
 
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
-        return str(self.kind.class_name)
+        return self.kind.class_name
 
     @cached_property
     def fields(self) -> tuple[PyField, ...]:
         return tuple(PyField.of(f) for f in self.kind.fields)
 
     @cached_property
-    def extra(self) -> PyKind | None:
+    def extra(self) -> PyKind[Any] | None:
         return None if self.kind.extra is None else model(self.kind.extra)
 
     @property
@@ -438,11 +441,11 @@ class PyObject(PyKind):
         return False
 
 
-class PyUnion(PyKind):
+class PyUnion(PyKind[UnionKind]):
     macro: ClassVar[str] = "union"
 
     @cached_property
-    def members(self) -> tuple[PyKind, ...]:
+    def members(self) -> tuple[PyKind[Any], ...]:
         return tuple(model(m) for m in self.kind.members)
 
     @property
@@ -462,7 +465,7 @@ class PyUnion(PyKind):
 
 
 # The model of each kind of the IR (tests/test_kinds.py holds that every kind has one).
-MODELS: dict[type[Kind], type[PyKind]] = {
+MODELS: dict[type[Kind], type[PyKind[Any]]] = {
     AnyKind: PyAny,
     BooleanKind: PyBoolean,
     IntegerKind: PyInteger,
@@ -481,7 +484,7 @@ MODELS: dict[type[Kind], type[PyKind]] = {
 }
 
 
-def model(kind: Kind) -> PyKind:
+def model(kind: Kind) -> PyKind[Any]:
     """The Python model of an IR kind."""
     return MODELS[type(kind)](kind)
 
@@ -503,7 +506,7 @@ class PyTool:
         return PyObject(self.tool.args)
 
     @cached_property
-    def helpers(self) -> tuple[PyKind, ...]:
+    def helpers(self) -> tuple[PyKind[Any], ...]:
         """Kinds with a generated helper, children before parents (a shared definition once)."""
         kinds = (model(k) for k in dict.fromkeys(walk(self.tool.args)))
         return tuple(k for k in kinds if k.needs_helper)
