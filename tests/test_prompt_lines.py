@@ -323,7 +323,7 @@ def read_tool(lines: list[str]) -> list[dict[str, Any]]:
         del parents[depth:]
         row = read_line(line[depth:])
         row["path"] = (parents[-1] if parents else "") + row["path"]
-        like = row.pop("like")
+        like = row["like"]
         rows.append(row)
         prefix = row["path"] + steps(row["type"]) + "."
         parents.append(prefix)
@@ -332,6 +332,7 @@ def read_tool(lines: list[str]) -> list[dict[str, Any]]:
             assert shared, line
             for copy in shared:
                 copy["path"] = prefix + copy["path"].removeprefix(like + ".")
+                copy["like"] = None
             rows += shared
     return rows
 
@@ -351,6 +352,7 @@ def read_prompt(text: str) -> dict[str, list[dict[str, Any]]]:
 
 def _normalize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
+        row.pop("like", None)  # how the prompt said it, not a fact of the parameter
         for key in ("low", "high"):
             if key in row["bounds"] and row["bounds"][key] is not None:
                 kind, value = row["bounds"][key]
@@ -447,13 +449,20 @@ def test_every_fact_of_every_parameter_is_read_back_from_the_prompt(
     catalogs: list[Catalog],
 ) -> None:
     assert len(catalogs) == len(SOURCES) + 2
+    legends = set()
     for catalog in catalogs:
         prompts = render_prompts(catalog)
         for name in ("jsonl", "single_json"):
             read = read_prompt(prompts[name])
+            # The legend explains `like` exactly when a line says it.
+            said = any(row["like"] for rows in read.values() for row in rows)
+            legend = "`like p` means" in prompts[name].split("\nTools:\n")[0]
+            assert legend == said, catalog.name
+            legends.add(legend)
             assert list(read) == [t.wire_name for t in catalog.tools], catalog.name
             for tool in catalog.tools:
                 assert _normalize(read[tool.wire_name]) == _normalize(expected(tool.args)), (
                     catalog.name,
                     tool.wire_name,
                 )
+    assert legends == {True, False}

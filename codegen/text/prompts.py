@@ -56,19 +56,22 @@ PROMPTS = {"jsonl": "JSONL_PROMPT", "single_json": "SINGLE_JSON_PROMPT"}
 
 @dataclass(frozen=True)
 class ToolText:
-    """What a prompt says about a tool: its parameters as rows, and an example call (or None)."""
+    """What a prompt says about a tool: its heading, its parameters as lines, whether one of them
+    refers to another's fields (`like <path>`), and an example call (or None)."""
 
     tool: Tool
     heading: tuple[str, ...]
     lines: tuple[str, ...]
+    shares: bool
     example: dict[str, Any] | None
 
 
 def tool_texts(catalog: Catalog) -> list[ToolText]:
-    return [
-        ToolText(tool, heading(tool), tuple(parameter_lines(tool.args)), _example(tool))
-        for tool in catalog.tools
-    ]
+    texts = []
+    for tool in catalog.tools:
+        lines, shares = parameter_lines(tool.args)
+        texts.append(ToolText(tool, heading(tool), lines, shares, _example(tool)))
+    return texts
 
 
 def heading(tool: Tool) -> tuple[str, ...]:
@@ -81,23 +84,29 @@ def heading(tool: Tool) -> tuple[str, ...]:
     return (f"{first} // {described[0]}", *(f"// {line}" for line in described[1:]))
 
 
-def parameter_lines(args: ObjectKind) -> Iterator[str]:
+def parameter_lines(args: ObjectKind) -> tuple[tuple[str, ...], bool]:
     """A line per parameter, each nested one under its parent, one space deeper; an object that a
     parameter shares with an earlier one (one `$ref`) is listed once, the other says whose fields
-    it has."""
-    yield from _lines(args, "", 0, {})
+    it has (`like <path>`): the lines, and whether one says so."""
+    owners: list[str] = []
+    lines = tuple(_lines(args, "", 0, {}, owners))
+    return lines, bool(owners)
 
 
-def _lines(obj: ObjectKind, prefix: str, depth: int, listed: dict[str, str]) -> Iterator[str]:
+def _lines(
+    obj: ObjectKind, prefix: str, depth: int, listed: dict[str, str], owners: list[str]
+) -> Iterator[str]:
     for field in obj.fields:
         path = prefix + field.wire_name
         inner, steps = _inner_object(field.kind)
         owner = listed.get(inner.class_name) if inner is not None and inner.fields else None
         yield " " * depth + parameter_line(field, owner)
-        if inner is not None and owner is None:
+        if owner is not None:
+            owners.append(owner)
+        elif inner is not None:
             # One class is one definition: a nullable use of it is another kind of the same class.
             listed[inner.class_name] = path + steps
-            yield from _lines(inner, f"{path}{steps}.", depth + 1, listed)
+            yield from _lines(inner, f"{path}{steps}.", depth + 1, listed, owners)
 
 
 def _inner_object(kind: Kind) -> tuple[ObjectKind | None, str]:
@@ -266,9 +275,10 @@ def render_prompts(catalog: Catalog) -> dict[str, str]:
     """{"jsonl": text, "single_json": text} for the catalog."""
     tools = tool_texts(catalog)
     examples = [t.example for t in tools if t.example is not None][:2]
+    shares = any(t.shares for t in tools)
     return {
         name: environment()
         .get_template(f"prompts/{name}.txt.jinja")
-        .render(catalog=catalog, tools=tools, examples=examples)
+        .render(catalog=catalog, tools=tools, examples=examples, shares=shares)
         for name in PROMPTS
     }

@@ -13,7 +13,7 @@ JSONL_PROMPT: Final = (
     '{"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00", "timeZone": "Europe/Berlin"}, "end": {"dateTime": "2025-03-14T11:00:00+01:00", "timeZone": "Europe/Berlin"}, "reminders": [{"method": "email", "minutesBefore": 30}]}, "call_id": "call_1"}\n'
     '{"name": "list_calendars", "parameters": {}, "call_id": "call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. The parameters of an object (or of each item or value) follow it, one space deeper; `like p` means the same parameters as p.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper; `like p` means the same parameters as p.\n"
     "\n"
     "Tools:\n"
     "\n"
@@ -89,7 +89,7 @@ SINGLE_JSON_PROMPT: Final = (
     "For example:\n"
     '{"name": "create_event", "parameters": {"title": "Quarterly planning", "start": {"dateTime": "2025-03-14T09:30:00+01:00", "timeZone": "Europe/Berlin"}, "end": {"dateTime": "2025-03-14T11:00:00+01:00", "timeZone": "Europe/Berlin"}, "reminders": [{"method": "email", "minutesBefore": 30}]}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. The parameters of an object (or of each item or value) follow it, one space deeper; `like p` means the same parameters as p.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper; `like p` means the same parameters as p.\n"
     "\n"
     "Tools:\n"
     "\n"

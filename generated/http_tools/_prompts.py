@@ -13,7 +13,7 @@ JSONL_PROMPT: Final = (
     '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}, "call_id": "call_1"}\n'
     '{"name": "http.post", "parameters": {"url": "https://example.com", "body": {}}, "call_id": "call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. The parameters of an object (or of each item or value) follow it, one space deeper; `like p` means the same parameters as p.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
@@ -35,7 +35,7 @@ SINGLE_JSON_PROMPT: Final = (
     "For example:\n"
     '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. The parameters of an object (or of each item or value) follow it, one space deeper; `like p` means the same parameters as p.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"

@@ -13,7 +13,7 @@ JSONL_PROMPT: Final = (
     '{"name": "memory.search", "parameters": {"query": "agent state consistency"}, "call_id": "call_1"}\n'
     '{"name": "search_files", "parameters": {"pattern": "**/*.py"}, "call_id": "call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. The parameters of an object (or of each item or value) follow it, one space deeper; `like p` means the same parameters as p.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
@@ -50,7 +50,7 @@ SINGLE_JSON_PROMPT: Final = (
     "For example:\n"
     '{"name": "memory.search", "parameters": {"query": "agent state consistency"}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. The parameters of an object (or of each item or value) follow it, one space deeper; `like p` means the same parameters as p.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
