@@ -141,36 +141,36 @@ def parameter_line(field: Field, owner: str | None = None) -> str:
     if field.has_default:
         text += f" = {json_text(field.default)}"
     if field.examples:
-        text += EXAMPLE_WORDS[len(field.examples) > 1] + ", ".join(
+        text += _EXAMPLE_WORDS[len(field.examples) > 1] + ", ".join(
             json_text(e) for e in field.examples
         )
     description = one_line(field.description)
     return f"{text} // {description}" if description else text
 
 
-EXAMPLE_WORDS = (" example ", " examples ")
+_EXAMPLE_WORDS = (" example ", " examples ")
 
 
 def compact_type(kind: Kind) -> str:
     """The type: `string`, `integer[]`, `"a"|"b"`, `object of (string|null)`, `uri|null`."""
     text = _compact_base(kind)
     if kind.nullable and not isinstance(kind, (NullKind, AnyKind)):
-        return f"{text}{UNION}null"
+        return f"{text}{_UNION}null"
     return text
 
 
-UNION = "|"
+_UNION = "|"
 
 
 def _compact_base(kind: Kind) -> str:
     if isinstance(kind, (EnumKind, JsonChoiceKind)):
-        return UNION.join(json_text(c) for c in kind.choices)
+        return _UNION.join(json_text(c) for c in kind.choices)
     if isinstance(kind, ArrayKind):
         return f"{_grouped(kind.items)}[]" if kind.items else "any[]"
     if isinstance(kind, MapKind):
         return f"object of {_grouped(kind.values)}" if kind.values else "object"
     if isinstance(kind, UnionKind):
-        return UNION.join(dict.fromkeys(compact_type(m) for m in kind.members))
+        return _UNION.join(dict.fromkeys(compact_type(m) for m in kind.members))
     for cls, name in _NAMES:
         if isinstance(kind, cls):
             return name
@@ -179,7 +179,7 @@ def _compact_base(kind: Kind) -> str:
 
 def _grouped(kind: Kind) -> str:
     text = compact_type(kind)
-    return f"({text})" if UNION in text else text
+    return f"({text})" if _UNION in text else text
 
 
 _NAMES: tuple[tuple[type[Kind], str], ...] = (
@@ -196,7 +196,7 @@ _NAMES: tuple[tuple[type[Kind], str], ...] = (
 )
 
 
-# What may follow a pattern on its line: the end of the line, another part, the description.
+# What may follow a pattern on its line: its end, a default, examples, the description.
 _AFTER_PATTERN = ("", " = ", " example ", " examples ", " // ")
 
 
