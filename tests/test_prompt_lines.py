@@ -1,6 +1,8 @@
 """The prompt keeps every fact it gave: each parameter line is read back (name, type, required,
-enum values, default, bounds, pattern, examples, description) and compared with the catalog's IR,
-for every tool of every bundled and fixture catalog and of a corpus catalog."""
+enum values, default, bounds, pattern, examples, description; nested parameters by their
+indentation, shared ones through `like`) and compared with the catalog's IR, for every tool of
+every bundled and fixture catalog, of a corpus catalog and of a catalog with shared definitions in
+every place; and a pattern is read back whole whatever it holds and whatever follows it."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from bench.corpus import catalog as corpus_catalog
 from codegen.build import check_catalogs
@@ -32,7 +36,7 @@ from codegen.catalog.kinds import (
     UnionKind,
     UriKind,
 )
-from codegen.text.prompts import render_prompts
+from codegen.text.prompts import pattern_text, render_prompts
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [
@@ -466,3 +470,35 @@ def test_every_fact_of_every_parameter_is_read_back_from_the_prompt(
                     tool.wire_name,
                 )
     assert legends == {True, False}
+
+
+# Pieces that make a pattern's `/regex/` literal hard to end: slashes, what may follow it, quotes,
+# backslashes, line breaks.
+_PATTERN_PIECES = st.sampled_from(
+    ["/", " // ", " = ", " example ", " examples ", " ", "a", "^", "$", '"', "\\", "\n"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_PATTERN_PIECES, max_size=6).map("".join),
+    st.sampled_from(["", " = 1", ' example "x"', " examples 1, 2", " // a / b"]),
+)
+@example("a/ // b", "")
+@example("a/ = b", "")
+@example("a/ example b", "")
+@example("/ x", " // a / b")
+@example("", " // a / b")
+@example("a\nb", "")
+def test_a_pattern_is_read_back_whole_whatever_follows_it(pattern: str, after: str) -> None:
+    line = f"p?: string {pattern_text(pattern)}{after}"
+    assert line.isprintable()
+    row = read_line(line)
+    assert row["bounds"]["pattern"] == pattern
+    assert (row["default"], row["examples"], row["description"]) == {
+        "": (None, [], ""),
+        " = 1": ("1", [], ""),
+        ' example "x"': (None, ['"x"'], ""),
+        " examples 1, 2": (None, ["1", "2"], ""),
+        " // a / b": (None, [], "a / b"),
+    }[after]
