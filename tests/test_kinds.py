@@ -97,7 +97,7 @@ def test_every_kind_has_its_text() -> None:
 @pytest.mark.parametrize(
     ("kind", "docs", "prompt", "limits"),
     [
-        (kinds.UriKind(nullable=True), "string (uri) | null", "uri | null", []),
+        (kinds.UriKind(nullable=True), "string (uri) | null", "uri|null", []),
         (kinds.DateKind(), "string (date)", "date", []),
         (
             kinds.StringKind(min_length=1, pattern="^a"),
@@ -108,7 +108,7 @@ def test_every_kind_has_its_text() -> None:
         (
             kinds.ArrayKind(items=kinds.UnionKind(members=(kinds.IntegerKind(), kinds.NullKind()))),
             "array of integer | null",
-            "(integer | null)[]",
+            "(integer|null)[]",
             [],
         ),
         (kinds.MapKind(required=("id",)), "object", "object", ["keys id"]),

@@ -74,20 +74,24 @@ def type_text(kind: Kind, enums: bool = True) -> str:
     return text
 
 
+# How a prompt joins the members of a union (tokens are paid for: no spaces).
+PROMPT_UNION = "|"
+
+
 def prompt_type(kind: Kind) -> str:
-    """The type as a prompt writes it: `string`, `integer[]`, `"a" | "b"`, `object of (string | null)`,
-    `uri | null`."""
+    """The type as a prompt writes it: `string`, `integer[]`, `"a"|"b"`, `object of (string|null)`,
+    `uri|null`."""
     said = text_of(kind)
     text = said.prompt_type(kind)
     if kind.nullable and not said.null_in_name:
-        return f"{text} | null"
+        return f"{text}{PROMPT_UNION}null"
     return text
 
 
 def grouped(kind: Kind) -> str:
     """`prompt_type`, in parentheses when it is a union (the element of `T[]`, `object of T`)."""
     text = prompt_type(kind)
-    return f"({text})" if " | " in text else text
+    return f"({text})" if PROMPT_UNION in text else text
 
 
 def _json_type_name(value: object) -> str:
@@ -96,8 +100,9 @@ def _json_type_name(value: object) -> str:
     return _NAMES.get(type(value), "array" if isinstance(value, list) else "object")
 
 
-# A constraint as (what it bounds, its value): ("", "1..50"), ("length", ">= 1"), ("pattern", text),
-# ("items", "1..20"), ("keys", names); each text back end writes it its own way.
+# A constraint as (what it bounds, its values as the catalog wrote them): ("range", (minimum,
+# maximum, exclusive minimum, exclusive maximum)), ("length", (min, max)), ("pattern", text),
+# ("items", (min, max)), ("keys", names); each text back end writes it its own way.
 Limit = tuple[str, Any]
 
 
@@ -110,10 +115,14 @@ def constraints(kind: Kind) -> list[str]:
     """The constraints a value must meet, each in a few words (`1..50`, `length >= 1`)."""
     found: list[str] = []
     for word, value in limits(kind):
-        if word == "keys":
-            found.append("keys " + ", ".join(value))
+        if word == "range":
+            found += value_range(*value)
+        elif word in ("length", "items"):
+            found += [f"{word} {r}" for r in value_range(*value)]
+        elif word == "pattern":
+            found.append(f"pattern {value}")
         else:
-            found.append(f"{word} {value}" if word else value)
+            found.append("keys " + ", ".join(value))
     return found
 
 
@@ -170,6 +179,12 @@ def rows(obj: ObjectKind, prefix: str = "") -> Iterator[Row]:
 
 def _nested(kind: Kind, path: str) -> Iterator[Row]:
     return text_of(kind).nested(kind, path)
+
+
+def inside(kind: Kind) -> tuple[Kind, str] | None:
+    """The kind of the values inside a value of this kind (an array's items, a map's values), and
+    the step a path takes to them (`[]`, `.*`); None when there are none of their own."""
+    return text_of(kind).inside(kind)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,9 +262,14 @@ class KindText(Generic[K]):
         """The warning codes the parser may give a value of this kind it corrects."""
         return iter(())
 
+    def inside(self, kind: K) -> tuple[Kind, str] | None:
+        """The kind of the values inside a value of this kind, and the step a path takes to them."""
+        return None
+
     def nested(self, kind: K, path: str) -> Iterator[Row]:
         """The parameters nested in a value of this kind, `path` being its own."""
-        return iter(())
+        found = self.inside(kind)
+        return iter(()) if found is None else _nested(found[0], path + found[1])
 
     def made(self, kind: K) -> Any:
         """A sample value made from the kind alone (`sample` checks that it conforms)."""
@@ -297,10 +317,8 @@ class _NumberText(KindText[IntegerKind | NumberKind]):
     number_type: ClassVar[type[int | float]] = int
 
     def limits(self, kind: IntegerKind | NumberKind) -> list[Limit]:
-        found = value_range(
-            kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
-        )
-        return [("", r) for r in found]
+        bounds = (kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum)
+        return [("range", bounds)]
 
     def made(self, kind: IntegerKind | NumberKind) -> Any:
         low = kind.minimum
@@ -356,7 +374,7 @@ class StringText(KindText[StringKind]):
     prompt_name: ClassVar[str] = "string"
 
     def limits(self, kind: StringKind) -> list[Limit]:
-        found: list[Limit] = [("length", r) for r in value_range(kind.min_length, kind.max_length)]
+        found: list[Limit] = [("length", (kind.min_length, kind.max_length))]
         if kind.pattern is not None:
             found.append(("pattern", kind.pattern))
         return found
@@ -435,7 +453,7 @@ class _ChoiceText(KindText[C]):
         return " | ".join(dict.fromkeys(_json_type_name(c) for c in kind.choices))
 
     def prompt_type(self, kind: C) -> str:
-        return " | ".join(json_text(c) for c in kind.choices)
+        return PROMPT_UNION.join(json_text(c) for c in kind.choices)
 
     def made(self, kind: C) -> Any:
         return kind.choices[0] if kind.choices else _NO_SAMPLE
@@ -469,13 +487,13 @@ class ArrayText(KindText[ArrayKind]):
         return f"{grouped(kind.items)}[]" if kind.items else "any[]"
 
     def limits(self, kind: ArrayKind) -> list[Limit]:
-        return [("items", r) for r in value_range(kind.min_items, kind.max_items)]
+        return [("items", (kind.min_items, kind.max_items))]
 
     def coercions(self, kind: ArrayKind) -> Iterator[str]:
         yield from ("string_parsed_as_json", "scalar_coerced_to_list")
 
-    def nested(self, kind: ArrayKind, path: str) -> Iterator[Row]:
-        return iter(()) if kind.items is None else _nested(kind.items, f"{path}[]")
+    def inside(self, kind: ArrayKind) -> tuple[Kind, str] | None:
+        return None if kind.items is None else (kind.items, "[]")
 
     def made(self, kind: ArrayKind) -> Any:
         if not kind.min_items:
@@ -502,8 +520,8 @@ class MapText(KindText[MapKind]):
     def coercions(self, kind: MapKind) -> Iterator[str]:
         yield "string_parsed_as_json"
 
-    def nested(self, kind: MapKind, path: str) -> Iterator[Row]:
-        return iter(()) if kind.values is None else _nested(kind.values, f"{path}.*")
+    def inside(self, kind: MapKind) -> tuple[Kind, str] | None:
+        return None if kind.values is None else (kind.values, ".*")
 
     def made(self, kind: MapKind) -> Any:
         value = None if kind.values is None else sample(kind.values)
@@ -550,7 +568,7 @@ class UnionText(KindText[UnionKind]):
         return " | ".join(dict.fromkeys(type_text(m, enums) for m in kind.members))
 
     def prompt_type(self, kind: UnionKind) -> str:
-        return " | ".join(dict.fromkeys(prompt_type(m) for m in kind.members))
+        return PROMPT_UNION.join(dict.fromkeys(prompt_type(m) for m in kind.members))
 
     def coercions(self, kind: UnionKind) -> Iterator[str]:
         for member in kind.members:
