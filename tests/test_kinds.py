@@ -82,15 +82,14 @@ def test_the_import_reader_sees_every_form() -> None:
 
 def test_every_kind_has_a_python_model() -> None:
     classes = _kind_classes()
-    assert len(classes) == 15
-    assert sorted(c.__name__ for c in classes) == sorted(c.__name__ for c in MODELS)
+    assert {kinds.AnyKind, kinds.UriKind, kinds.DateKind, kinds.UnionKind} <= set(classes)
+    assert set(classes) == set(MODELS)
     # Each model's own class: a subclass of a kind is not written as its base.
     assert len(set(MODELS.values())) == len(MODELS)
 
 
 def test_every_kind_has_its_text() -> None:
-    classes = _kind_classes()
-    assert sorted(c.__name__ for c in classes) == sorted(c.__name__ for c in TEXTS)
+    assert set(_kind_classes()) == set(TEXTS)
     assert len({type(text) for text in TEXTS.values()}) == len(TEXTS)
 
 
