@@ -61,6 +61,16 @@ class PyKind(Generic[K]):
             raise AttributeError(name)
         return getattr(self.kind, name)
 
+    # The IR's fields the templates read at every turn, as properties: a miss that falls back to
+    # __getattr__ costs an exception each time.
+    @property
+    def helper(self) -> str:
+        return self.kind.helper
+
+    @property
+    def nullable(self) -> bool:
+        return self.kind.nullable
+
     @property
     def annotation(self) -> str:
         return f"{self.base_annotation} | None" if self.kind.nullable else self.base_annotation
@@ -355,16 +365,19 @@ class PyField:
     required: bool
     has_default: bool
     default: object
+    kind: PyKind[Any]
 
     @classmethod
     def of(cls, field: Field) -> PyField:
         return cls(
-            field, field.wire_name, field.py_name, field.required, field.has_default, field.default
+            field,
+            field.wire_name,
+            field.py_name,
+            field.required,
+            field.has_default,
+            field.default,
+            model(field.kind),
         )
-
-    @cached_property
-    def kind(self) -> PyKind[Any]:
-        return model(self.field.kind)
 
     @property
     def default_is_simple(self) -> bool:
@@ -411,6 +424,26 @@ class PyObject(PyKind[ObjectKind]):
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
         return self.kind.class_name
+
+    @property
+    def class_name(self) -> str:
+        return self.kind.class_name
+
+    @property
+    def root(self) -> bool:
+        return self.kind.root
+
+    @property
+    def extra_field(self) -> str:
+        return self.kind.extra_field
+
+    @property
+    def keys_name(self) -> str:
+        return self.kind.keys_name
+
+    @property
+    def draft_name(self) -> str:
+        return self.kind.draft_name
 
     @cached_property
     def fields(self) -> tuple[PyField, ...]:
