@@ -90,6 +90,7 @@ TOOL_KEYS = frozenset(
         "title",
         "description",
         "parameters",
+        "returns",
         "annotations",
         "examples",
         "x-python-name",

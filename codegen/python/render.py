@@ -102,7 +102,7 @@ def render_init(catalog: Catalog) -> str:
         "parse_reply",
     ]
     exported += list(PAYLOAD_FILES)
-    exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
+    exported += [name for tool in tools for name in _tool_exports(tool)]
     aliases = {
         sent: wire
         for names in catalog.provider_names.values()
@@ -114,7 +114,7 @@ def render_init(catalog: Catalog) -> str:
         .get_template("package_init.py.jinja")
         .render(
             catalog=catalog,
-            imports=tools,
+            imports=[(tool, _tool_exports(tool)) for tool in tools],
             exported=sorted(exported, key=_isort_key),
             aliases=sorted(aliases.items()),
             payload_names=sorted(PAYLOAD_FILES),
@@ -181,6 +181,12 @@ def render_prompts_module(catalog: Catalog, prompts: dict[str, str]) -> str:
 
 def render_tools_init(catalog: Catalog) -> str:
     return f"{header(catalog.source, catalog.sha256)}{docstring('One module per tool of the catalog.')}\n"
+
+
+def _tool_exports(tool: Tool) -> tuple[str, ...]:
+    """What the package exports of a tool: `<Tool>Args`, `parse_<tool>`, and `<Tool>Result`."""
+    result = (tool.result.kind.class_name,) if tool.result is not None else ()
+    return tuple(sorted((tool.args.class_name, tool.parse_name, *result), key=_isort_key))
 
 
 def _isort_key(name: str) -> tuple[int, str]:
