@@ -58,10 +58,12 @@ def result_of(tool: ToolState) -> Result | None:
     twin = copy.copy(tool)
     twin.root, twin.base, twin.fixes = schema, path, []
     twin.shared, twin.resolving, twin.failed = {}, [], False
+    # Its classes are named from `<Tool>Result`: `<Tool>ResultHitsItem`, `<Tool>ResultEventTime`.
+    twin.pascal = f"{tool.pascal}Result"
     found: list[Diagnostic] = []
     twin.problems = found
     root = twin.object_kind(  # type: ignore[attr-defined]
-        schema, (), ("result",), f"{tool.pascal}Result", tool.names.take("_result"), root=True
+        schema, (), (), twin.pascal, tool.names.take("_result"), root=True
     )
     if source == RETURNS or not twin.failed:
         tool.problems.extend(found)

@@ -99,11 +99,13 @@ def check_result(
     returns: ResultSpec[object], content: object
 ) -> tuple[dict[str, object] | None, tuple[str, ...]]:
     """A handler's value checked against its tool's `returns`: its JSON form (as the schema
-    describes it, defaults filled) and no codes, or None and the codes of the mismatch. The value may be the tool's `<Tool>Result` or plain
-    values (a mapping by wire name; dates, enums and dataclasses as `content_text` writes them).
-    A correction the arguments' parser would make (`"5"` for an integer, an undeclared key) is
-    a mismatch: the handler is code, and what it returns must already be right. Only a None in
-    an optional field is read as absent, as Python writes "no value"."""
+    describes it, defaults filled) and no codes, or None and the codes of the mismatch.
+
+    The value may be the tool's `<Tool>Result` or plain values (a mapping by wire name; dates,
+    enums and dataclasses as `content_text` writes them). A correction the arguments' parser
+    would make (`"5"` for an integer, an undeclared key) is a mismatch: the handler is code, and
+    what it returns must already be right. Only a None in an optional field is read as absent,
+    as Python writes "no value"."""
     try:
         plain = _wire_json(content, returns.wire_names)
         if type(plain) is not dict:
