@@ -322,3 +322,15 @@ def test_a_returns_the_build_cannot_type_is_an_error(
     with pytest.raises(CatalogError) as raised:
         build([source], tmp_path)
     assert [str(d) for d in raised.value.diagnostics] == [message]
+
+
+def test_a_fastmcp_output_schema_types_its_wrapped_result(fixture_package: Any) -> None:
+    """A FastMCP server wraps a list result as `{"result": [...]}` and says so in its
+    outputSchema: a catalog read from its `tools/list` types and checks that form."""
+    server: ModuleType = fixture_package("mcp/python_server.json")
+    assert server.TOOLS["search_notes"].returns.result_type is server.SearchNotesResult
+    request = server.parse("search_notes", {"query": "agents"}, "c1")
+    executor = server.Executor({"search_notes": lambda args: {"result": ["a", "b"]}})
+    assert executor.execute(request).structured == {"result": ["a", "b"]}
+    wrong = server.Executor({"search_notes": lambda args: ["a", "b"]}).execute(request)
+    assert (wrong.status, wrong.errors) == ("failed", ("result_not_object:list",))
