@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.catalog.kinds import Kind, ObjectKind, walk
+from codegen.catalog.objects import Objects
 from codegen.catalog.tool_state import ToolState
 from codegen.diagnostics import Diagnostic, JsonPath
 
@@ -34,7 +35,7 @@ class Result:
     source: str  # RETURNS or OUTPUT_SCHEMA: where the catalog wrote it
 
 
-def result_of(tool: ToolState) -> Result | None:
+def result_of(tool: Objects) -> Result | None:
     """The typed result of the tool `tool` normalizes, or None when it declares none (or an
     `outputSchema` that cannot be typed, said as a warning)."""
     spec = tool.spec
@@ -62,9 +63,7 @@ def result_of(tool: ToolState) -> Result | None:
     twin.pascal = f"{tool.pascal}Result"
     found: list[Diagnostic] = []
     twin.problems = found
-    root = twin.object_kind(  # type: ignore[attr-defined]
-        schema, (), (), twin.pascal, tool.names.take("_result"), root=True
-    )
+    root = twin.object_kind(schema, (), (), twin.pascal, tool.names.take("_result"), root=True)
     if source == RETURNS or not twin.failed:
         tool.problems.extend(found)
         tool.failed = tool.failed or twin.failed
