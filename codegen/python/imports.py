@@ -13,6 +13,7 @@ STDLIB = {
     "date": ("datetime", "date"),
     "datetime": ("datetime", "datetime"),
     "isfinite": ("math", "isfinite"),
+    "Awaitable": ("collections.abc", "Awaitable"),
     "Mapping": ("collections.abc", "Mapping"),
     "re": ("re", None),
     "Any": ("typing", "Any"),

@@ -28,7 +28,17 @@ def environment() -> jinja2.Environment:
     env.filters["literal"] = literal
     env.filters["docstring"] = docstring
     env.globals["layout"] = layout
+    env.globals["handler_returns"] = handler_returns
     return env
+
+
+def handler_returns(tool: Tool) -> str:
+    """What a handler of `tool` returns, as a type: anything, or for a tool that declares
+    `returns` its `<Tool>Result` or plain values, directly or awaited (the executor checks both)."""
+    if tool.result is None:
+        return "object"
+    value = f"{tool.result.kind.class_name} | Mapping[str, object]"
+    return f"{value} | Awaitable[{value}]"
 
 
 def header(source: str, sha256: str) -> str:

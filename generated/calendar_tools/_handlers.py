@@ -10,9 +10,13 @@ from . import TOOLS
 from ._executor import MAX_THREADS, ToolExecutor
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable, Mapping
 
-    from .tools.create_event import CreateEventArgs, CreateEventKeywords
+    from .tools.create_event import (
+        CreateEventArgs,
+        CreateEventKeywords,
+        CreateEventResult,
+    )
     from .tools.invite_attendees import InviteAttendeesArgs, InviteAttendeesKeywords
     from .tools.list_calendars import ListCalendarsArgs, ListCalendarsKeywords
     from .tools.list_events import ListEventsArgs, ListEventsKeywords
@@ -23,7 +27,7 @@ if TYPE_CHECKING:
 Handlers = TypedDict(
     "Handlers",
     {
-        "create_event": "Callable[[CreateEventArgs], object] | CreateEventKeywords",
+        "create_event": "Callable[[CreateEventArgs], CreateEventResult | Mapping[str, object] | Awaitable[CreateEventResult | Mapping[str, object]]] | CreateEventKeywords",
         "list_calendars": "Callable[[ListCalendarsArgs], object] | ListCalendarsKeywords",
         "list_events": "Callable[[ListEventsArgs], object] | ListEventsKeywords",
         "update_event": "Callable[[UpdateEventArgs], object] | UpdateEventKeywords",

@@ -10,18 +10,22 @@ from . import TOOLS
 from ._executor import MAX_THREADS, ToolExecutor
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable, Mapping
 
     from .tools.memory_search import MemorySearchArgs, MemorySearchKeywords
     from .tools.read_file import ReadFileArgs, ReadFileKeywords
-    from .tools.search_files import SearchFilesArgs, SearchFilesKeywords
+    from .tools.search_files import (
+        SearchFilesArgs,
+        SearchFilesKeywords,
+        SearchFilesResult,
+    )
     from .tools.update_config import UpdateConfigArgs, UpdateConfigKeywords
 
 Handlers = TypedDict(
     "Handlers",
     {
         "memory.search": "Callable[[MemorySearchArgs], object] | MemorySearchKeywords",
-        "search_files": "Callable[[SearchFilesArgs], object] | SearchFilesKeywords",
+        "search_files": "Callable[[SearchFilesArgs], SearchFilesResult | Mapping[str, object] | Awaitable[SearchFilesResult | Mapping[str, object]]] | SearchFilesKeywords",
         "read_file": "Callable[[ReadFileArgs], object] | ReadFileKeywords",
         "update_config": "Callable[[UpdateConfigArgs], object] | UpdateConfigKeywords",
     },

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Literal, Protocol
@@ -938,4 +939,8 @@ class CreateEventKeywords(Protocol):
         tags: list[str],
         reminders: list[CreateEventRemindersItem] | None,
         extended_properties: dict[str, object] | None,
-    ) -> object: ...
+    ) -> (
+        CreateEventResult
+        | Mapping[str, object]
+        | Awaitable[CreateEventResult | Mapping[str, object]]
+    ): ...

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Protocol
@@ -266,4 +267,10 @@ TOOL: Final = ToolSpec(
 class SearchFilesKeywords(Protocol):
     """A handler of search_files that takes its parameters as keywords, by Python name."""
 
-    def __call__(self, *, pattern: str, case_sensitive: bool, max_results: int) -> object: ...
+    def __call__(
+        self, *, pattern: str, case_sensitive: bool, max_results: int
+    ) -> (
+        SearchFilesResult
+        | Mapping[str, object]
+        | Awaitable[SearchFilesResult | Mapping[str, object]]
+    ): ...

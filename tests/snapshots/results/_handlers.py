@@ -10,16 +10,16 @@ from . import TOOLS
 from ._executor import MAX_THREADS, ToolExecutor
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable, Mapping
 
-    from .tools.fetch_page import FetchPageArgs, FetchPageKeywords
-    from .tools.lookup import LookupArgs, LookupKeywords
+    from .tools.fetch_page import FetchPageArgs, FetchPageKeywords, FetchPageResult
+    from .tools.lookup import LookupArgs, LookupKeywords, LookupResult
 
 Handlers = TypedDict(
     "Handlers",
     {
-        "lookup": "Callable[[LookupArgs], object] | LookupKeywords",
-        "fetch_page": "Callable[[FetchPageArgs], object] | FetchPageKeywords",
+        "lookup": "Callable[[LookupArgs], LookupResult | Mapping[str, object] | Awaitable[LookupResult | Mapping[str, object]]] | LookupKeywords",
+        "fetch_page": "Callable[[FetchPageArgs], FetchPageResult | Mapping[str, object] | Awaitable[FetchPageResult | Mapping[str, object]]] | FetchPageKeywords",
     },
     total=False,
 )

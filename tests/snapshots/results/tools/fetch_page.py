@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -157,4 +158,8 @@ TOOL: Final = ToolSpec(
 class FetchPageKeywords(Protocol):
     """A handler of fetch_page that takes its parameters as keywords, by Python name."""
 
-    def __call__(self, *, url: str) -> object: ...
+    def __call__(
+        self, *, url: str
+    ) -> (
+        FetchPageResult | Mapping[str, object] | Awaitable[FetchPageResult | Mapping[str, object]]
+    ): ...

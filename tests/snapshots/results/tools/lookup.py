@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from math import isfinite
@@ -533,4 +533,6 @@ TOOL: Final = ToolSpec(
 class LookupKeywords(Protocol):
     """A handler of lookup that takes its parameters as keywords, by Python name."""
 
-    def __call__(self, *, id: str) -> object: ...
+    def __call__(
+        self, *, id: str
+    ) -> LookupResult | Mapping[str, object] | Awaitable[LookupResult | Mapping[str, object]]: ...
