@@ -334,3 +334,23 @@ def test_a_fastmcp_output_schema_types_its_wrapped_result(fixture_package: Any) 
     assert executor.execute(request).structured == {"result": ["a", "b"]}
     wrong = server.Executor({"search_notes": lambda args: ["a", "b"]}).execute(request)
     assert (wrong.status, wrong.errors) == ("failed", ("result_not_object:list",))
+
+
+def test_a_returns_without_type_is_read_as_an_object_said(tmp_path: Path) -> None:
+    """The wild reader's rules for the parameters hold for `returns` too."""
+    source = write(
+        tmp_path,
+        TOOL + "    returns: {properties: {n: {type: integer}}, required: true}\n",
+    )
+    result = build([source], tmp_path)
+    assert [str(d) for d in result.warnings if d.level != "note"] == [
+        (
+            "typed.yaml:6: warning CG107: tools[0].returns: the `returns` schema has no `type`:"
+            " read as `type: object` (write it to say so)"
+        ),
+        (
+            "typed.yaml:6: warning CG103: tools[0].returns.required: `required` on the `returns`"
+            " schema: True ignored"
+        ),
+    ]
+    assert "class GetResult:" in result.files["typed/tools/get.py"]
