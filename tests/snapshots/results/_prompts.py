@@ -13,16 +13,14 @@ JSONL_PROMPT: Final = (
     '{"name": "lookup", "parameters": {"id": "example"}, "call_id": "call_1"}\n'
     '{"name": "fetch_page", "parameters": {"url": "https://example.com"}, "call_id": "call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, `e.g.` examples and `// description`; `date`, `date-time` and `uri` are strings in that format.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
-    "## lookup\n"
-    "// Look a user up by id, with their profile and their recent orders.\n"
+    "## lookup // Look a user up by id, with their profile and their recent orders.\n"
     "id: string // The user's id.\n"
     "\n"
-    "## fetch_page\n"
-    "// Fetch a web page and say how it answered.\n"
+    "## fetch_page // Fetch a web page and say how it answered.\n"
     "url: uri\n"
 )
 
@@ -32,15 +30,13 @@ SINGLE_JSON_PROMPT: Final = (
     "For example:\n"
     '{"name": "lookup", "parameters": {"id": "example"}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, `e.g.` examples and `// description`; `date`, `date-time` and `uri` are strings in that format.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
-    "## lookup\n"
-    "// Look a user up by id, with their profile and their recent orders.\n"
+    "## lookup // Look a user up by id, with their profile and their recent orders.\n"
     "id: string // The user's id.\n"
     "\n"
-    "## fetch_page\n"
-    "// Fetch a web page and say how it answered.\n"
+    "## fetch_page // Fetch a web page and say how it answered.\n"
     "url: uri\n"
 )
