@@ -284,15 +284,19 @@ async def _in_thread(bound: _Bound, arguments: object) -> _Outcome:
         if not future.done():  # a timed-out or cancelled call no longer waits for it
             future.set_result(outcome)
 
-    def work() -> None:
+    def work() -> Callable[[], None]:
         try:
             outcome = _Outcome(context.run(bound.call, arguments), None)
         except BaseException as exc:  # noqa: BLE001 - handed to the loop as the outcome
             outcome = _Outcome(None, exc)
-        try:
-            loop.call_soon_threadsafe(settle, outcome)
-        except RuntimeError:
-            pass  # the loop has closed since: no one waits for this call any more
+
+        def hand_back() -> None:
+            try:
+                loop.call_soon_threadsafe(settle, outcome)
+            except RuntimeError:
+                pass  # the loop has closed since: no one waits for this call any more
+
+        return hand_back
 
     _WORKERS.run(work)
     outcome = await future
@@ -314,11 +318,12 @@ class _Workers:
     IDLE_SECONDS: Final = 30.0
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        # A job runs the handler and gives back what hands its outcome to the caller.
+        self._jobs: queue.SimpleQueue[Callable[[], Callable[[], None]]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._idle = 0  # threads waiting for a job, less the jobs queued for them
 
-    def run(self, job: Callable[[], None]) -> None:
+    def run(self, job: Callable[[], Callable[[], None]]) -> None:
         with self._lock:
             self._jobs.put(job)
             if self._idle:
@@ -338,9 +343,12 @@ class _Workers:
                         self._idle -= 1
                         return
                 continue
-            job()
+            hand_back = job()
+            # Idle before the caller hears of the outcome, so the call it makes next finds this
+            # thread waiting rather than starting another.
             with self._lock:
                 self._idle += 1
+            hand_back()
 
 
 _WORKERS: Final = _Workers()
