@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.catalog.kinds import EnumKind, JsonChoiceKind, ObjectKind, StringKind
+from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
+from codegen.catalog.returns import Result
 from codegen.outputs import ALL_PROVIDERS
 
 
@@ -40,6 +41,15 @@ class Tool:
     # MCP `Tool` fields the catalog format has no use for (outputSchema, _meta, execution, icons),
     # as written: MCP_TOOLS gives them back.
     mcp_fields: dict[str, Any] = field(default_factory=dict)
+    # The typed result (`returns`, or MCP's `outputSchema`): its kinds are in `enums`, ... beside
+    # the arguments', its dataclasses in `result_classes`.
+    result: Result | None = None
+
+    @property
+    def result_classes(self) -> tuple[ObjectKind, ...]:
+        if self.result is None:
+            return ()
+        return classes_of(self.result.kinds)
 
     def line_of(self, path: tuple[str | int, ...]) -> int:
         """The line of the nearest node on `path` (inside the tool) that is known."""
@@ -48,6 +58,13 @@ class Tool:
             if line is not None:
                 return line
         return self.line
+
+
+def classes_of(kinds: tuple[Kind, ...]) -> tuple[ObjectKind, ...]:
+    """The dataclasses among `kinds`, children before parents; a nullable use of a shared
+    definition is a kind of its own with the same class, which is defined once."""
+    found = {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}
+    return tuple(found.values())[::-1]
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,12 @@ import keyword
 from typing import Any
 
 from codegen.catalog.context import ToolContext
-from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.ir import Catalog, Tool, classes_of
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, ObjectKind, StringKind, walk
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import Claim, Names, class_stem, identifier, pascal, resolve, snake_base
 from codegen.catalog.objects import object_kind
+from codegen.catalog.returns import result_of
 from codegen.catalog.reuse import ToolResults, anchored, layout, moved, relative, spec_digest
 from codegen.catalog.rules import kind_of
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
@@ -175,9 +176,13 @@ def tool_ir(ctx: ToolContext) -> Tool | None:
     # Before any parameter's class can claim the name: the tool's own names are predictable.
     keywords_name = ctx.names.take(f"{ctx.pascal}Keywords")
     root = object_kind(ctx, ctx.root, (), (), f"{ctx.pascal}Args", ctx.root_helper, root=True)
+    result = result_of(ctx)
     if ctx.failed or not isinstance(root, ObjectKind):
         return None
     kinds = list(dict.fromkeys(walk(root)))  # a shared definition appears once
+    classes = classes_of(tuple(kinds))
+    if result is not None:
+        kinds += result.kinds
     return Tool(
         wire_name=ctx.spec["name"],
         description=ctx.spec["description"],
@@ -188,10 +193,7 @@ def tool_ir(ctx: ToolContext) -> Tool | None:
         keywords_name=keywords_name,
         call_self=Names(f.py_name for f in root.fields).take("self"),
         schema=ctx.fixed_schema(),
-        # A nullable use of a shared definition is a kind of its own with the same class.
-        classes=tuple(
-            {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}.values()
-        )[::-1],
+        classes=classes,
         enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
         choice_lists=tuple(k for k in kinds if isinstance(k, JsonChoiceKind)),
         patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
@@ -202,4 +204,5 @@ def tool_ir(ctx: ToolContext) -> Tool | None:
         examples=tuple(ctx.spec.get("examples", ())),
         lines=ctx.lines,
         mcp_fields={k: ctx.spec[k] for k in MCP_FIELDS if k in ctx.spec},
+        result=result,
     )

@@ -536,17 +536,25 @@ class PyTool:
 
     @cached_property
     def args(self) -> PyObject:
-        return PyObject(self.tool.args)
+        # The very model among `classes`: the template tells the arguments' class by identity.
+        return next(c for c in self.classes if c.kind is self.tool.args)
 
     @cached_property
     def helpers(self) -> tuple[PyKind[Any], ...]:
-        """Kinds with a generated helper, children before parents (a shared definition once)."""
-        kinds = (model(k) for k in dict.fromkeys(walk(self.tool.args)))
-        return tuple(k for k in kinds if k.needs_helper)
+        """Kinds with a generated helper, children before parents (a shared definition once),
+        the arguments' then the result's."""
+        kinds = list(dict.fromkeys(walk(self.tool.args)))
+        if self.tool.result is not None:
+            kinds += self.tool.result.kinds
+        return tuple(m for m in map(model, kinds) if m.needs_helper)
 
     @cached_property
     def classes(self) -> tuple[PyObject, ...]:
         return tuple(PyObject(k) for k in self.tool.classes)
+
+    @cached_property
+    def result_classes(self) -> tuple[PyObject, ...]:
+        return tuple(PyObject(k) for k in self.tool.result_classes)
 
     @cached_property
     def enums(self) -> tuple[PyEnum, ...]:
