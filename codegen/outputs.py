@@ -16,6 +16,16 @@ PAYLOAD_FILES = {
     "MCP_TOOLS": "mcp.json",
     "PROVIDER_NAMES": "provider_names.json",
 }
+# The type of an item of each tool list (`runtime/_types.py`): what the provider's SDK takes.
+PAYLOAD_TYPES = {
+    "OPENAI_TOOLS": "OpenAIChatTool",
+    "OPENAI_STRICT_TOOLS": "OpenAIChatTool",
+    "OPENAI_RESPONSES_TOOLS": "OpenAIResponsesTool",
+    "ANTHROPIC_TOOLS": "AnthropicTool",
+    "GEMINI_TOOLS": "GeminiFunctionDeclaration",
+    "GEMINI_LEGACY_TOOLS": "GeminiFunctionDeclaration",
+    "MCP_TOOLS": "McpTool",
+}
 # What `[tool.codegen] providers` can choose: each a group of the payload constants above.
 PROVIDERS = {
     "openai": ("OPENAI_TOOLS", "OPENAI_STRICT_TOOLS", "OPENAI_RESPONSES_TOOLS"),
