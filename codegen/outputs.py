@@ -11,6 +11,7 @@ PAYLOAD_FILES = {
     "OPENAI_STRICT_TOOLS": "openai_chat_strict.json",
     "OPENAI_RESPONSES_TOOLS": "openai_responses.json",
     "ANTHROPIC_TOOLS": "anthropic.json",
+    "ANTHROPIC_STRICT_TOOLS": "anthropic_strict.json",
     "GEMINI_TOOLS": "gemini.json",
     "GEMINI_LEGACY_TOOLS": "gemini_legacy.json",
     "MCP_TOOLS": "mcp.json",
@@ -22,6 +23,7 @@ PAYLOAD_TYPES = {
     "OPENAI_STRICT_TOOLS": "OpenAIChatTool",
     "OPENAI_RESPONSES_TOOLS": "OpenAIResponsesTool",
     "ANTHROPIC_TOOLS": "AnthropicTool",
+    "ANTHROPIC_STRICT_TOOLS": "AnthropicTool",
     "GEMINI_TOOLS": "GeminiFunctionDeclaration",
     "GEMINI_LEGACY_TOOLS": "GeminiFunctionDeclaration",
     "MCP_TOOLS": "McpTool",
@@ -29,7 +31,7 @@ PAYLOAD_TYPES = {
 # What `[tool.codegen] providers` can choose: each a group of the payload constants above.
 PROVIDERS = {
     "openai": ("OPENAI_TOOLS", "OPENAI_STRICT_TOOLS", "OPENAI_RESPONSES_TOOLS"),
-    "anthropic": ("ANTHROPIC_TOOLS",),
+    "anthropic": ("ANTHROPIC_TOOLS", "ANTHROPIC_STRICT_TOOLS"),
     "gemini": ("GEMINI_TOOLS",),
     "gemini_legacy": ("GEMINI_LEGACY_TOOLS",),
     "mcp": ("MCP_TOOLS",),

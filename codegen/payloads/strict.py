@@ -114,6 +114,22 @@ class StrictTransform(Transform):
                 "oneOf sent as anyOf (strict mode has no oneOf): a value that two branches take is refused by the parser",
             )
 
+    def beside_any_of(self, node: dict[str, Any]) -> dict[str, Any]:
+        """`node` with what it says beside `anyOf` (`type: object`, `properties`, ...) moved into
+        each branch, where it holds too: each branch is then a whole schema that strict mode
+        closes (additionalProperties: false), and a null option added to the anyOf is not
+        excluded by a `type` beside it."""
+        outer = {k: v for k, v in node.items() if k not in ("anyOf", *_DESCRIBING)}
+        if not outer:
+            return node
+        branches = []
+        for branch in node["anyOf"]:
+            if branch is False:
+                continue
+            merged, _ = conjoin(outer, _dict(self.root, branch) if branch is not True else {})
+            branches.append(merged)
+        return {**{k: node[k] for k in _DESCRIBING if k in node}, "anyOf": branches}
+
     def open_object(
         self, node: dict[str, Any], path: tuple[str | int, ...], kinds: list[str]
     ) -> bool:
@@ -221,22 +237,6 @@ class _Strict(StrictTransform):
         if isinstance(node.get("enum"), list) and accepts_null(node) and None not in node["enum"]:
             node["enum"] = [*node["enum"], None]
         return node
-
-    def beside_any_of(self, node: dict[str, Any]) -> dict[str, Any]:
-        """`node` with what it says beside `anyOf` (`type: object`, `properties`, ...) moved into
-        each branch, where it holds too: each branch is then a whole schema that strict mode
-        closes (additionalProperties: false), and a null option added to the anyOf is not
-        excluded by a `type` beside it."""
-        outer = {k: v for k, v in node.items() if k not in ("anyOf", *_DESCRIBING)}
-        if not outer:
-            return node
-        branches = []
-        for branch in node["anyOf"]:
-            if branch is False:
-                continue
-            merged, _ = conjoin(outer, _dict(self.root, branch) if branch is not True else {})
-            branches.append(merged)
-        return {**{k: node[k] for k in _DESCRIBING if k in node}, "anyOf": branches}
 
     def drop_default(self, node: dict[str, Any], path: tuple[str | int, ...]) -> None:
         if "default" not in node:

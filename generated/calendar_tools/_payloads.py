@@ -24,6 +24,7 @@ OPENAI_TOOLS: list[OpenAIChatTool]
 OPENAI_STRICT_TOOLS: list[OpenAIChatTool]
 OPENAI_RESPONSES_TOOLS: list[OpenAIResponsesTool]
 ANTHROPIC_TOOLS: list[AnthropicTool]
+ANTHROPIC_STRICT_TOOLS: list[AnthropicTool]
 GEMINI_TOOLS: list[GeminiFunctionDeclaration]
 GEMINI_LEGACY_TOOLS: list[GeminiFunctionDeclaration]
 MCP_TOOLS: list[McpTool]
@@ -34,6 +35,7 @@ FILES = {
     "OPENAI_STRICT_TOOLS": "openai_chat_strict.json",
     "OPENAI_RESPONSES_TOOLS": "openai_responses.json",
     "ANTHROPIC_TOOLS": "anthropic.json",
+    "ANTHROPIC_STRICT_TOOLS": "anthropic_strict.json",
     "GEMINI_TOOLS": "gemini.json",
     "GEMINI_LEGACY_TOOLS": "gemini_legacy.json",
     "MCP_TOOLS": "mcp.json",

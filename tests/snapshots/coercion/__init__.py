@@ -23,6 +23,7 @@ from ._runtime import (
 if TYPE_CHECKING:
     from ._handlers import Executor, Handlers
     from ._payloads import (
+        ANTHROPIC_STRICT_TOOLS,
         ANTHROPIC_TOOLS,
         GEMINI_LEGACY_TOOLS,
         GEMINI_TOOLS,
@@ -354,6 +355,7 @@ def parse_reply(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
 
 
 __all__ = [
+    "ANTHROPIC_STRICT_TOOLS",
     "ANTHROPIC_TOOLS",
     "CATALOG",
     "GEMINI_LEGACY_TOOLS",
