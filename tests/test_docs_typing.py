@@ -115,10 +115,11 @@ from openai.types.chat import (
 )
 from openai.types.responses import FunctionToolParam, ResponseInputParam
 from {PACKAGE} import (
-    ANTHROPIC_TOOLS, GEMINI_LEGACY_TOOLS, GEMINI_TOOLS, OPENAI_RESPONSES_TOOLS,
-    OPENAI_STRICT_TOOLS, OPENAI_TOOLS, PROVIDER_NAMES, Executor, ToolCallResult,
-    from_gemini, from_openai_responses, history_anthropic, history_gemini, history_openai_chat,
-    history_openai_responses, to_anthropic, to_gemini, to_openai_chat, to_openai_responses,
+    ANTHROPIC_STRICT_TOOLS, ANTHROPIC_TOOLS, GEMINI_LEGACY_TOOLS, GEMINI_TOOLS,
+    OPENAI_RESPONSES_TOOLS, OPENAI_STRICT_TOOLS, OPENAI_TOOLS, PROVIDER_NAMES, AnthropicTool,
+    Executor, ToolCallResult, from_gemini, from_openai_responses, history_anthropic,
+    history_gemini, history_openai_chat, history_openai_responses, to_anthropic, to_gemini,
+    to_openai_chat, to_openai_responses,
 )
 
 
@@ -155,14 +156,15 @@ def gemini_loop(client: genai.Client, executor: Executor, prompt: str) -> str | 
 def items(result: ToolCallResult) -> None:
     chat_tools: list[ChatCompletionFunctionToolParam] = OPENAI_TOOLS + OPENAI_STRICT_TOOLS
     responses_tools: list[FunctionToolParam] = OPENAI_RESPONSES_TOOLS
-    anthropic_tools: list[ToolParam] = ANTHROPIC_TOOLS
+    anthropic_tools: list[ToolParam] = ANTHROPIC_TOOLS + ANTHROPIC_STRICT_TOOLS
+    eager: list[AnthropicTool] = [{{**t, "eager_input_streaming": True}} for t in ANTHROPIC_TOOLS]
     tool_message: ChatCompletionToolMessageParam = to_openai_chat([result])[0]
     assistant: ChatCompletionAssistantMessageParam = history_openai_chat(None)
     block: ToolResultBlockParam = to_anthropic([result])[0]
     turn: MessageParam = history_anthropic(None)
     content: types.ContentDict = history_gemini(None)
     print(chat_tools, responses_tools, anthropic_tools, tool_message, assistant, block)
-    print(turn, content)
+    print(turn, content, eager)
 """
 
 # Types that say something: each line marked `# refused` is an error, and no other line is.
