@@ -13,39 +13,35 @@ JSONL_PROMPT: Final = (
     '{"name": "memory.search", "parameters": {"query": "agent state consistency"}, "call_id": "call_1"}\n'
     '{"name": "search_files", "parameters": {"pattern": "**/*.py"}, "call_id": "call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, `e.g.` examples and `// description`; `date`, `date-time` and `uri` are strings in that format.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
-    "## memory.search\n"
-    "// Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.\n"
-    'query: string e.g. "agent state consistency" // Natural-language text describing what to look for.\n'
-    "limit?: integer, 1..50 = 3 // Maximum number of passages to return.\n"
+    "## memory.search // Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.\n"
+    'query: string example "agent state consistency" // Natural-language text describing what to look for.\n'
+    "limit?: integer 1..50 = 3 // Maximum number of passages to return.\n"
     "\n"
-    "## search_files\n"
-    '// List files in the workspace whose paths match a glob pattern such as "src/**/*.py". Returns workspace-relative paths sorted alphabetically.\n'
-    'pattern: string e.g. "**/*.py", "docs/*.md" // Glob pattern to match against workspace-relative file paths (supports *, ? and **).\n'
+    '## search_files // List files in the workspace whose paths match a glob pattern such as "src/**/*.py". Returns workspace-relative paths sorted alphabetically.\n'
+    'pattern: string examples "**/*.py", "docs/*.md" // Glob pattern to match against workspace-relative file paths (supports *, ? and **).\n'
     "caseSensitive?: boolean = true // Whether the pattern is matched case-sensitively.\n"
-    "maxResults?: integer, 1..10000 = 100 // Maximum number of matching paths to return.\n"
+    "maxResults?: integer 1..10000 = 100 // Maximum number of matching paths to return.\n"
     "\n"
-    "## read_file\n"
-    "// Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
-    'filePath: string, length >= 1 e.g. "README.md" // Workspace-relative or absolute path of the file to read.\n'
-    "startLine?: integer | null, >= 1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-    'encoding?: "utf-8" | "latin-1" | "ascii" = "utf-8" // Text encoding used to decode the file.\n'
+    "## read_file // Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
+    'filePath: string >=1 chars example "README.md" // Workspace-relative or absolute path of the file to read.\n'
+    "startLine?: integer|null >=1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
+    'encoding?: "utf-8"|"latin-1"|"ascii" = "utf-8" // Text encoding used to decode the file.\n'
     "\n"
-    "## update_config\n"
-    "// Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.\n"
+    "## update_config // Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.\n"
     "settings: object // The configuration values to apply.\n"
-    "settings.timeout: integer, >= 0 // Request timeout in seconds; 0 disables the timeout.\n"
-    "settings.retries?: integer = 3 // Number of times a failed request is retried.\n"
-    'settings.mode?: "fast" | "safe" | "balanced" // Execution mode trading speed against safety checks.\n'
-    "settings.verbose?: boolean // Whether to emit detailed log output.\n"
-    "settings.retryPolicy?: object // How the delay between retries grows.\n"
-    "settings.retryPolicy.backoff?: number, > 0 // Multiplier applied to the delay after each failed attempt.\n"
-    "settings.retryPolicy.maxDelay?: integer // Upper bound on the delay between retries, in milliseconds.\n"
+    " timeout: integer >=0 // Request timeout in seconds; 0 disables the timeout.\n"
+    " retries?: integer = 3 // Number of times a failed request is retried.\n"
+    ' mode?: "fast"|"safe"|"balanced" // Execution mode trading speed against safety checks.\n'
+    " verbose?: boolean // Whether to emit detailed log output.\n"
+    " retryPolicy?: object // How the delay between retries grows.\n"
+    "  backoff?: number >0 // Multiplier applied to the delay after each failed attempt.\n"
+    "  maxDelay?: integer // Upper bound on the delay between retries, in milliseconds.\n"
     "dryRun?: boolean = false // Validate the new settings and report the result without applying them.\n"
-    'Example call: {"name": "update_config", "parameters": {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}}\n'
+    'Example parameters: {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}\n'
 )
 
 
@@ -54,37 +50,33 @@ SINGLE_JSON_PROMPT: Final = (
     "For example:\n"
     '{"name": "memory.search", "parameters": {"query": "agent state consistency"}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, `e.g.` examples and `// description`; `date`, `date-time` and `uri` are strings in that format.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
-    "## memory.search\n"
-    "// Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.\n"
-    'query: string e.g. "agent state consistency" // Natural-language text describing what to look for.\n'
-    "limit?: integer, 1..50 = 3 // Maximum number of passages to return.\n"
+    "## memory.search // Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.\n"
+    'query: string example "agent state consistency" // Natural-language text describing what to look for.\n'
+    "limit?: integer 1..50 = 3 // Maximum number of passages to return.\n"
     "\n"
-    "## search_files\n"
-    '// List files in the workspace whose paths match a glob pattern such as "src/**/*.py". Returns workspace-relative paths sorted alphabetically.\n'
-    'pattern: string e.g. "**/*.py", "docs/*.md" // Glob pattern to match against workspace-relative file paths (supports *, ? and **).\n'
+    '## search_files // List files in the workspace whose paths match a glob pattern such as "src/**/*.py". Returns workspace-relative paths sorted alphabetically.\n'
+    'pattern: string examples "**/*.py", "docs/*.md" // Glob pattern to match against workspace-relative file paths (supports *, ? and **).\n'
     "caseSensitive?: boolean = true // Whether the pattern is matched case-sensitively.\n"
-    "maxResults?: integer, 1..10000 = 100 // Maximum number of matching paths to return.\n"
+    "maxResults?: integer 1..10000 = 100 // Maximum number of matching paths to return.\n"
     "\n"
-    "## read_file\n"
-    "// Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
-    'filePath: string, length >= 1 e.g. "README.md" // Workspace-relative or absolute path of the file to read.\n'
-    "startLine?: integer | null, >= 1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-    'encoding?: "utf-8" | "latin-1" | "ascii" = "utf-8" // Text encoding used to decode the file.\n'
+    "## read_file // Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
+    'filePath: string >=1 chars example "README.md" // Workspace-relative or absolute path of the file to read.\n'
+    "startLine?: integer|null >=1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
+    'encoding?: "utf-8"|"latin-1"|"ascii" = "utf-8" // Text encoding used to decode the file.\n'
     "\n"
-    "## update_config\n"
-    "// Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.\n"
+    "## update_config // Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.\n"
     "settings: object // The configuration values to apply.\n"
-    "settings.timeout: integer, >= 0 // Request timeout in seconds; 0 disables the timeout.\n"
-    "settings.retries?: integer = 3 // Number of times a failed request is retried.\n"
-    'settings.mode?: "fast" | "safe" | "balanced" // Execution mode trading speed against safety checks.\n'
-    "settings.verbose?: boolean // Whether to emit detailed log output.\n"
-    "settings.retryPolicy?: object // How the delay between retries grows.\n"
-    "settings.retryPolicy.backoff?: number, > 0 // Multiplier applied to the delay after each failed attempt.\n"
-    "settings.retryPolicy.maxDelay?: integer // Upper bound on the delay between retries, in milliseconds.\n"
+    " timeout: integer >=0 // Request timeout in seconds; 0 disables the timeout.\n"
+    " retries?: integer = 3 // Number of times a failed request is retried.\n"
+    ' mode?: "fast"|"safe"|"balanced" // Execution mode trading speed against safety checks.\n'
+    " verbose?: boolean // Whether to emit detailed log output.\n"
+    " retryPolicy?: object // How the delay between retries grows.\n"
+    "  backoff?: number >0 // Multiplier applied to the delay after each failed attempt.\n"
+    "  maxDelay?: integer // Upper bound on the delay between retries, in milliseconds.\n"
     "dryRun?: boolean = false // Validate the new settings and report the result without applying them.\n"
-    'Example call: {"name": "update_config", "parameters": {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}}\n'
+    'Example parameters: {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}\n'
 )
