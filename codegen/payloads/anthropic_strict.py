@@ -22,7 +22,7 @@ from typing import Any
 from codegen.catalog.refs import merge_all_of
 from codegen.catalog.typeless import KEYWORD_KINDS, inferred_types
 from codegen.payloads.schema import Finding, inlined, json_text, public, still_checked
-from codegen.payloads.strict import ANY_SCALAR, StrictTransform, _dict
+from codegen.payloads.strict import ANY_SCALAR, StrictTransform, member_schema
 
 # The string formats `transform_schema` keeps (anthropic 2.12: `SupportedStringFormats`).
 FORMATS = frozenset(
@@ -73,7 +73,7 @@ class _AnthropicStrict(StrictTransform):
         if "$ref" in node and len(node) > 1:
             node = inlined(self.root, node)  # the SDK keeps the `$ref` alone, dropping the rest
         if "allOf" in node:
-            members = [_dict(self.root, m) for m in node["allOf"]]
+            members = [member_schema(self.root, m) for m in node["allOf"]]
             node, _ = merge_all_of(node, members)
             self.note(
                 path,

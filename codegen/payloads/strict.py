@@ -126,7 +126,9 @@ class StrictTransform(Transform):
         for branch in node["anyOf"]:
             if branch is False:
                 continue
-            merged, _ = conjoin(outer, _dict(self.root, branch) if branch is not True else {})
+            merged, _ = conjoin(
+                outer, member_schema(self.root, branch) if branch is not True else {}
+            )
             branches.append(merged)
         return {**{k: node[k] for k in _DESCRIBING if k in node}, "anyOf": branches}
 
@@ -181,7 +183,7 @@ class _Strict(StrictTransform):
             # Strict mode takes no keyword beside a `$ref`: the target is written out here.
             node = inlined(self.root, node)
         if "allOf" in node:
-            members = [_dict(self.root, m) for m in node["allOf"]]
+            members = [member_schema(self.root, m) for m in node["allOf"]]
             node, _ = merge_all_of(node, members)
             self.note(
                 path,
@@ -333,7 +335,7 @@ def limits(schema: dict[str, Any]) -> list[Finding]:
     return [Finding((), f"{what}: OpenAI will refuse the strict tool", "CG008") for what in found]
 
 
-def _dict(root: dict[str, Any], member: Any) -> dict[str, Any]:
+def member_schema(root: dict[str, Any], member: Any) -> dict[str, Any]:
     """An `allOf` member as a schema object: `$ref` followed, `true` as `{}` (a `false` one is
     the front end's error)."""
     if not isinstance(member, dict):
