@@ -79,12 +79,14 @@ class AnthropicTool(TypedDict, total=False):
 
 class GeminiFunctionDeclaration(TypedDict, total=False):
     """A Gemini function declaration in the REST form: an item of `GEMINI_TOOLS`
-    (`parametersJsonSchema`) and `GEMINI_LEGACY_TOOLS` (`parameters`, none for a tool without
-    them). Send `types.Tool.model_validate({"functionDeclarations": GEMINI_TOOLS})`."""
+    (`parametersJsonSchema`, and `responseJsonSchema` for a tool that declares `returns`) and
+    `GEMINI_LEGACY_TOOLS` (`parameters`, none for a tool without them). Send
+    `types.Tool.model_validate({"functionDeclarations": GEMINI_TOOLS})`."""
 
     name: Required[str]
     description: Required[str]
     parametersJsonSchema: dict[str, Any]
+    responseJsonSchema: dict[str, Any]
     parameters: dict[str, Any]
 
 
