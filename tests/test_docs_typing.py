@@ -46,6 +46,8 @@ DECLARED = {
     "prompt": 'prompt = "What do my notes say about agent state?"',
     "model": 'model = "claude-sonnet-4-5"',
     "requests": f"from {PACKAGE} import ToolCallRequest\nrequests: list[ToolCallRequest[object]] = []",
+    "request": f'from {PACKAGE} import parse\nrequest = parse("search_files", "{{}}")',
+    "glob": "import glob",
     "ui": "from typing import Any\nui: Any = None",
     "chunks": "chunks: list[object] = []",
 }
