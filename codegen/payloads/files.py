@@ -12,7 +12,8 @@ from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
 from codegen.diagnostics import CatalogError, Diagnostic, format_path, warning
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR, emitted
-from codegen.payloads.anthropic import anthropic_tool
+from codegen.payloads.anthropic import anthropic_strict_tool, anthropic_tool
+from codegen.payloads.anthropic_strict import to_anthropic_strict
 from codegen.payloads.gemini import gemini_declaration, gemini_legacy_declaration
 from codegen.payloads.legacy import to_legacy
 from codegen.payloads.mcp import mcp_tool
@@ -52,7 +53,12 @@ def _tool_payloads(catalog: Catalog, tool: Tool) -> tuple[dict[str, Any], list[F
             values["OPENAI_STRICT_TOOLS"] = strict_chat_tool(tool, names["openai"][wire], strict)
             values["OPENAI_RESPONSES_TOOLS"] = responses_tool(tool, names["openai"][wire], strict)
         if "anthropic" in chosen:
+            strict, strict_findings = to_anthropic_strict(tool.schema)
+            warnings += [("Anthropic strict", finding) for finding in strict_findings]
             values["ANTHROPIC_TOOLS"] = anthropic_tool(tool, names["anthropic"][wire])
+            values["ANTHROPIC_STRICT_TOOLS"] = anthropic_strict_tool(
+                tool, names["anthropic"][wire], strict
+            )
         if "gemini" in chosen:
             values["GEMINI_TOOLS"] = gemini_declaration(tool, names["gemini"][wire])
         if "gemini_legacy" in chosen:
