@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cache import DIRECTORY
+from codegen.build import check_catalog
+from codegen.cache import DIRECTORY, BuildCache
+from codegen.catalog.ir import Tool
+from codegen.catalog.reuse import ToolResults
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
 
 
@@ -126,3 +129,16 @@ def test_a_planted_record_with_a_matching_digest_runs_no_code(built: Path, tmp_p
     assert result.returncode == 0, output(result)
     assert not sentinel.exists()
     assert tree(built / "generated") == reference
+
+
+def test_the_record_of_tools_with_typed_results_is_read_back(tmp_path: Path) -> None:
+    # Every IR class a record holds must be one the reader allows, or the whole record is
+    # dropped and every tool is checked again on every build (slow, and silent).
+    cache = BuildCache(tmp_path / DIRECTORY)
+    catalog, _ = check_catalog(BUNDLED / "memory_tools.yaml", BUNDLED, cache=cache)
+    assert any(tool.result is not None for tool in catalog.tools)
+    written = ToolResults(cache, "memory_tools.yaml")
+    assert written.old
+    tools = [value[0] for entry, value in written.old.items() if entry.startswith("tool\0")]
+    assert len(tools) == 4 and all(isinstance(tool, Tool) for tool in tools)
+    assert [tool.wire_name for tool in tools if tool.result is not None] == ["search_files"]

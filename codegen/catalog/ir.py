@@ -6,8 +6,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
-from codegen.catalog.returns import Result
 from codegen.outputs import ALL_PROVIDERS
+
+
+@dataclass(frozen=True)
+class Result:
+    """A tool's typed result: its root kind, every kind under it, and its schema with the fixes
+    the build made (what the checker enforces and the payloads send)."""
+
+    kind: ObjectKind
+    kinds: tuple[Kind, ...]  # children before parents, the root last
+    schema: dict[str, Any]
+    source: str  # RETURNS or OUTPUT_SCHEMA: where the catalog wrote it
 
 
 @dataclass(frozen=True)

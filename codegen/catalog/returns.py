@@ -12,27 +12,15 @@ typed in it leaves the tool's results untyped, with a warning, and never fails t
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
-from typing import Any
 
 from codegen.catalog.context import ToolContext
-from codegen.catalog.kinds import Kind, ObjectKind, walk
+from codegen.catalog.ir import Result
+from codegen.catalog.kinds import ObjectKind, walk
 from codegen.catalog.objects import object_kind
 from codegen.diagnostics import Diagnostic, JsonPath
 
 # The two keys a tool may give its result schema under; `returns` is the catalog format's own.
 RETURNS, OUTPUT_SCHEMA = "returns", "outputSchema"
-
-
-@dataclass(frozen=True)
-class Result:
-    """A tool's typed result: its root kind, every kind under it, and its schema with the fixes
-    the build made (what the checker enforces and the payloads send)."""
-
-    kind: ObjectKind
-    kinds: tuple[Kind, ...]  # children before parents, the root last
-    schema: dict[str, Any]
-    source: str  # RETURNS or OUTPUT_SCHEMA: where the catalog wrote it
 
 
 def result_of(tool: ToolContext) -> Result | None:
