@@ -144,9 +144,9 @@ def _make(job: _Job) -> ToolOutput | Diagnostic:
     processes)."""
     tool = job.tool
     try:
-        module = format_python(
-            f"{job.package}/tools/{tool.module}.py", render_tool(job.source, tool)
-        )
+        # Rendering parses the module's body (for the names it imports): its syntax check.
+        path = f"{job.package}/tools/{tool.module}.py"
+        module = format_python(path, render_tool(job.source, tool), parsed=True)
         entries, found = tool_entries(job.source, tool, job.sent, job.providers)
         doc = render_tool_doc(job.source, tool, list(job.sent.items()))
     except CatalogError as exc:
