@@ -116,31 +116,25 @@ def scanned(lines: list[str]) -> list[Statement] | None:
     tree, which costs as much as the rest of rendering a tool): no string spans lines (catalog
     text reaches code only as one-line literals), and every line at the margin starts a statement
     or closes a bracket. None for code that is not so shaped: the syntax tree decides there."""
+    if any(
+        line.count('"""') % 2 or line.count("'''") % 2
+        for line in lines
+        if "'''" in line or '"""' in line
+    ):
+        return None  # a string that spans lines
+    # Only the lines at the margin can start a statement.
+    margin = [number for number, line in enumerate(lines) if line[0] not in _INSIDE]
     found: list[Statement] = []
-    first: int | None = None
-    kind = OTHER
     decorating = False  # the statement so far is decorators: their definition goes on it
-    end = 0  # the line after the statement's last line of code
-    for number, line in enumerate(lines):
-        if line.count('"""') % 2 or line.count("'''") % 2:
-            return None  # a string that spans lines
-        head = line[:1]
-        if head in (" ", ")", "]", "}"):
-            if line.strip() and not line.lstrip().startswith("#"):
-                end = number + 1
-            continue
-        if head in ("\n", "#"):
-            continue
+    for number in margin:
+        line = lines[number]
         if not _START.match(line) or _CLAUSE.match(line):
             return None
         if decorating:
             if not line.startswith(("@", "def ", "async def ", "class ")):
                 return None
-            decorating, end = line.startswith("@"), number + 1
+            decorating = line.startswith("@")
             continue
-        if first is not None:
-            found.append((first, end, kind))
-        first, end = number, number + 1
         decorating = line.startswith("@")
         if line.startswith(("@", "def ", "async def ", "class ")):
             kind = BLOCK
@@ -148,9 +142,24 @@ def scanned(lines: list[str]) -> list[Statement] | None:
             kind = IMPORT
         else:
             kind = OTHER
-    if first is not None:
-        found.append((first, end, kind))
-    return found
+        found.append((number, 0, kind))
+    if decorating:
+        return None  # decorators with nothing to decorate
+    if not found:
+        return []
+    # Each statement ends at its last line of code before the next one starts.
+    ends = [first for first, _, _ in found[1:]] + [len(lines)]
+    statements: list[Statement] = []
+    for (first, _, kind), end in zip(found, ends, strict=True):
+        while end > first + 1 and _NOT_CODE.match(lines[end - 1]):
+            end -= 1
+        statements.append((first, end, kind))
+    return statements
+
+
+# The first character of a line that goes on the statement above it (or is blank or a comment).
+_INSIDE = frozenset(" )]}\n#")
+_NOT_CODE = re.compile(r"\s*(?:#.*)?$")
 
 
 def _blank_lines(previous: str, kind: str, written: int) -> int:
