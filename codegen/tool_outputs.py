@@ -12,6 +12,7 @@ moved is not made again and its findings still name its new place.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -24,8 +25,10 @@ from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.payloads.files import Found, payload_diagnostics, sent_names, tool_entries
 from codegen.payloads.schema import Finding
 from codegen.python.format import format_python
+from codegen.python.render import environment as python_templates
 from codegen.python.render import render_tool
 from codegen.text.docs import render_tool_doc
+from codegen.text.environment import environment as text_templates
 
 # Below this many tools to make, starting worker processes costs more than it saves.
 PARALLEL_FROM = 16
@@ -133,10 +136,31 @@ def _make_all(jobs: list[_Job]) -> Iterator[ToolOutput | Diagnostic]:
     workers = min(os.cpu_count() or 1, len(jobs) // PARALLEL_FROM)
     if workers <= 1:
         return map(_make, jobs)
-    # Rendering, the syntax check and the payload transforms are pure Python, a tool at a time:
-    # every core does its share.
-    with ProcessPoolExecutor(workers) as pool:
-        return iter(list(pool.map(_make, jobs, chunksize=max(1, len(jobs) // (workers * 8)))))
+    # Rendering and the payload transforms are pure Python, a tool at a time: every core does its
+    # share. Forked workers start with what this process has: codegen imported, its templates
+    # compiled, and the jobs, which are then not pickled to them (only their indexes are).
+    for name in ("tool_module.py.jinja", "coerce.jinja"):
+        python_templates().get_template(name)
+    text_templates().get_template("docs/tool.md.jinja")
+    chunks = max(1, len(jobs) // (workers * 8))
+    if "fork" not in multiprocessing.get_all_start_methods():
+        with ProcessPoolExecutor(workers) as pool:
+            return iter(list(pool.map(_make, jobs, chunksize=chunks)))
+    global _FORKED
+    _FORKED = jobs
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return iter(list(pool.map(_make_forked, range(len(jobs)), chunksize=chunks)))
+    finally:
+        _FORKED = []
+
+
+# The jobs of the pool being forked, which its workers inherit.
+_FORKED: list[_Job] = []
+
+
+def _make_forked(index: int) -> ToolOutput | Diagnostic:
+    return _make(_FORKED[index])
 
 
 def _make(job: _Job) -> ToolOutput | Diagnostic:
