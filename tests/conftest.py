@@ -6,6 +6,7 @@ import contextlib
 import importlib
 import io
 import itertools
+import os
 import subprocess
 import sys
 import textwrap
@@ -77,5 +78,35 @@ def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     does, not of the process (tests/test_cli.py runs the real one)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's --help and usage errors end the process
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     return subprocess.CompletedProcess(["codegen", *args], code, out.getvalue(), err.getvalue())
+
+
+Mypy = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture(scope="session")
+def mypy(tmp_path_factory: pytest.TempPathFactory) -> Mypy:
+    """`mypy(*targets, cwd=ROOT, path=None)`: `mypy --strict` for Python 3.11, with `path` as
+    MYPYPATH. Each test process keeps one cache, so the standard library's stubs are analysed once
+    rather than once per run (most of a run's time); what is checked is read afresh each time."""
+    cache = tmp_path_factory.mktemp("mypy_cache")
+
+    def run(
+        *targets: str, cwd: Path = ROOT, path: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "MYPYPATH": str(path)} if path else None
+        command = ["--strict", "--python-version", "3.11", "--cache-dir", str(cache), *targets]
+        return subprocess.run(
+            [str(Path(sys.executable).parent / "mypy"), *command],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    return run

@@ -4,11 +4,11 @@ stream readers' overloads give a sync or an async stream by what they are given.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
+
+from conftest import Mypy
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -91,17 +91,10 @@ EXPECTED = [
 ]
 
 
-def test_mypy_accepts_right_handlers_and_rejects_wrong_ones(tmp_path: Path) -> None:
+def test_mypy_accepts_right_handlers_and_rejects_wrong_ones(tmp_path: Path, mypy: Mypy) -> None:
     user = tmp_path / "user_code.py"
     user.write_text(USER_CODE, encoding="utf-8")
-    done = subprocess.run(
-        [str(BIN / "mypy"), "--strict", "--no-incremental", "--python-version", "3.11", str(user)],
-        cwd=ROOT,
-        env={**os.environ, "MYPYPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = mypy(str(user), path=ROOT)
     found = [
         (int(line.split(":")[1]), line.split(": ", 1)[1])
         for line in done.stdout.splitlines()

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import Mypy
 
 from codegen.build import build
 from codegen.emit import plan
@@ -76,21 +77,8 @@ def test_generated_package_runs_on_the_standard_library_alone(package: str) -> N
     assert done.stdout.strip() == "True"
 
 
-def test_generated_code_passes_mypy_strict() -> None:
-    done = subprocess.run(
-        [
-            str(BIN / "mypy"),
-            "--strict",
-            "--no-incremental",
-            "--python-version",
-            "3.11",
-            "generated",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def test_generated_code_passes_mypy_strict(mypy: Mypy) -> None:
+    done = mypy("generated")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -139,17 +127,10 @@ for call in from_openai_chat({}):
 """
 
 
-def test_users_type_checker_keeps_the_arguments_type(tmp_path: Path) -> None:
+def test_users_type_checker_keeps_the_arguments_type(tmp_path: Path, mypy: Mypy) -> None:
     user = tmp_path / "user_code.py"
     user.write_text(USER_CODE, encoding="utf-8")
-    done = subprocess.run(
-        [str(BIN / "mypy"), "--strict", "--no-incremental", "--python-version", "3.11", str(user)],
-        cwd=ROOT,
-        env={**os.environ, "MYPYPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = mypy(str(user), path=ROOT)
     lines = [
         line.split(": ", 1)[1] for line in done.stdout.splitlines() if line.startswith(str(user))
     ]

@@ -25,7 +25,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import build_package
+from conftest import Mypy, build_package
 
 from codegen.build import BuildResult, build
 from codegen.catalog.load import load_catalog
@@ -228,13 +228,13 @@ def test_catalog_text_appears_only_inside_string_literals(result: BuildResult) -
             if token.type in (tokenize.STRING, tokenize.COMMENT):
                 continue
             for marker in MARKERS:
-                assert (
-                    marker not in token.string
-                ), f"{path}:{token.start[0]}: {marker!r} outside a string: {token.line!r}"
+                assert marker not in token.string, (
+                    f"{path}:{token.start[0]}: {marker!r} outside a string: {token.line!r}"
+                )
             if token.type == tokenize.NAME:
-                assert (
-                    token.string not in FORBIDDEN_NAMES
-                ), f"{path}:{token.start[0]}: name {token.string!r}"
+                assert token.string not in FORBIDDEN_NAMES, (
+                    f"{path}:{token.start[0]}: name {token.string!r}"
+                )
 
 
 def _defined_names(tree: ast.Module) -> set[str]:
@@ -358,18 +358,20 @@ def test_no_call_or_name_comes_from_catalog_text(result: BuildResult) -> None:
                 called = (
                     func.id
                     if isinstance(func, ast.Name)
-                    else func.attr if isinstance(func, ast.Attribute) else None
+                    else func.attr
+                    if isinstance(func, ast.Attribute)
+                    else None
                 )
                 assert called is not None, f"{path}:{node.lineno}: call of {ast.unparse(func)!r}"
                 assert called not in FORBIDDEN_NAMES, f"{path}:{node.lineno}: {ast.unparse(node)!r}"
             if isinstance(node, ast.Attribute):
-                assert (
-                    node.attr not in FORBIDDEN_NAMES
-                ), f"{path}:{node.lineno}: {ast.unparse(node)!r}"
+                assert node.attr not in FORBIDDEN_NAMES, (
+                    f"{path}:{node.lineno}: {ast.unparse(node)!r}"
+                )
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                assert node.id in defined or node.id in ALLOWED_BUILTINS | {
-                    "__name__"
-                }, f"{path}:{node.lineno}: name {node.id!r} is neither defined nor an allowed builtin"
+                assert node.id in defined or node.id in ALLOWED_BUILTINS | {"__name__"}, (
+                    f"{path}:{node.lineno}: name {node.id!r} is neither defined nor an allowed builtin"
+                )
 
 
 def _is_slot_setter(func: ast.expr, defined: set[str]) -> bool:
@@ -601,9 +603,9 @@ def _py_names(args_type: type) -> dict[str, str]:
     chosen: dict[str, str] = {}
     for wire, acceptable in TOOL_ONE_PY_NAMES.items():
         found = [name for name in fields if name in acceptable]
-        assert (
-            len(found) == 1
-        ), f"{wire!r}: expected one of {sorted(acceptable)}, fields are {fields}"
+        assert len(found) == 1, (
+            f"{wire!r}: expected one of {sorted(acceptable)}, fields are {fields}"
+        )
         chosen[wire] = found[0]
     assert sorted(chosen.values()) == sorted(fields)
     for name in fields:
@@ -859,22 +861,8 @@ def written(result: BuildResult, tmp_path_factory: pytest.TempPathFactory) -> Pa
     return out
 
 
-def test_generated_hostile_package_passes_mypy_strict(written: Path) -> None:
-    run = subprocess.run(
-        [
-            str(BIN / "mypy"),
-            "--strict",
-            "--python-version",
-            "3.11",
-            "--cache-dir",
-            str(written / ".mypy_cache"),
-            "hostile",
-        ],
-        check=False,
-        cwd=written,
-        capture_output=True,
-        text=True,
-    )
+def test_generated_hostile_package_passes_mypy_strict(written: Path, mypy: Mypy) -> None:
+    run = mypy("hostile", cwd=written)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
@@ -1043,9 +1031,9 @@ def test_tools_whose_python_names_collide(
             f"string_literal_converted_to_integer:{parameter}",
         ), (name, request)
         spec = package.TOOLS[name]
-        assert (
-            getattr(package, spec.args_type.__name__) is spec.args_type
-        ), f"{spec.args_type.__name__} is another tool's class"
+        assert getattr(package, spec.args_type.__name__) is spec.args_type, (
+            f"{spec.args_type.__name__} is another tool's class"
+        )
 
 
 def test_names_like_the_ones_generated_code_imports(tmp_path: Path) -> None:

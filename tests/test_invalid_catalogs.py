@@ -8,13 +8,12 @@ line is not part of them), with the file shown relative to the repository root.
 from __future__ import annotations
 
 import difflib
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 INVALID = ROOT / "tests" / "invalid"
@@ -23,20 +22,9 @@ CASES = sorted(p for p in INVALID.iterdir() if p.suffix in SUFFIXES)
 
 
 def run_codegen(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
-        check=False,
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
+    """`codegen ARGS` in this process: these tests are of what the command reports, and the
+    interpreter's start-up took most of their time (tests/test_cli.py runs the real process)."""
+    return run_cli(*args, cwd=cwd)
 
 
 def diagnostic_lines(stderr: str) -> list[str]:

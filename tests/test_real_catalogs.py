@@ -9,8 +9,10 @@ the bundled catalogs build without a warning.
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
+import sys
 import textwrap
 from pathlib import Path
 from types import ModuleType
@@ -246,6 +248,20 @@ def test_ignore_silences_codes_and_providers_choose_the_payloads(tmp_path: Path)
         "openai_responses.json",
         "provider_names.json",
     ]
+    # The package has the constants of the providers chosen and no others: a left-out one is a
+    # name it does not have, as `hasattr` and type checkers see it, not a file it cannot find.
+    sys.path.insert(0, str(tmp_path / "generated"))
+    try:
+        slips = importlib.import_module("slips")
+    finally:
+        sys.path.remove(str(tmp_path / "generated"))
+    assert [tool["name"] for tool in slips.MCP_TOOLS] == ["star_repo"]
+    # The adapters read every provider's replies still, so the names sent stay listed for all.
+    assert slips.PROVIDER_NAMES == {
+        p: {"star_repo": "star_repo"} for p in ("openai", "anthropic", "gemini", "mcp")
+    }
+    assert not hasattr(slips, "ANTHROPIC_TOOLS")
+    assert "ANTHROPIC_TOOLS" not in slips.__all__ and "OPENAI_STRICT_TOOLS" in slips.__all__
     (tmp_path / "pyproject.toml").write_text(
         '[tool.codegen]\nignore = ["CG000"]\n', encoding="utf-8"
     )

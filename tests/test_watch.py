@@ -56,7 +56,9 @@ def test_the_watch_ends_on_ctrl_c_with_exit_0(tmp_path: Path) -> None:
     source.write_text(CATALOG.format(description="First."), encoding="utf-8")
     out = tmp_path / "out"
     process = subprocess.Popen(
-        [sys.executable, "-m", "codegen", "build", str(source), "--out", str(out), "--watch"],
+        # faulthandler: should the watch ever fail to end, SIGABRT prints where it is stuck.
+        [sys.executable, "-X", "faulthandler", "-m", "codegen", "build", str(source)]
+        + ["--out", str(out), "--watch"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -66,7 +68,11 @@ def test_the_watch_ends_on_ctrl_c_with_exit_0(tmp_path: Path) -> None:
     while not (out / "watched" / "__init__.py").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     os.kill(process.pid, signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    try:
+        stdout, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        pytest.fail(f"the watch did not end on Ctrl-C: {process.communicate()[1]}")
     assert process.returncode == 0, stderr
     assert "built 1 catalog into" in stdout
 

@@ -9,7 +9,7 @@ import jinja2
 
 from codegen import __version__, runtime
 from codegen.catalog.ir import Catalog, Tool
-from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
+from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR, emitted
 from codegen.python import layout
 from codegen.python.imports import RUNTIME, STDLIB
 from codegen.python.literals import docstring, literal, one_line
@@ -103,7 +103,8 @@ def render_init(catalog: Catalog) -> str:
         "parse_single_json",
         "parse_reply",
     ]
-    exported += list(PAYLOAD_FILES)
+    payloads = emitted(catalog.providers)
+    exported += payloads
     exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
     aliases = {
         sent: wire
@@ -119,7 +120,7 @@ def render_init(catalog: Catalog) -> str:
             imports=tools,
             exported=sorted(exported, key=_isort_key),
             aliases=sorted(aliases.items()),
-            payload_names=sorted(PAYLOAD_FILES),
+            payload_names=tuple(payloads),
         )
     )
     title = catalog.title or catalog.name

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 # Declared for type checkers (the package imports them under TYPE_CHECKING); the values are
@@ -32,12 +32,15 @@ FILES = {
 }
 
 
-def lazy_payloads(package: str, fallback: Callable[[str], object]) -> Callable[[str], object]:
+def lazy_payloads(
+    package: str, built: Collection[str], fallback: Callable[[str], object]
+) -> Callable[[str], object]:
     """The `__getattr__` of a catalog's package (PEP 562): a payload constant from its file, any
-    other name from `fallback`."""
+    other name from `fallback`. Only the constants `built` (the providers the build was asked
+    for) have files; the others are names the package does not have."""
 
     def exported(name: str) -> object:
-        file = FILES.get(name)
+        file = FILES.get(name) if name in built else None
         if file is None:
             return fallback(name)
         from importlib.resources import files  # only when a payload is first used

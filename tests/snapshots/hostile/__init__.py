@@ -77,6 +77,16 @@ _ALIASES: Final[Mapping[str, str]] = {
 
 __getattr__ = lazy_payloads(
     __name__,
+    (
+        "OPENAI_TOOLS",
+        "OPENAI_STRICT_TOOLS",
+        "OPENAI_RESPONSES_TOOLS",
+        "ANTHROPIC_TOOLS",
+        "GEMINI_TOOLS",
+        "GEMINI_LEGACY_TOOLS",
+        "MCP_TOOLS",
+        "PROVIDER_NAMES",
+    ),
     lazy_exports(
         __name__,
         {
