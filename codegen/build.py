@@ -190,10 +190,11 @@ def render_package(catalog: Catalog, cache: BuildCache) -> Rendered:
 def _shared_files(catalog: Catalog, cache: BuildCache) -> dict[str, str]:
     """The files made from the whole catalog: its modules beside the tools', prompts, docs index."""
     package = catalog.name
-    files: dict[str, str] = {}
+    # The runtime's modules are codegen's own Python, copied: its tests hold them black's
+    # (tests/test_layout.py), so they are neither parsed nor formatted here.
+    files = {f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES}
     shared = {
         f"{package}/__init__.py": render_init(catalog),
-        **{f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES},
         f"{package}/_handlers.py": render_handlers(catalog),
         f"{package}/_payloads.py": render_payloads(),
         f"{package}/mcp.py": render_mcp(),

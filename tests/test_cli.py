@@ -878,13 +878,15 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
     # Four tools' records (each its module, payload entries and docs page, under one key); the
-    # formatted bodies of both __init__ modules, _handlers, _prompts, the package's mcp module and
-    # the modules the same in every package, and the same files whole, as the catalog's package
-    # refers to them; py.typed; the eight payload files; the check of update_config's examples;
-    # the package; the two prompt files and the docs index; and the catalog's per-tool
-    # validation and normalization results (1, rewritten in place by the next build).
-    modules = 5 + len(runtime.MODULES) + 1  # and _payloads
-    assert len(entries) == 4 + modules + modules + 1 + 8 + 1 + 1 + 2 + 1 + 1
+    # formatted bodies of both __init__ modules, _handlers, _prompts, _payloads and the package's
+    # mcp module; every module whole (the runtime's too, which is copied, not formatted), as the
+    # catalog's package refers to them; py.typed; the eight payload files; the check of
+    # update_config's examples; the package; the two prompt files and the docs index; and the
+    # catalog's per-tool validation and normalization results (1, rewritten in place by the
+    # next build).
+    formatted = 6
+    modules = formatted + len(runtime.MODULES)
+    assert len(entries) == 4 + formatted + modules + 1 + 8 + 1 + 1 + 2 + 1 + 1
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
