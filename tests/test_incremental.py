@@ -24,7 +24,7 @@ import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
 from codegen.build import BuildResult, build
 from codegen.cache import BuildCache
-from codegen.diagnostics import CatalogError, Diagnostic
+from codegen.diagnostics import CODES, CatalogError, Diagnostic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,8 +76,12 @@ def _outcome(source: Path, root: Path, cache: BuildCache) -> tuple[str, Any, lis
     try:
         result: BuildResult = build([source], root, cache)
     except CatalogError as exc:
-        return "failed", None, sorted(exc.diagnostics)
-    return "built", result.files, sorted(result.warnings)
+        outcome: tuple[str, Any, list[Diagnostic]] = "failed", None, sorted(exc.diagnostics)
+    else:
+        outcome = "built", result.files, sorted(result.warnings)
+    # Every finding, cached or not, carries its stable code, at that code's level.
+    assert [d for d in outcome[2] if CODES.get(d.code, ("",))[0] != d.level] == []
+    return outcome
 
 
 @pytest.mark.parametrize("seed", [1, 2])
