@@ -44,31 +44,38 @@ class ToolOutput:
     doc: str  # docs/tools/<module>.md
 
     def record(self) -> str:
-        return json.dumps(
-            {
-                "module": self.module,
-                "entries": self.entries,
-                "findings": [[fmt, list(f.path), f.message, f.code] for fmt, f in self.findings],
-                "doc": self.doc,
-            }
-        )
+        """The output as one cache entry: a line of JSON (the findings, and the name and length of
+        each text), then the texts one after the other. Reading it back slices the texts out
+        instead of decoding them from JSON strings, which took most of a rebuild's reading."""
+        texts = {"module": self.module, "doc": self.doc, **self.entries}
+        head = {
+            "findings": [[fmt, list(f.path), f.message, f.code] for fmt, f in self.findings],
+            "texts": [[name, len(text)] for name, text in texts.items()],
+        }
+        return json.dumps(head) + "\n" + "".join(texts.values())
 
     @staticmethod
-    def from_record(text: str) -> ToolOutput | None:
+    def from_record(record: str) -> ToolOutput | None:
         """The output a record holds; None for one this codegen did not write."""
+        head, newline, body = record.partition("\n")
         try:
-            stored = json.loads(text)
+            stored = json.loads(head)
             findings = tuple(
                 (str(fmt), Finding(tuple(path), str(message), str(code)))
                 for fmt, path, message, code in stored["findings"]
             )
-            output = ToolOutput(stored["module"], stored["entries"], findings, stored["doc"])
+            texts: dict[str, str] = {}
+            start = 0
+            for name, length in stored["texts"]:
+                if not isinstance(name, str) or not isinstance(length, int) or length < 0:
+                    return None
+                texts[name], start = body[start : start + length], start + length
+            module, doc = texts.pop("module"), texts.pop("doc")
         except (ValueError, KeyError, TypeError):
             return None
-        texts = [output.module, output.doc, *output.entries.values()]
-        if not isinstance(output.entries, dict) or not all(isinstance(t, str) for t in texts):
+        if not newline or start != len(body):
             return None
-        return output
+        return ToolOutput(module, texts, findings, doc)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from codegen.cache import DIRECTORY
+from codegen.payloads.schema import Finding
+from codegen.tool_outputs import ToolOutput
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
 
 
@@ -126,3 +128,30 @@ def test_a_planted_record_with_a_matching_digest_runs_no_code(built: Path, tmp_p
     assert result.returncode == 0, output(result)
     assert not sentinel.exists()
     assert tree(built / "generated") == reference
+
+
+def _output() -> ToolOutput:
+    finding = Finding(("properties", "q"), "cannot say minLength", "CG102")
+    return ToolOutput("X = 1\n", {"MCP_TOOLS": '  {"a": "é\\n"}'}, (("MCP", finding),), "# q\n")
+
+
+def test_a_tools_record_gives_back_its_output() -> None:
+    assert ToolOutput.from_record(_output().record()) == _output()
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "",  # no head
+        '{"findings": [], "texts": [["module", 3], ["doc", 0]]}\nX = 1\n',  # longer than said
+        '{"findings": [], "texts": [["module", 9], ["doc", 0]]}\nX = 1\n',  # shorter than said
+        '{"findings": [], "texts": [["module", -1], ["doc", 0]]}\n',
+        '{"findings": [], "texts": [["doc", 0]]}\n',  # no module
+        '{"findings": [1], "texts": [["module", 0], ["doc", 0]]}\n',
+        '{"texts": [["module", 0], ["doc", 0]]}\n',
+        "[]\n",
+    ],
+)
+def test_a_tools_record_codegen_did_not_write_is_not_used(record: str) -> None:
+    # Its digest matching (tests above), a record of another shape is made again, never read.
+    assert ToolOutput.from_record(record) is None
