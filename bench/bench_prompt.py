@@ -1,6 +1,7 @@
 """What the tool list costs in a prompt, in o200k tokens per tool, against two other renderings.
 
     .venv/bin/pip install -e ".[bench]" && .venv/bin/python bench/bench_prompt.py [--tools 2000]
+        [--per-tool schemas/calendar_tools.yaml]
 
 For every bundled catalog (`schemas/`), every fixture catalog (`tests/fixtures/`) and the bench
 corpus (`corpus.py`), in one run:
@@ -42,6 +43,7 @@ from codegen.text.prompts import render_prompts
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS_HEADING = "\nTools:\n"
+NAMESPACE = "namespace functions {"
 
 
 def harmony_renderer(vocabulary_dir: Path) -> Any:
@@ -64,7 +66,7 @@ def harmony_renderer(vocabulary_dir: Path) -> Any:
             encoding.render_conversation(h.Conversation.from_messages([message]))
         )
         # Only the namespace: the message's own framing is no part of the tool list.
-        return text[text.index("namespace functions {") : text.rindex("} // namespace functions")]
+        return text[text.index(NAMESPACE) : text.rindex("} // namespace functions")]
 
     return render
 
@@ -88,6 +90,9 @@ def catalogs(tools: int) -> list[tuple[str, Catalog]]:
 def main() -> None:
     options = argparse.ArgumentParser()
     options.add_argument("--tools", type=int, default=2000)
+    options.add_argument(
+        "--per-tool", metavar="CATALOG", help="also each tool of this catalog (a label above)"
+    )
     args = options.parse_args()
     encoding = bpe_openai.get_encoding("o200k_base")
 
@@ -107,7 +112,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         harmony = harmony_renderer(Path(tmp))
-        rows = []
+        rows, per_tool = [], []
         preamble = 0
         for label, catalog in catalogs(args.tools):
             functions = [entry["function"] for entry in payloads(catalog)[0]["OPENAI_TOOLS"]]
@@ -119,6 +124,11 @@ def main() -> None:
             dump = count("\n".join(json.dumps(f, ensure_ascii=False) for f in functions)) / n
             ts = count(harmony(functions)) / n
             rows.append((label, n, ours, dump, ts))
+            if label == args.per_tool:
+                per_tool = [
+                    (f["name"], count(section), count(harmony([f]).removeprefix(NAMESPACE)))
+                    for f, section in zip(functions, tool_sections(prompt[at:]), strict=True)
+                ]
     print("o200k_base tokens per tool (the whole tool list divided by its tools)\n")
     print(
         "| catalog | tools | codegen prompt | JSON Schema | harmony (TypeScript) | codegen ÷ harmony |"
@@ -130,6 +140,16 @@ def main() -> None:
         f"\nThe JSONL prompt's instructions and example calls, before the tool list: at most {preamble} tokens"
     )
     print(json.dumps({label: round(ours / ts, 3) for label, _, ours, _, ts in rows}))
+    if per_tool:
+        print(f"\n{args.per_tool}, tokens per tool\n")
+        print("| tool | codegen prompt | harmony (TypeScript) |\n| --- | --- | --- |")
+        for name, ours, ts in per_tool:
+            print(f"| {name} | {ours} | {ts} |")
+
+
+def tool_sections(listing: str) -> list[str]:
+    """The tool list cut before each tool's heading: one section per tool, in order."""
+    return ["## " + part for part in listing.split("\n## ")[1:]]
 
 
 if __name__ == "__main__":

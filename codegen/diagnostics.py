@@ -139,6 +139,14 @@ CODES: dict[str, tuple[str, str, str]] = {
         "pattern-backtracking",
         "a `pattern` with nested quantifiers, which Python's `re` can take exponential time on",
     ),
+    "CG111": (
+        "warning",
+        "result-not-typed",
+        (
+            "an MCP `outputSchema` the build cannot type (not an object, a `$ref` that does not "
+            "resolve, ...): the tool's results are sent unchecked, the outputSchema given back as is"
+        ),
+    ),
     "CG201": (
         "note",
         "provider-cannot-say",

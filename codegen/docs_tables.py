@@ -297,6 +297,16 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     ),
     "malformed_event": ("stream", "problem", "an event that is no record"),
     "unreadable_event": ("stream", "problem", "reading an event raised: `:<Error>`"),
+    "result_not_object": (
+        "result",
+        "error",
+        "a handler's value that is no JSON object: `:<its type>` (`list`, `str`, …)",
+    ),
+    "result_not_json": (
+        "result",
+        "error",
+        "a handler's value that cannot be JSON (NaN, a cycle): `:<Error>`",
+    ),
     "duplicate_event": ("stream", "problem", "a Responses `sequence_number` seen before"),
     "duplicate_call": ("stream", "problem", "a Gemini call id seen before"),
     "late_fragment": ("stream", "problem", "arguments for a call already yielded"),
@@ -310,6 +320,11 @@ _SECTIONS = {
     "repair": "Text repair, run only when strict decoding fails (reported in this order)",
     "text": "Model text: the shapes `parse_reply` reads (before the parser's own codes)",
     "reply": "Adapters and prompt mode: about a provider's reply",
+    "result": (
+        "The executor, for a tool with `returns`: a handler's value that does not match it is a"
+        " failed call with these codes, or any code above with its path inside the result"
+        " (`missing_required:orders`, `string_literal_converted_to_integer:total`)"
+    ),
     "stream": (
         "Stream readers (`from_*_stream`): warnings on a call, or a `StreamProblem` in the"
         " reader's `problems`; a call cut off is `truncated_arguments`"

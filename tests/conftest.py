@@ -72,17 +72,31 @@ def fixture_package(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str],
     return get
 
 
-def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, cwd: Path = ROOT, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """`codegen ARGS` run in this process (no interpreter start-up: a tenth of the time), with
     its exit code and output as a subprocess would give them; for tests of what the command
-    does, not of the process (tests/test_cli.py runs the real one)."""
+    does, not of the process (tests/test_cli.py runs the real one for that)."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with (
+        contextlib.chdir(cwd),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        _stdin(stdin),
+    ):
         try:
             code = main(list(args))
         except SystemExit as exc:  # argparse's --help and usage errors end the process
             code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     return subprocess.CompletedProcess(["codegen", *args], code, out.getvalue(), err.getvalue())
+
+
+@contextlib.contextmanager
+def _stdin(text: str) -> Iterator[None]:
+    saved, sys.stdin = sys.stdin, io.StringIO(text)
+    try:
+        yield
+    finally:
+        sys.stdin = saved
 
 
 Mypy = Callable[..., "subprocess.CompletedProcess[str]"]

@@ -3,7 +3,9 @@ tests.mcp_handlers:HANDLERS` in tests/test_mcp_server.py."""
 
 from __future__ import annotations
 
-from generated.memory_tools import Handlers, ReadFileArgs
+from datetime import UTC, datetime
+
+from generated.memory_tools import Handlers, ReadFileArgs, SearchFilesResult
 from generated.memory_tools.tools.update_config import UpdateConfigSettings
 
 
@@ -11,8 +13,13 @@ async def search(query: str, limit: int = 3) -> list[str]:
     return [f"{query} {n}" for n in range(limit)]
 
 
-def search_files(pattern: str, case_sensitive: bool, max_results: int) -> list[str]:
-    return [pattern][:max_results]
+def search_files(
+    pattern: str, case_sensitive: bool, max_results: int
+) -> SearchFilesResult | dict[str, object]:
+    if pattern == "broken":
+        return {"paths": [pattern]}  # `truncated` is required by the tool's `returns`
+    modified = datetime(2026, 11, 24, 8, tzinfo=UTC)
+    return SearchFilesResult(paths=[pattern][:max_results], truncated=False, modified=modified)
 
 
 def read(args: ReadFileArgs) -> str:

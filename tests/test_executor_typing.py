@@ -18,8 +18,8 @@ from collections.abc import AsyncIterator
 
 from generated.memory_tools import (
     AsyncCallStream, CallStream, Executor, Handlers, MemorySearchArgs, PartialCall,
-    ReadFileArgs, ToolCallRequest, ToolCallResult, from_anthropic_stream,
-    from_openai_chat_stream, parse, to_anthropic,
+    ReadFileArgs, SearchFilesArgs, SearchFilesResult, ToolCallRequest, ToolCallResult,
+    from_anthropic_stream, from_openai_chat_stream, parse, to_anthropic,
 )
 
 
@@ -51,7 +51,22 @@ def missing_limit(query: str) -> str:
     return query
 
 
+# search_files declares `returns`: its handler returns a SearchFilesResult or plain values.
+def files(pattern: str, case_sensitive: bool, max_results: int) -> SearchFilesResult:
+    return SearchFilesResult(paths=[pattern], truncated=False)
+
+
+async def files_plain(args: SearchFilesArgs) -> dict[str, object]:
+    return {"paths": [args.pattern], "truncated": False}
+
+
+def files_list(args: SearchFilesArgs) -> list[str]:
+    return [args.pattern]
+
+
 good: Handlers = {"memory.search": search, "read_file": read}
+typed_good: Handlers = {"search_files": files}
+typed_plain: Handlers = {"search_files": files_plain}
 also_good: Handlers = {"memory.search": by_keywords}
 async_good: Handlers = {"memory.search": asearch}
 async_keywords: Handlers = {"memory.search": by_keywords_async}
@@ -80,6 +95,7 @@ Executor({"memory.search": read})
 Executor({"memory.search": wrong_type})
 Executor({"memory.search": missing_limit})
 Executor({"memory.serch": search})
+Executor({"search_files": files_list})
 """
 
 ITEM = 'TypedDict item "memory.search" has type "Callable\\[\\[MemorySearchArgs\\], object\\] \\| MemorySearchKeywords"'
@@ -88,6 +104,12 @@ EXPECTED = [
     rf'error: Incompatible types \(expression has type "Callable\[\[int, int\], str\]", {ITEM}\)  \[typeddict-item\]',
     rf'error: Incompatible types \(expression has type "Callable\[\[str\], str\]", {ITEM}\)  \[typeddict-item\]',
     r'error: Extra key "memory.serch" for TypedDict "Handlers"  \[typeddict-unknown-key\]',
+    (
+        r'error: Incompatible types \(expression has type "Callable\[\[SearchFilesArgs\], list\[str\]\]",'
+        r' TypedDict item "search_files" has type "Callable\[\[SearchFilesArgs\], SearchFilesResult \|'
+        r" Mapping\[str, object\] \| Awaitable\[SearchFilesResult \| Mapping\[str, object\]\]\] \|"
+        r' SearchFilesKeywords"\)  \[typeddict-item\]'
+    ),
 ]
 
 
@@ -100,7 +122,7 @@ def test_mypy_accepts_right_handlers_and_rejects_wrong_ones(tmp_path: Path, mypy
         for line in done.stdout.splitlines()
         if line.startswith(str(user))
     ]
-    # The lines of the four wrong maps, and nothing on the lines of the right ones.
+    # The lines of the five wrong maps, and nothing on the lines of the right ones.
     wrong_lines = [
         n for n, text in enumerate(USER_CODE.splitlines(), 1) if text.startswith("Executor({")
     ]

@@ -29,7 +29,14 @@ def target() -> ModuleType:
 
 def test_the_target_reaches_every_catalog(target: ModuleType) -> None:
     names = sorted(package.__name__ for package, _, _ in target.PACKAGES)
-    assert names == ["calendar_tools", "coercion", "hostile", "http_tools", "memory_tools"]
+    assert names == [
+        "calendar_tools",
+        "coercion",
+        "hostile",
+        "http_tools",
+        "memory_tools",
+        "results",
+    ]
 
 
 @pytest.mark.parametrize("seed", SEEDS, ids=[s.name for s in SEEDS])

@@ -130,8 +130,19 @@ def catalogs(tmp: Path) -> list[Path]:
     ]
 
 
-def test_every_module_is_what_black_makes_of_it(tmp_path: Path) -> None:
-    files = build(catalogs(tmp_path), root=tmp_path).files
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    return catalogs(tmp_path_factory.mktemp("layout"))
+
+
+@pytest.fixture(scope="module")
+def laid_out(sources: list[Path]) -> dict[str, str]:
+    """The files of every catalog, built once for the tests of this module that only read them."""
+    return build(sources, root=sources[-1].parent).files
+
+
+def test_every_module_is_what_black_makes_of_it(laid_out: dict[str, str]) -> None:
+    files = laid_out
     assert len(files) > 90
     # The runtime modules are the same text in every package: black reads each text once.
     modules = {text: path for path, text in files.items() if path.endswith(".py")}
@@ -185,13 +196,11 @@ def test_code_not_shaped_like_the_templates_is_left_to_the_syntax_tree(source: s
 
 
 def test_the_layout_is_what_black_makes_of_one_line_layouts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sources: list[Path], laid_out: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Black keeps a list it finds open with a trailing comma open, so "black leaves the output
     # alone" alone would miss a list opened that black would have kept on one line. With every
     # layout on one line, black formats each statement the layout would have broken.
-    sources = catalogs(tmp_path)
-    laid_out = build(sources, root=tmp_path).files
     formatted: list[str] = []
     real = black.format_str
 
@@ -201,7 +210,7 @@ def test_the_layout_is_what_black_makes_of_one_line_layouts(
 
     monkeypatch.setattr(codegen.python.format.black, "format_str", spy)
     monkeypatch.setattr(layout, "fits", lambda line: True)
-    assert build(sources, root=tmp_path).files == laid_out
+    assert build(sources, root=sources[-1].parent).files == laid_out
     assert sum(text.startswith("SCHEMA: ") for text in formatted) > 20
 
 

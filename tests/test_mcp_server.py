@@ -6,6 +6,7 @@ call runs through the package's Executor."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import socket
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from generated import memory_tools
+from generated.memory_tools import _mcp
 from generated.memory_tools import mcp as package_mcp
 from tests import mcp_handlers
 
@@ -42,6 +44,34 @@ CALLS: list[tuple[str, dict[str, Any], tuple[bool, list[str], object]]] = [
             False,
             ['{"mode": "safe", "timeout": 30, "applied": false}'],
             {"mode": "safe", "timeout": 30, "applied": False},
+        ),
+    ),
+    # A tool with `returns`: its typed result is the structured content, which the SDK's client
+    # checks against the outputSchema it listed; the text is the same JSON.
+    (
+        "search_files",
+        {"pattern": "src/*.py"},
+        (
+            False,
+            [
+                '{"paths": ["src/*.py"], "truncated": false, "modified": "2026-11-24T08:00:00+00:00"}'
+            ],
+            {"paths": ["src/*.py"], "truncated": False, "modified": "2026-11-24T08:00:00+00:00"},
+        ),
+    ),
+    # A value that does not match `returns` is the tool's failure, in words, with no structure.
+    (
+        "search_files",
+        {"pattern": "broken"},
+        (
+            True,
+            [
+                (
+                    "Error: the tool failed: the result does not match the tool's `returns`"
+                    " schema: missing_required:truncated"
+                )
+            ],
+            None,
         ),
     ),
     (
@@ -177,3 +207,32 @@ def test_without_the_sdk_serving_says_what_to_install(monkeypatch: pytest.Monkey
     assert str(raised.value).startswith(
         "serving a catalog over MCP needs the `mcp` package (pip install mcp) and could not import it:"
     )
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
+
+
+def test_the_sdks_client_checks_structured_content_against_the_output_schema() -> None:
+    """The control for the calls above: the same result under an outputSchema it does not
+    match (one more required key) is refused by the SDK's client, so their passing proves the
+    structured content matches the outputSchema that MCP_TOOLS lists."""
+    tools = copy.deepcopy(memory_tools.MCP_TOOLS)
+    (entry,) = [tool for tool in tools if tool["name"] == "search_files"]
+    entry["outputSchema"]["required"].append("owner")
+    executor = memory_tools.Executor(mcp_handlers.HANDLERS)
+    server = _mcp.make_server(executor, tools, memory_tools.parse, "memory_tools")
+
+    async def call() -> None:
+        async with Client(server, read_timeout_seconds=30) as client:
+            await client.list_tools()
+            await client.call_tool("search_files", {"pattern": "src/*.py"})
+
+    with pytest.raises(BaseException) as raised:
+        asyncio.run(call())
+    refusals = [leaf for leaf in _leaves(raised.value) if isinstance(leaf, RuntimeError)]
+    assert [str(leaf).partition("\n")[0] for leaf in refusals] == [
+        "Invalid structured content returned by tool search_files: 'owner' is a required property"
+    ]

@@ -1,6 +1,8 @@
 """The prompt keeps every fact it gave: each parameter line is read back (name, type, required,
-enum values, default, bounds, pattern, examples, description) and compared with the catalog's IR,
-for every tool of every bundled and fixture catalog and of a corpus catalog."""
+enum values, default, bounds, pattern, examples, description; nested parameters by their
+indentation, shared ones through `like`) and compared with the catalog's IR, for every tool of
+every bundled and fixture catalog, of a corpus catalog and of a catalog with shared definitions in
+every place; and a pattern is read back whole whatever it holds and whatever follows it."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from bench.corpus import catalog as corpus_catalog
 from codegen.build import check_catalogs
@@ -32,7 +36,7 @@ from codegen.catalog.kinds import (
     UnionKind,
     UriKind,
 )
-from codegen.text.prompts import render_prompts
+from codegen.text.prompts import pattern_text, render_prompts
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [
@@ -156,10 +160,16 @@ class Reader:
     def number(self) -> float:
         return json.loads(self.json())
 
+    def word_until(self, end: str) -> str:
+        stop = self.text.find(end, self.at)
+        stop = len(self.text) if stop < 0 else stop
+        word, self.at = self.text[self.at : stop], stop
+        return word
+
 
 def read_type(r: Reader) -> Any:
     members = [_postfix(r)]
-    while r.take(" | "):
+    while r.take("|"):
         members.append(_postfix(r))
     flat: list[Any] = []
     for m in members:
@@ -189,32 +199,47 @@ def _postfix(r: Reader) -> Any:
 
 
 def read_range(r: Reader) -> Any:
+    """`1..5`, `>=1`, `>0`, `<=5`, `<5`, or a lower bound and an upper one: `>0 <=1`."""
     low = high = None
-    if r.take(">= "):
+    if r.take(">="):
         low = ("incl", r.number())
-    elif r.take("> "):
+    elif r.take(">"):
         low = ("excl", r.number())
-    elif r.take("<= "):
+    elif r.take("<="):
         high = ("incl", r.number())
-    elif r.take("< "):
+    elif r.take("<"):
         high = ("excl", r.number())
     else:
         low = ("incl", r.number())
-        assert r.take("..")
+        assert r.take(".."), r.text
         high = ("incl", r.number())
-    if r.take(" and "):
-        rest = read_range(r)
-        low, high = low or rest[0], high or rest[1]
+    if high is None and r.text.startswith((" <", " <="), r.at):
+        r.take(" ")
+        high = read_range(r)[1]
     return low, high
 
 
+def read_size(r: Reader) -> tuple[float | None, float | None]:
+    """A length or a count: `6` (exact) or a range, inclusive."""
+    if r.text[r.at] not in "<>":
+        start = r.at
+        exact = r.number()
+        if not r.text.startswith("..", r.at):
+            return exact, exact
+        r.at = start
+    low, high = read_range(r)
+    return low and low[1], high and high[1]
+
+
 def read_pattern(r: Reader) -> str:
-    if r.text[r.at] == '"':
+    if r.take("pattern "):
         return json.loads(r.json())
     assert r.take("/")
     for at in range(r.at, len(r.text)):
         after = r.text[at + 1 :]
-        if r.text[at] == "/" and (after == "" or after.startswith((", ", " = ", " e.g. ", " // "))):
+        if r.text[at] == "/" and (
+            after == "" or after.startswith((" = ", " example ", " examples ", " // "))
+        ):
             pattern = r.text[r.at : at]
             r.at = at + 1
             return pattern
@@ -222,64 +247,116 @@ def read_pattern(r: Reader) -> str:
 
 
 def read_line(line: str) -> dict[str, Any]:
+    """`name?: type constraint ... like path = default example(s) ... // description`, read as
+    written: the name (not yet its path), the rest as facts."""
     r = Reader(line)
     if line.startswith('"'):
-        path = json.loads(r.json())
+        name = json.loads(r.json())
     else:
-        path = re.compile(r"[^?:]+").match(line).group()  # type: ignore[union-attr]
-        r.at = len(path)
+        name = re.compile(r"[^?:]+").match(line).group()  # type: ignore[union-attr]
+        r.at = len(name)
     required = not r.take("?")
     assert r.take(": "), line
     tree = read_type(r)
     found: dict[str, Any] = {}
-    while r.take(", "):
-        if r.take("length "):
-            low, high = read_range(r)
-            found["length"] = (low and low[1], high and high[1])
-        elif r.take("items "):
-            low, high = read_range(r)
-            found["items"] = (low and low[1], high and high[1])
-        elif r.take("pattern "):
+    like = None
+    while r.take(" "):
+        if r.text.startswith(("/", "pattern "), r.at) and not r.text.startswith("//", r.at):
             found["pattern"] = read_pattern(r)
         elif r.take("keys "):
             found["keys"] = json.loads(r.json())
+        elif r.take("like "):
+            like = json.loads(r.json()) if r.text[r.at] == '"' else r.word_until(" ")
+        elif r.text[r.at] in "<>-0123456789":
+            start = r.at
+            size = read_size(r)
+            if r.take(" chars"):
+                found["length"] = size
+            elif r.take(" items"):
+                found["items"] = size
+            else:
+                r.at = start
+                found["low"], found["high"] = read_range(r)
         else:
-            found["low"], found["high"] = read_range(r)
+            r.at -= 1
+            break
     default = r.json() if r.take(" = ") else None
     examples = []
-    if r.take(" e.g. "):
+    if r.take(" example "):
+        examples.append(r.json())
+    elif r.take(" examples "):
         examples.append(r.json())
         while r.take(", "):
             examples.append(r.json())
+        assert len(examples) > 1, line
     description = line[r.at :] if r.take(" // ") else ""
     assert description or r.at == len(line), line
     return {
-        "path": path,
+        "path": name,
         "required": required,
         "type": tree,
         "bounds": {k: v for k, v in found.items() if v is not None},
         "default": default,
         "examples": examples,
         "description": description,
+        "like": like,
     }
+
+
+def steps(tree: Any) -> str:
+    """The steps from a parameter to the object whose fields are listed under it: `[]` for an
+    array's items, `.*` for a map's values; a nullable one is the same."""
+    if isinstance(tree, tuple) and tree[0] == "union":
+        members = [m for m in tree[1] if m != "null"]
+        return steps(members[0]) if len(members) == 1 else ""
+    if isinstance(tree, tuple) and tree[0] == "array":
+        return "[]" + steps(tree[1])
+    if isinstance(tree, tuple) and tree[0] == "map":
+        return ".*" + steps(tree[1])
+    return ""
+
+
+def read_tool(lines: list[str]) -> list[dict[str, Any]]:
+    """A tool's parameter lines read back with their paths: a line one space deeper than the one
+    above is nested in it; a `like` line has the fields of the parameter it names."""
+    rows: list[dict[str, Any]] = []
+    parents: list[str] = []  # the path prefix at each depth
+    for line in lines:
+        depth = len(line) - len(line.lstrip(" "))
+        assert depth <= len(parents), line
+        del parents[depth:]
+        row = read_line(line[depth:])
+        row["path"] = (parents[-1] if parents else "") + row["path"]
+        like = row["like"]
+        rows.append(row)
+        prefix = row["path"] + steps(row["type"]) + "."
+        parents.append(prefix)
+        if like is not None:
+            shared = [dict(r) for r in rows if r["path"].startswith(like + ".")]
+            assert shared, line
+            for copy in shared:
+                copy["path"] = prefix + copy["path"].removeprefix(like + ".")
+                copy["like"] = None
+            rows += shared
+    return rows
 
 
 def read_prompt(text: str) -> dict[str, list[dict[str, Any]]]:
     """{tool name: its parameter lines read back}."""
     listing = text.split("\nTools:\n", 1)[1]
-    tools: dict[str, list[dict[str, Any]]] = {}
-    current: list[dict[str, Any]] = []
+    tools: dict[str, list[str]] = {}
+    current: list[str] = []
     for line in listing.splitlines():
         if line.startswith("## "):
-            name = line[3:]
-            current = tools.setdefault(json.loads(name) if name.startswith('"') else name, [])
-        elif line and not line.startswith(("// ", "Example call: ", "No parameters.")):
-            current.append(read_line(line))
-    return tools
+            current = tools.setdefault(line[3:].split(" // ")[0], [])
+        elif line and not line.startswith(("// ", "Example parameters: ", "No parameters.")):
+            current.append(line)
+    return {name: read_tool(lines) for name, lines in tools.items()}
 
 
 def _normalize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
+        row.pop("like", None)  # how the prompt said it, not a fact of the parameter
         for key in ("low", "high"):
             if key in row["bounds"] and row["bounds"][key] is not None:
                 kind, value = row["bounds"][key]
@@ -296,12 +373,74 @@ def _normalize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+_POINT = {
+    "type": "object",
+    "properties": {
+        "x": {"type": "number", "description": "Across."},
+        "y": {"type": "integer", "minimum": -5, "exclusiveMaximum": 9, "examples": [0, -5]},
+        "label": {"type": "string", "pattern": "^/ x", "minLength": 2, "maxLength": 2},
+    },
+    "required": ["x"],
+}
+# Shared definitions in every place a parameter's fields are listed (first in an array, then
+# plain, nullable, a map's values, deeper in arrays of arrays), and patterns and sizes that a
+# naive reader would end early or take for a comment.
+SHAPES = {
+    "name": "shapes",
+    "tools": [
+        {
+            "name": "shared_shapes",
+            "description": "Shared definitions everywhere.",
+            "parameters": {
+                "type": "object",
+                "$defs": {"Point": _POINT},
+                "properties": {
+                    "route": {"type": "array", "items": {"$ref": "#/$defs/Point"}, "minItems": 2},
+                    "origin": {"$ref": "#/$defs/Point", "description": "Where to start."},
+                    "maybe": {"anyOf": [{"$ref": "#/$defs/Point"}, {"type": "null"}]},
+                    "named": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Point"}},
+                    "deep": {
+                        "type": "object",
+                        "properties": {
+                            "grid": {
+                                "type": "array",
+                                "items": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
+                            },
+                            "a.b c": {"type": "string", "pattern": "a/ = b/ // c"},
+                        },
+                    },
+                    "empty": {"type": "string", "pattern": ""},
+                    "assign": {"type": "string", "pattern": "^x/ = y", "default": "x/ = y"},
+                    "said": {"type": "string", "pattern": "^x/ example y", "examples": ["x/"]},
+                    "code": {
+                        "type": "string",
+                        "minLength": 6,
+                        "maxLength": 6,
+                        "pattern": "^[0-9]+$",
+                        "examples": ["123456", "654321"],
+                    },
+                    "pair": {
+                        "type": "array",
+                        "items": {"type": "integer"},
+                        "minItems": 2,
+                        "maxItems": 2,
+                    },
+                },
+                "required": ["route"],
+            },
+        }
+    ],
+}
+
+
 def _catalogs(tmp_path_factory: pytest.TempPathFactory) -> list[Catalog]:
     folder = tmp_path_factory.mktemp("corpus")
     corpus = folder / "corpus.json"
     corpus.write_text(json.dumps(corpus_catalog(40)), encoding="utf-8")
+    shapes = folder / "shapes.json"
+    shapes.write_text(json.dumps(SHAPES), encoding="utf-8")
     return [check_catalogs([source], ROOT)[0][0] for source in SOURCES] + check_catalogs(
-        [corpus], folder
+        [corpus, shapes], folder
     )[0]
 
 
@@ -313,14 +452,53 @@ def catalogs(tmp_path_factory: pytest.TempPathFactory) -> list[Catalog]:
 def test_every_fact_of_every_parameter_is_read_back_from_the_prompt(
     catalogs: list[Catalog],
 ) -> None:
-    assert len(catalogs) == len(SOURCES) + 1
+    assert len(catalogs) == len(SOURCES) + 2
+    legends = set()
     for catalog in catalogs:
         prompts = render_prompts(catalog)
         for name in ("jsonl", "single_json"):
             read = read_prompt(prompts[name])
+            # The legend explains `like` exactly when a line says it.
+            said = any(row["like"] for rows in read.values() for row in rows)
+            legend = "`like p` means" in prompts[name].split("\nTools:\n")[0]
+            assert legend == said, catalog.name
+            legends.add(legend)
             assert list(read) == [t.wire_name for t in catalog.tools], catalog.name
             for tool in catalog.tools:
                 assert _normalize(read[tool.wire_name]) == _normalize(expected(tool.args)), (
                     catalog.name,
                     tool.wire_name,
                 )
+    assert legends == {True, False}
+
+
+# Pieces that make a pattern's `/regex/` literal hard to end: slashes, what may follow it, quotes,
+# backslashes, line breaks.
+_PATTERN_PIECES = st.sampled_from(
+    ["/", " // ", " = ", " example ", " examples ", " ", "a", "^", "$", '"', "\\", "\n"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_PATTERN_PIECES, max_size=6).map("".join),
+    st.sampled_from(["", " = 1", ' example "x"', " examples 1, 2", " // a / b"]),
+)
+@example("a/ // b", "")
+@example("a/ = b", "")
+@example("a/ example b", "")
+@example("/ x", " // a / b")
+@example("", " // a / b")
+@example("a\nb", "")
+def test_a_pattern_is_read_back_whole_whatever_follows_it(pattern: str, after: str) -> None:
+    line = f"p?: string {pattern_text(pattern)}{after}"
+    assert line.isprintable()
+    row = read_line(line)
+    assert row["bounds"]["pattern"] == pattern
+    assert (row["default"], row["examples"], row["description"]) == {
+        "": (None, [], ""),
+        " = 1": ("1", [], ""),
+        ' example "x"': (None, ['"x"'], ""),
+        " examples 1, 2": (None, ["1", "2"], ""),
+        " // a / b": (None, [], "a / b"),
+    }[after]

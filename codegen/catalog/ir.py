@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
+from codegen.catalog.returns import Result
 from codegen.outputs import ALL_PROVIDERS
 
 
@@ -41,6 +42,15 @@ class Tool:
     # MCP `Tool` fields the catalog format has no use for (outputSchema, _meta, execution, icons),
     # as written: MCP_TOOLS gives them back.
     mcp_fields: dict[str, Any] = field(default_factory=dict)
+    # The typed result (`returns`, or MCP's `outputSchema`): its kinds are in `helpers`, `enums`,
+    # ... beside the arguments', its dataclasses in `result_classes`.
+    result: Result | None = None
+
+    @property
+    def result_classes(self) -> tuple[ObjectKind, ...]:
+        if self.result is None:
+            return ()
+        return classes_of(self.result.kinds)
 
     def line_of(self, path: tuple[str | int, ...]) -> int:
         """The line of the nearest node on `path` (inside the tool) that is known."""
@@ -57,6 +67,13 @@ class Tool:
         if self.args.extra_field:
             fields.append(f"{self.args.extra_field}: {self.args.extra_annotation}")
         return [self.call_self, "*", *fields] if fields else [self.call_self]
+
+
+def classes_of(kinds: tuple[Kind, ...]) -> tuple[ObjectKind, ...]:
+    """The dataclasses among `kinds`, children before parents; a nullable use of a shared
+    definition is a kind of its own with the same class, which is defined once."""
+    found = {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}
+    return tuple(found.values())[::-1]
 
 
 def _numeric_tower(annotation: str) -> str:

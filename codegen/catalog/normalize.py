@@ -14,7 +14,7 @@ from typing import Any
 from codegen.catalog.backtracking import BACKTRACKING_WARNING, exponential_shape
 from codegen.catalog.choices import Choices
 from codegen.catalog.combinations import Combinations
-from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.ir import Catalog, Tool, classes_of
 from codegen.catalog.kinds import (
     AnyKind,
     ArrayKind,
@@ -46,6 +46,7 @@ from codegen.catalog.names import (
     snake_base,
 )
 from codegen.catalog.objects import Objects
+from codegen.catalog.returns import result_of
 from codegen.catalog.reuse import ToolResults, anchored, layout, moved, relative, spec_digest
 from codegen.catalog.tool_state import GONE, MAX_MERGES
 from codegen.catalog.typeless import inferred_types
@@ -210,9 +211,13 @@ class _ToolNormalizer(Objects, Choices, Combinations):
         root = self.object_kind(
             self.root, (), (), f"{self.pascal}Args", self.root_helper, root=True
         )
+        result = result_of(self)
         if self.failed or not isinstance(root, ObjectKind):
             return None
         kinds = list(dict.fromkeys(walk(root)))  # a shared definition appears once
+        classes = classes_of(tuple(kinds))
+        if result is not None:
+            kinds += result.kinds
         return Tool(
             wire_name=self.spec["name"],
             description=self.spec["description"],
@@ -224,10 +229,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             call_self=Names(f.py_name for f in root.fields).take("self"),
             schema=self.fixed_schema(),
             helpers=tuple(k for k in kinds if k.needs_helper),
-            # A nullable use of a shared definition is a kind of its own with the same class.
-            classes=tuple(
-                {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}.values()
-            )[::-1],
+            classes=classes,
             enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
             choice_lists=tuple(k for k in kinds if isinstance(k, JsonChoiceKind)),
             patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
@@ -238,6 +240,7 @@ class _ToolNormalizer(Objects, Choices, Combinations):
             examples=tuple(self.spec.get("examples", ())),
             lines=self.lines,
             mcp_fields={k: self.spec[k] for k in MCP_FIELDS if k in self.spec},
+            result=result,
         )
 
     # -- kinds -------------------------------------------------------------------------------

@@ -90,6 +90,7 @@ TOOL_KEYS = frozenset(
         "title",
         "description",
         "parameters",
+        "returns",
         "annotations",
         "examples",
         "x-python-name",
@@ -270,25 +271,27 @@ class WildReader:
                 if not self.unknown(path, word, TOOL_KEYS, "a tool"):
                     self.say((*path, word), f"unknown key {word!r} in a tool: ignored", "CG103")
                 del tool[word]
-        parameters = tool.get("parameters")
-        if isinstance(parameters, dict):
-            if "type" not in parameters:
-                parameters = {"type": "object", **parameters}
+        # The parameters, and the result schema read by the same rules.
+        for key, what, has in (
+            ("parameters", "the parameters", "have"),
+            ("returns", "the `returns` schema", "has"),
+        ):
+            schema = tool.get(key)
+            if not isinstance(schema, dict):
+                continue
+            if "type" not in schema:
+                schema = {"type": "object", **schema}
                 self.say(
-                    (*path, "parameters"),
-                    "the parameters have no `type`: read as `type: object` (write it to say so)",
+                    (*path, key),
+                    f"{what} {has} no `type`: read as `type: object` (write it to say so)",
                     "CG107",
                 )
-            parameters = self.schema(parameters, (*path, "parameters"))
+            schema = self.schema(schema, (*path, key))
             for word in ("required", "optional"):
-                if isinstance(parameters.get(word), bool):
+                if isinstance(schema.get(word), bool):
                     # Beside a property it says whether that one is required; here, nothing.
-                    self.ignored(
-                        (*path, "parameters", word),
-                        parameters.pop(word),
-                        f"`{word}` on the parameters",
-                    )
-            tool["parameters"] = parameters
+                    self.ignored((*path, key, word), schema.pop(word), f"`{word}` on {what}")
+            tool[key] = schema
         return tool
 
     def annotations(self, value: Any, path: JsonPath) -> dict[str, Any] | None:

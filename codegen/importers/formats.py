@@ -103,7 +103,14 @@ def _gemini(item: dict[str, Any]) -> dict[str, Any]:
         ),
         None,
     )
-    return _tool(item.get("name"), item.get("description"), parameters)
+    tool = _tool(item.get("name"), item.get("description"), parameters)
+    # The declaration's response, in its JSON Schema form, is the tool's result schema.
+    response = next(
+        (item[k] for k in ("responseJsonSchema", "response_json_schema") if k in item), None
+    )
+    if isinstance(response, dict):
+        tool["returns"] = response
+    return tool
 
 
 def _mcp(item: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import yaml
 from codegen.catalog.load import yaml_1_2_resolvers
 
 # A tool's keys, and a schema's, in the order a person reads them; others follow as they came.
-_TOOL_ORDER = ("name", "title", "description", "annotations", "examples", "parameters")
+_TOOL_ORDER = ("name", "title", "description", "annotations", "examples", "parameters", "returns")
 _SCHEMA_ORDER = (
     "type", "title", "description", "enum", "const", "format", "default", "examples",
     "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
@@ -100,7 +100,7 @@ def _ordered(value: dict[str, Any], order: tuple[str, ...], child: Any) -> dict[
 
 
 def _tool_value(key: str, value: Any) -> Any:
-    if key == "parameters":
+    if key in ("parameters", "returns"):
         return _schema(value)
     return _text(value) if key == "description" else value
 

@@ -10,11 +10,16 @@ from codegen.payloads.schema import public
 
 
 def gemini_declaration(tool: Tool, name: str) -> dict[str, Any]:
-    return {
+    """`{name, description, parametersJsonSchema}`, and `responseJsonSchema` (the JSON Schema
+    form of the declaration's response, beside `parametersJsonSchema`) for a typed result."""
+    declaration = {
         "name": name,
         "description": tool.description,
         "parametersJsonSchema": public(tool.schema),
     }
+    if tool.result is not None:
+        declaration["responseJsonSchema"] = public(tool.result.schema)
+    return declaration
 
 
 def gemini_legacy_declaration(tool: Tool, name: str, parameters: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ STDLIB = {
     "date": ("datetime", "date"),
     "datetime": ("datetime", "datetime"),
     "isfinite": ("math", "isfinite"),
+    "Awaitable": ("collections.abc", "Awaitable"),
     "Mapping": ("collections.abc", "Mapping"),
     "re": ("re", None),
     "Any": ("typing", "Any"),
@@ -24,13 +25,15 @@ STDLIB = {
 # From the package's own _runtime module.
 RUNTIME = frozenset(
     {
-        "ABSENT", "INVALID", "Invalid", "RawArguments", "ToolCallRequest", "ToolSpec",
+        "ABSENT", "INVALID", "Invalid", "RawArguments", "ResultSpec", "ToolCallRequest", "ToolSpec",
         "copy_containers", "draft_class", "is_absolute_uri", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice", "to_date",
         "to_datetime", "to_dict", "to_float", "to_int", "to_json_choice", "to_list", "to_str", "to_uri", "unknown_keys",
     }
 )  # fmt: skip
 
 # Bound by every tool module itself.
-MODULE_LEVEL = frozenset({"NAME", "SCHEMA", "TOOL", "annotations"})
+MODULE_LEVEL = frozenset(
+    {"NAME", "SCHEMA", "TOOL", "RESULT", "RESULT_SCHEMA", "RESULT_WIRE_NAMES", "annotations"}
+)
 
 TAKEN = frozenset(STDLIB) | RUNTIME | MODULE_LEVEL

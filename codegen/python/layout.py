@@ -74,10 +74,16 @@ def frozen_set(head: str, items: list[str]) -> str:
     return f"{head}frozenset(\n{INDENT}{{\n{body}\n{INDENT}}}\n)"
 
 
+# ruff's import sorting wraps at its own default width, which a user's `ruff check` applies to
+# the generated code; black keeps an import split with a trailing comma as it is.
+ISORT_LINE_LENGTH = 88
+
+
 def imports(module: str, names: list[str], indent: str = "") -> str:
-    """`from module import names`; black always puts the names one a line when they do not fit."""
+    """`from module import names`; one a line when they do not fit on one line for both black
+    and ruff's import sorting."""
     one = f"{indent}from {module} import {', '.join(names)}"
-    if fits(one):
+    if str_width(one) <= ISORT_LINE_LENGTH:
         return one
     body = "\n".join(f"{indent}{INDENT}{name}," for name in names)
     return f"{indent}from {module} import (\n{body}\n{indent})"

@@ -28,7 +28,17 @@ def environment() -> jinja2.Environment:
     env.filters["literal"] = literal
     env.filters["docstring"] = docstring
     env.globals["layout"] = layout
+    env.globals["handler_returns"] = handler_returns
     return env
+
+
+def handler_returns(tool: Tool) -> str:
+    """What a handler of `tool` returns, as a type: anything, or for a tool that declares
+    `returns` its `<Tool>Result` or plain values, directly or awaited (the executor checks both)."""
+    if tool.result is None:
+        return "object"
+    value = f"{tool.result.kind.class_name} | Mapping[str, object]"
+    return f"{value} | Awaitable[{value}]"
 
 
 def header(source: str, sha256: str) -> str:
@@ -105,7 +115,7 @@ def render_init(catalog: Catalog) -> str:
     ]
     payloads = emitted(catalog.providers)
     exported += payloads
-    exported += [name for tool in tools for name in (tool.args.class_name, tool.parse_name)]
+    exported += [name for tool in tools for name in _tool_exports(tool)]
     aliases = {
         sent: wire
         for names in catalog.provider_names.values()
@@ -117,7 +127,7 @@ def render_init(catalog: Catalog) -> str:
         .get_template("package_init.py.jinja")
         .render(
             catalog=catalog,
-            imports=tools,
+            imports=[(tool, _tool_exports(tool)) for tool in tools],
             exported=sorted(exported, key=_isort_key),
             aliases=sorted(aliases.items()),
             payload_names=tuple(payloads),
@@ -184,6 +194,12 @@ def render_prompts_module(catalog: Catalog, prompts: dict[str, str]) -> str:
 
 def render_tools_init(catalog: Catalog) -> str:
     return f"{header(catalog.source, catalog.sha256)}{docstring('One module per tool of the catalog.')}\n"
+
+
+def _tool_exports(tool: Tool) -> tuple[str, ...]:
+    """What the package exports of a tool: `<Tool>Args`, `parse_<tool>`, and `<Tool>Result`."""
+    result = (tool.result.kind.class_name,) if tool.result is not None else ()
+    return tuple(sorted((tool.args.class_name, tool.parse_name, *result), key=_isort_key))
 
 
 def _isort_key(name: str) -> tuple[int, str]:

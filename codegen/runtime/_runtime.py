@@ -36,6 +36,7 @@ _fast_loads: Final = _fast_decoder()
 
 # Requests and specs are read-only, so a request of some tool's arguments is a request of `object`.
 ArgsT_co = TypeVar("ArgsT_co", covariant=True)
+ResultT_co = TypeVar("ResultT_co", covariant=True)
 T = TypeVar("T")
 
 RawArguments: TypeAlias = str | bytes | bytearray | memoryview | Mapping[str, object] | None
@@ -133,14 +134,29 @@ _new_request: Final = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
+class ResultSpec(Generic[ResultT_co]):
+    """A tool's declared result (`returns`): its dataclass, the generated checker of its JSON
+    form (which corrects the object in place, as an arguments parser does), the wire names of
+    each result dataclass's fields in field order with the name of the field that holds an open
+    object's other keys (or ""), and its JSON Schema."""
+
+    result_type: type[ResultT_co]
+    check: Callable[[dict[str, object], list[str], list[str]], ResultT_co | Invalid]
+    wire_names: Mapping[type, tuple[tuple[str, ...], str]]
+    schema: Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
 class ToolSpec(Generic[ArgsT_co]):
-    """A tool of the catalog: its wire name, description, argument type, parser and JSON Schema."""
+    """A tool of the catalog: its wire name, description, argument type, parser and JSON Schema,
+    and its declared result, if any."""
 
     name: str
     description: str
     args_type: type[ArgsT_co]
     parse: Callable[[RawArguments, str], ToolCallRequest[ArgsT_co]]
     schema: Mapping[str, object]
+    returns: ResultSpec[object] | None = None
 
 
 def draft_class(cls: type) -> type:

@@ -1,6 +1,6 @@
 """Markdown docs of a catalog, from `templates/docs/`, reading the IR alone: an index of the tools,
 and a page per tool (so that editing one tool changes one page) with its parameter table, its
-examples and the lenient coercions that apply to each parameter."""
+declared result, its examples and the lenient coercions that apply to each parameter."""
 
 from __future__ import annotations
 
@@ -39,6 +39,12 @@ def render_tool_doc(source: str, tool: Tool, names: list[tuple[str, str]]) -> st
     body = (
         environment()
         .get_template("docs/tool.md.jinja")
-        .render(tool=tool, rows=list(rows(tool.args)), example=example, names=names)
+        .render(
+            tool=tool,
+            rows=list(rows(tool.args)),
+            result_rows=None if tool.result is None else list(rows(tool.result.kind)),
+            example=example,
+            names=names,
+        )
     )
     return header(f"{source}, tool {tool.wire_name}", tool.sha256) + body

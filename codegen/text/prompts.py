@@ -1,23 +1,29 @@
 """Prompt text for models without native function calling: the catalog as a JSONL prompt and a
 single-JSON prompt, from `templates/prompts/`, reading the IR alone.
 
-Compact on purpose: a prompt is paid for in tokens on every request. A parameter is one line in a
-TypeScript-like notation that models read well and that costs fewer tokens than harmony's own
-(bench/bench_prompt.py), without dropping what harmony drops (bounds, patterns, examples):
+Compact on purpose: a prompt is paid for in tokens on every request. A tool is a heading
+`## name // description`, then a line per parameter in a TypeScript-like notation that models read
+well and that costs fewer tokens than harmony's own (bench/bench_prompt.py), without dropping what
+harmony drops (bounds, lengths, patterns, examples, nested objects):
 
-    path?: type, constraint, ... = default e.g. example, ... // description
+    name?: type constraint ... = default example X // description
 
 `?` marks an optional parameter; a type is a JSON type name, `date`, `date-time` or `uri` (strings in
-that format), JSON values joined by ` | `, `T[]` for an array and `object of T` for a map; a pattern
-and every value are JSON. Everything before ` // ` is made of those parts alone, so the line can be
-read back whole (tests/test_prompts.py does, for every tool of every bundled and fixture catalog).
-A tool's example call is listed when the catalog gives one: one made from its parameters would say
+that format), JSON values joined by `|`, `T[]` for an array and `object of T` for a map; constraints
+are `1..50`, `>0 <=1`, `<=500 chars`, `6 chars`, `1..20 items`, a pattern as `/regex/` and
+`keys [...]`; every value is JSON (`examples X, Y` when there are several). The parameters of an
+object (of an array's items, a map's values) follow it one space deeper; an object shared with an
+earlier parameter (one `$ref`) is listed once, the later one says `like <path>`. Everything before
+` // ` is made of those parts alone, so the line can be read back whole
+(tests/test_prompt_lines.py does, for every tool of every bundled and fixture catalog). A tool's
+example parameters are listed when the catalog gives them: ones made from its parameters would say
 nothing the lines do not.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +35,7 @@ from codegen.catalog.kinds import (
     DateKind,
     DateTimeKind,
     EnumKind,
+    Field,
     IntegerKind,
     JsonChoiceKind,
     Kind,
@@ -40,8 +47,8 @@ from codegen.catalog.kinds import (
     UnionKind,
     UriKind,
 )
-from codegen.text.describe import Row, json_text, rows, tool_call_sample, value_range
-from codegen.text.environment import environment, one_line
+from codegen.text.describe import json_text, tool_call_sample
+from codegen.text.environment import environment, lines, one_line
 
 # The files each catalog's package gets under prompts/, and the constants that hold the same text.
 PROMPTS = {"jsonl": "JSONL_PROMPT", "single_json": "SINGLE_JSON_PROMPT"}
@@ -49,55 +56,121 @@ PROMPTS = {"jsonl": "JSONL_PROMPT", "single_json": "SINGLE_JSON_PROMPT"}
 
 @dataclass(frozen=True)
 class ToolText:
-    """What a prompt says about a tool: its parameters as rows, and an example call (or None)."""
+    """What a prompt says about a tool: its heading, its parameters as lines, whether one of them
+    refers to another's fields (`like <path>`), and an example call (or None)."""
 
     tool: Tool
+    heading: tuple[str, ...]
     lines: tuple[str, ...]
+    shares: bool
     example: dict[str, Any] | None
 
 
 def tool_texts(catalog: Catalog) -> list[ToolText]:
-    return [
-        ToolText(tool, tuple(parameter_line(row) for row in rows(tool.args)), _example(tool))
-        for tool in catalog.tools
-    ]
+    texts = []
+    for tool in catalog.tools:
+        lines, shares = parameter_lines(tool.args)
+        texts.append(ToolText(tool, heading(tool), lines, shares, _example(tool)))
+    return texts
 
 
-# A path written as it is: names of letters, digits and `_$-`, joined by `.`, `[]` and `.*`.
+def heading(tool: Tool) -> tuple[str, ...]:
+    """`## name // description`, the description's further lines as `// line` (comments, so that
+    no line of it reads as a parameter)."""
+    first = f"## {one_line(tool.wire_name)}"  # a checked name: no space, so no ` // `
+    described = lines(tool.description)
+    if not described:
+        return (first,)
+    return (f"{first} // {described[0]}", *(f"// {line}" for line in described[1:]))
+
+
+def parameter_lines(args: ObjectKind) -> tuple[tuple[str, ...], bool]:
+    """A line per parameter, each nested one under its parent, one space deeper; an object that a
+    parameter shares with an earlier one (one `$ref`) is listed once, the other says whose fields
+    it has (`like <path>`): the lines, and whether one says so."""
+    owners: list[str] = []
+    lines = tuple(_lines(args, "", 0, {}, owners))
+    return lines, bool(owners)
+
+
+def _lines(
+    obj: ObjectKind, prefix: str, depth: int, listed: dict[str, str], owners: list[str]
+) -> Iterator[str]:
+    for field in obj.fields:
+        path = prefix + field.wire_name
+        inner, steps = _inner_object(field.kind)
+        owner = listed.get(inner.class_name) if inner is not None and inner.fields else None
+        yield " " * depth + parameter_line(field, owner)
+        if owner is not None:
+            owners.append(owner)
+        elif inner is not None:
+            # One class is one definition: a nullable use of it is another kind of the same class.
+            listed[inner.class_name] = path + steps
+            yield from _lines(inner, f"{path}{steps}.", depth + 1, listed, owners)
+
+
+def _inner_object(kind: Kind) -> tuple[ObjectKind | None, str]:
+    """The object whose fields are listed under a parameter of this kind, and the steps from the
+    parameter to it (`[]` for an array's items, `.*` for a map's values)."""
+    steps = ""
+    while True:
+        if isinstance(kind, ObjectKind):
+            return kind, steps
+        if isinstance(kind, ArrayKind) and kind.items is not None:
+            kind, steps = kind.items, steps + "[]"
+        elif isinstance(kind, MapKind) and kind.values is not None:
+            kind, steps = kind.values, steps + ".*"
+        else:
+            return None, steps
+
+
+# A name written as it is: letters, digits and `_$-`, not starting with a digit or `-`.
+_PLAIN_NAME = re.compile(r"[A-Za-z_$][\w$-]*")
+# A path written as it is: plain names joined by `.`, `[]` and `.*`.
 _PLAIN_PATH = re.compile(r"[A-Za-z_$][\w$-]*(?:(?:\.|\[\]\.?|\.\*\.?)[\w$-]+|\[\]|\.\*)*")
 
 
-def parameter_line(row: Row) -> str:
-    """`path?: type, constraint, ... = default e.g. example, ... // description` (one line)."""
-    field = row.field
-    path = row.path if _PLAIN_PATH.fullmatch(row.path) else json_text(row.path)
-    text = f"{path}{'' if field.required else '?'}: {compact_type(field.kind)}"
-    text += "".join(f", {c}" for c in compact_constraints(field.kind))
+def parameter_line(field: Field, owner: str | None = None) -> str:
+    """`name?: type constraint ... = default example ... // description` (one line); `owner` is
+    the path of the parameter whose fields this one shares."""
+    name = field.wire_name if _PLAIN_NAME.fullmatch(field.wire_name) else json_text(field.wire_name)
+    text = f"{name}{'' if field.required else '?'}: {compact_type(field.kind)}"
+    text += "".join(f" {c}" for c in compact_constraints(field.kind))
+    if owner is not None:
+        text += f" like {owner if _PLAIN_PATH.fullmatch(owner) else json_text(owner)}"
     if field.has_default:
         text += f" = {json_text(field.default)}"
     if field.examples:
-        text += " e.g. " + ", ".join(json_text(e) for e in field.examples)
+        text += _EXAMPLE_WORDS[len(field.examples) > 1] + ", ".join(
+            json_text(e) for e in field.examples
+        )
     description = one_line(field.description)
     return f"{text} // {description}" if description else text
 
 
+_EXAMPLE_WORDS = (" example ", " examples ")
+
+
 def compact_type(kind: Kind) -> str:
-    """The type: `string`, `integer[]`, `"a" | "b"`, `object of (string | null)`, `uri | null`."""
+    """The type: `string`, `integer[]`, `"a"|"b"`, `object of (string|null)`, `uri|null`."""
     text = _compact_base(kind)
     if kind.nullable and not isinstance(kind, (NullKind, AnyKind)):
-        return f"{text} | null"
+        return f"{text}{_UNION}null"
     return text
+
+
+_UNION = "|"
 
 
 def _compact_base(kind: Kind) -> str:
     if isinstance(kind, (EnumKind, JsonChoiceKind)):
-        return " | ".join(json_text(c) for c in kind.choices)
+        return _UNION.join(json_text(c) for c in kind.choices)
     if isinstance(kind, ArrayKind):
         return f"{_grouped(kind.items)}[]" if kind.items else "any[]"
     if isinstance(kind, MapKind):
         return f"object of {_grouped(kind.values)}" if kind.values else "object"
     if isinstance(kind, UnionKind):
-        return " | ".join(dict.fromkeys(compact_type(m) for m in kind.members))
+        return _UNION.join(dict.fromkeys(compact_type(m) for m in kind.members))
     for cls, name in _NAMES:
         if isinstance(kind, cls):
             return name
@@ -106,7 +179,7 @@ def _compact_base(kind: Kind) -> str:
 
 def _grouped(kind: Kind) -> str:
     text = compact_type(kind)
-    return f"({text})" if " | " in text else text
+    return f"({text})" if _UNION in text else text
 
 
 _NAMES: tuple[tuple[type[Kind], str], ...] = (
@@ -123,19 +196,23 @@ _NAMES: tuple[tuple[type[Kind], str], ...] = (
 )
 
 
-# What may follow a pattern on its line: the end of the line, another part, the description.
-_AFTER_PATTERN = ("", ", ", " = ", " e.g. ", " // ")
+# What may follow a pattern on its line: its end, a default, examples, the description.
+_AFTER_PATTERN = ("", " = ", " example ", " examples ", " // ")
 
 
 def pattern_text(pattern: str) -> str:
     """A pattern as a regular expression literal, `/^[a-z]+$/`, which costs fewer tokens than a
     JSON string (no doubled backslashes); as JSON when a reader taking the first `/` followed by
-    what may follow a pattern as its end would end it early (or it is not one printable line)."""
+    what may follow a pattern as its end would end it early (or it is not one printable line, or
+    it starts with `/`)."""
     literal = f"/{pattern}/"
-    if one_line(pattern) != pattern or any(
-        _literal_end(literal + after) != len(literal) - 1 for after in _AFTER_PATTERN
+    # `//` would open the description.
+    if (
+        literal.startswith("//")
+        or one_line(pattern) != pattern
+        or any(_literal_end(literal + after) != len(literal) - 1 for after in _AFTER_PATTERN)
     ):
-        return json_text(pattern)
+        return "pattern " + json_text(pattern)
     return literal
 
 
@@ -149,21 +226,44 @@ def _literal_end(text: str) -> int:
 
 
 def compact_constraints(kind: Kind) -> list[str]:
-    """`1..50`, `> 0`, `length <= 8`, `items 1..20`, `pattern "^a$"`, `keys ["id"]`."""
+    """`1..50`, `>0`, `<=8 chars`, `1..20 items`, `/^a$/`, `keys ["id"]`."""
     found: list[str] = []
     if isinstance(kind, (IntegerKind, NumberKind)):
-        found += value_range(
-            kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum
-        )
+        found += _range(kind.minimum, kind.maximum, kind.exclusive_minimum, kind.exclusive_maximum)
     if isinstance(kind, StringKind):
-        found += [f"length {r}" for r in value_range(kind.min_length, kind.max_length)]
+        found += [f"{r} chars" for r in _size(kind.min_length, kind.max_length)]
         if kind.pattern is not None:
-            found.append(f"pattern {pattern_text(kind.pattern)}")
+            found.append(pattern_text(kind.pattern))
     if isinstance(kind, ArrayKind):
-        found += [f"items {r}" for r in value_range(kind.min_items, kind.max_items)]
+        found += [f"{r} items" for r in _size(kind.min_items, kind.max_items)]
     if isinstance(kind, MapKind) and kind.required:
         found.append(f"keys {json_text(list(kind.required))}")
     return found
+
+
+def _size(low: float | None, high: float | None) -> list[str]:
+    """A length or a count: `6` when it is exact, else a range."""
+    return [json_text(low)] if low is not None and low == high else _range(low, high)
+
+
+def _range(
+    low: float | None,
+    high: float | None,
+    exclusive_low: float | None = None,
+    exclusive_high: float | None = None,
+) -> list[str]:
+    if low is not None and high is not None:
+        return [f"{json_text(low)}..{json_text(high)}"]
+    parts = []
+    if low is not None:
+        parts.append(f">={json_text(low)}")
+    elif exclusive_low is not None:
+        parts.append(f">{json_text(exclusive_low)}")
+    if high is not None:
+        parts.append(f"<={json_text(high)}")
+    elif exclusive_high is not None:
+        parts.append(f"<{json_text(exclusive_high)}")
+    return [" ".join(parts)] if parts else []
 
 
 def _example(tool: Tool) -> dict[str, Any] | None:
@@ -175,9 +275,10 @@ def render_prompts(catalog: Catalog) -> dict[str, str]:
     """{"jsonl": text, "single_json": text} for the catalog."""
     tools = tool_texts(catalog)
     examples = [t.example for t in tools if t.example is not None][:2]
+    shares = any(t.shares for t in tools)
     return {
         name: environment()
         .get_template(f"prompts/{name}.txt.jinja")
-        .render(catalog=catalog, tools=tools, examples=examples)
+        .render(catalog=catalog, tools=tools, examples=examples, shares=shares)
         for name in PROMPTS
     }

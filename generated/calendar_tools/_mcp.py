@@ -55,12 +55,16 @@ def _sdk() -> Any:
 
 def call_result(result: ToolCallResult) -> dict[str, Any]:
     """A `tools/call` result: the text the model reads, `isError` unless the call succeeded, and
-    `structuredContent` when the handler returned a mapping (MCP's structured form is an object)."""
+    `structuredContent`: for a tool that declares `returns`, the value checked against it (the
+    tool's outputSchema, which MCP clients check it against); for another, a mapping the handler
+    returned (MCP's structured form is an object)."""
     reply: dict[str, Any] = {
         "content": [{"type": "text", "text": result.text}],
         "isError": not result.ok,
     }
-    if result.ok and isinstance(result.content, Mapping):
+    if result.structured is not None:
+        reply["structuredContent"] = result.structured
+    elif result.ok and isinstance(result.content, Mapping):
         structured = content_json(result.content)
         if isinstance(structured, dict):
             reply["structuredContent"] = structured

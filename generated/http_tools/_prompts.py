@@ -13,22 +13,20 @@ JSONL_PROMPT: Final = (
     '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}, "call_id": "call_1"}\n'
     '{"name": "http.post", "parameters": {"url": "https://example.com", "body": {}}, "call_id": "call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, `e.g.` examples and `// description`; `date`, `date-time` and `uri` are strings in that format.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
-    "## http.get\n"
-    "// Send an HTTP GET request and return the status code, response headers and body text.\n"
-    'url: uri e.g. "https://api.example.com/v1/status" // Absolute URL to fetch.\n'
+    "## http.get // Send an HTTP GET request and return the status code, response headers and body text.\n"
+    'url: uri example "https://api.example.com/v1/status" // Absolute URL to fetch.\n'
     "headers?: object of string // Request headers, as header name to value.\n"
-    "timeoutSeconds?: number, >= 0 = 30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
+    "timeoutSeconds?: number >=0 = 30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
     "followRedirects?: boolean = true // Whether to follow 3xx redirects automatically.\n"
     "\n"
-    "## http.post\n"
-    "// Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
+    "## http.post // Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
     "url: uri // Absolute URL to post to.\n"
-    "body: object | string // Request body: an object is sent as JSON, a string is sent as-is.\n"
-    'Content-Type?: "application/json" | "text/plain" = "application/json" // Media type of the request body.\n'
+    "body: object|string // Request body: an object is sent as JSON, a string is sent as-is.\n"
+    'Content-Type?: "application/json"|"text/plain" = "application/json" // Media type of the request body.\n'
 )
 
 
@@ -37,20 +35,18 @@ SINGLE_JSON_PROMPT: Final = (
     "For example:\n"
     '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, `e.g.` examples and `// description`; `date`, `date-time` and `uri` are strings in that format.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
-    "## http.get\n"
-    "// Send an HTTP GET request and return the status code, response headers and body text.\n"
-    'url: uri e.g. "https://api.example.com/v1/status" // Absolute URL to fetch.\n'
+    "## http.get // Send an HTTP GET request and return the status code, response headers and body text.\n"
+    'url: uri example "https://api.example.com/v1/status" // Absolute URL to fetch.\n'
     "headers?: object of string // Request headers, as header name to value.\n"
-    "timeoutSeconds?: number, >= 0 = 30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
+    "timeoutSeconds?: number >=0 = 30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
     "followRedirects?: boolean = true // Whether to follow 3xx redirects automatically.\n"
     "\n"
-    "## http.post\n"
-    "// Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
+    "## http.post // Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
     "url: uri // Absolute URL to post to.\n"
-    "body: object | string // Request body: an object is sent as JSON, a string is sent as-is.\n"
-    'Content-Type?: "application/json" | "text/plain" = "application/json" // Media type of the request body.\n'
+    "body: object|string // Request body: an object is sent as JSON, a string is sent as-is.\n"
+    'Content-Type?: "application/json"|"text/plain" = "application/json" // Media type of the request body.\n'
 )

@@ -14,9 +14,10 @@ import json
 import traceback as tracebacks
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime, time
-from typing import Any, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, cast
 
 from ._explain import explain_warnings
+from ._runtime import Invalid, ResultSpec
 
 Status: TypeAlias = Literal["success", "failed", "rejected"]
 
@@ -30,6 +31,11 @@ class ToolCallResult:
     and its logs, never for the model) or "rejected" (not run: the request had errors, or no
     handler takes the tool; `error` says what to fix, `errors` holds the request's codes).
     `warnings` are the request's.
+
+    For a tool that declares `returns`, a success also has `structured`: the handler's value as
+    JSON, checked against the schema (what every provider form sends); a value that does not
+    match is "failed", with `content` kept, `error` saying so and `errors` holding the codes
+    (`missing_required:items[0].id`, ...).
     """
 
     tool_name: str
@@ -40,6 +46,7 @@ class ToolCallResult:
     warnings: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     exception: BaseException | None = dataclasses.field(default=None, compare=False, repr=False)
+    structured: dict[str, object] | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,7 +63,7 @@ class ToolCallResult:
     def text(self) -> str:
         """What the model reads: the content as text, or what went wrong; then any note."""
         if self.status == "success":
-            body = content_text(self.content)
+            body = content_text(self.content if self.structured is None else self.structured)
         elif self.status == "failed":
             body = f"Error: the tool failed: {self.error}"
         elif self.errors:
@@ -87,6 +94,56 @@ def content_json(content: object) -> object:
         return json.loads(text)
     except ValueError:
         return text
+
+
+def check_result(
+    returns: ResultSpec[object], content: object
+) -> tuple[dict[str, object] | None, tuple[str, ...]]:
+    """A handler's value checked against its tool's `returns`: its JSON form (as the schema
+    describes it, defaults filled) and no codes, or None and the codes of the mismatch.
+
+    The value may be the tool's `<Tool>Result` or plain values (a mapping by wire name; dates,
+    enums and dataclasses as `content_text` writes them). A correction the arguments' parser
+    would make (`"5"` for an integer, an undeclared key) is a mismatch: the handler is code, and
+    what it returns must already be right. Only a None in an optional field is read as absent,
+    as Python writes "no value"."""
+    try:
+        plain = _wire_json(content, returns.wire_names)
+        if type(plain) is not dict:
+            return None, (f"result_not_object:{type(plain).__name__}",)
+        warnings: list[str] = []
+        errors: list[str] = []
+        typed = returns.check(plain, warnings, errors)
+        problems = (*errors, *(w for w in warnings if not w.startswith(_ABSENT_CODE)))
+        if problems or isinstance(typed, Invalid):
+            return None, problems or ("result_invalid",)
+        # The object the checker corrected in place: optional fields left out as None are not
+        # there, defaults are; its dates become ISO text again.
+        structured = _wire_json(plain, returns.wire_names)
+    except Exception as exc:  # noqa: BLE001 - a cycle, NaN, or a value whose conversion raised
+        return None, (f"result_not_json:{type(exc).__name__}",)
+    return cast(dict[str, object], structured), ()
+
+
+_ABSENT_CODE: Final = "null_treated_as_absent:"
+
+
+def _wire_json(value: object, wire_names: Mapping[type, tuple[tuple[str, ...], str]]) -> object:
+    """`value` as JSON values, each result dataclass as an object keyed by wire name (an open
+    object's other keys among them), anything else as `content_text` writes it."""
+
+    def default(item: object) -> object:
+        names = wire_names.get(type(item))
+        if names is None:
+            return _json_default(item)
+        wires, extra = names
+        fields = dataclasses.fields(item)  # type: ignore[arg-type]
+        out = {wire: getattr(item, field.name) for wire, field in zip(wires, fields)}
+        if extra:
+            out.update(getattr(item, extra))
+        return out
+
+    return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False, default=default))
 
 
 def _json_default(value: object) -> object:
@@ -166,7 +223,8 @@ def to_gemini(
     for result in results:
         response: dict[str, Any]
         if result.ok:
-            response = {"output": content_json(result.content)}
+            output = result.content if result.structured is None else result.structured
+            response = {"output": content_json(output)}
             note = explain_warnings(result.warnings)
             if note:
                 response["note"] = note

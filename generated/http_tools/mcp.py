@@ -21,7 +21,7 @@ def mcp_server(handlers: Handlers, *, timeout: float | None = None, name: str = 
     names every tool without one and every name the catalog does not have.
     """
     check_handlers(handlers, TOOLS)
-    return make_server(Executor(handlers, timeout=timeout), MCP_TOOLS, parse, name, VERSION)
+    return make_server(Executor(handlers, timeout=timeout), MCP_TOOLS, parse, name, VERSION or "")
 
 
 def serve_mcp(

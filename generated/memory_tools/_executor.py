@@ -37,7 +37,7 @@ from collections.abc import (
 from typing import Any, Final, cast
 
 from ._explain import decoded_arguments, explain_errors
-from ._results import ToolCallResult
+from ._results import ToolCallResult, check_result
 from ._runtime import ToolCallRequest, ToolSpec
 
 logger: Final = logging.getLogger(__package__ or __name__)
@@ -116,7 +116,7 @@ class ToolExecutor:
             raise  # Ctrl-C in the caller's thread: the user stops the program, not the tool
         except BaseException as exc:  # noqa: BLE001 - the handler's failure is the result
             return _failed(request, exc)
-        return _success(request, content)
+        return self._finished(request, content)
 
     async def aexecute(self, request: ToolCallRequest[object]) -> ToolCallResult:
         """Run the call's handler without blocking the event loop: a sync one in a thread."""
@@ -161,7 +161,26 @@ class ToolExecutor:
             )
         if done.exception is not None:
             return _failed(request, done.exception)
-        return _success(request, done.content)
+        return self._finished(request, done.content)
+
+    def _finished(self, request: ToolCallRequest[object], content: object) -> ToolCallResult:
+        """A handler's value as the call's result: checked against the tool's `returns`, when it
+        declares one."""
+        returns = self._tools[request.tool_name].returns
+        if returns is None:
+            return _success(request, content)
+        structured, mismatch = check_result(returns, content)
+        if structured is None:
+            return _mismatched(request, content, mismatch)
+        return ToolCallResult(
+            request.tool_name,
+            request.tool_call_id,
+            "success",
+            content,
+            None,
+            request.warnings,
+            structured=structured,
+        )
 
     def _thread_slots(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
@@ -265,15 +284,19 @@ async def _in_thread(bound: _Bound, arguments: object) -> _Outcome:
         if not future.done():  # a timed-out or cancelled call no longer waits for it
             future.set_result(outcome)
 
-    def work() -> None:
+    def work() -> Callable[[], None]:
         try:
             outcome = _Outcome(context.run(bound.call, arguments), None)
         except BaseException as exc:  # noqa: BLE001 - handed to the loop as the outcome
             outcome = _Outcome(None, exc)
-        try:
-            loop.call_soon_threadsafe(settle, outcome)
-        except RuntimeError:
-            pass  # the loop has closed since: no one waits for this call any more
+
+        def hand_back() -> None:
+            try:
+                loop.call_soon_threadsafe(settle, outcome)
+            except RuntimeError:
+                pass  # the loop has closed since: no one waits for this call any more
+
+        return hand_back
 
     _WORKERS.run(work)
     outcome = await future
@@ -295,11 +318,12 @@ class _Workers:
     IDLE_SECONDS: Final = 30.0
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        # A job runs the handler and gives back what hands its outcome to the caller.
+        self._jobs: queue.SimpleQueue[Callable[[], Callable[[], None]]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._idle = 0  # threads waiting for a job, less the jobs queued for them
 
-    def run(self, job: Callable[[], None]) -> None:
+    def run(self, job: Callable[[], Callable[[], None]]) -> None:
         with self._lock:
             self._jobs.put(job)
             if self._idle:
@@ -319,9 +343,12 @@ class _Workers:
                         self._idle -= 1
                         return
                 continue
-            job()
+            hand_back = job()
+            # Idle before the caller hears of the outcome, so the call it makes next finds this
+            # thread waiting rather than starting another.
             with self._lock:
                 self._idle += 1
+            hand_back()
 
 
 _WORKERS: Final = _Workers()
@@ -421,6 +448,21 @@ def _failed(request: ToolCallRequest[object], exc: BaseException) -> ToolCallRes
         error,
         request.warnings,
         exception=exc,
+    )
+
+
+def _mismatched(
+    request: ToolCallRequest[object], content: object, codes: tuple[str, ...]
+) -> ToolCallResult:
+    error = f"the result does not match the tool's `returns` schema: {'; '.join(codes)}"
+    logger.error(
+        "the handler of %s returned a wrong result on call %s: %s",
+        request.tool_name,
+        request.tool_call_id or "(no id)",
+        error,
+    )
+    return ToolCallResult(
+        request.tool_name, request.tool_call_id, "failed", content, error, request.warnings, codes
     )
 
 

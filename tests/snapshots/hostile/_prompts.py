@@ -13,12 +13,11 @@ JSONL_PROMPT: Final = (
     '{"name": "hostile.tool-one", "parameters": {"str": "\'\'\'\\n{{ x }}", "class": "example"}, "call_id": "call_1"}\n'
     '{"name": "hostile-tool.two", "parameters": {"outer": {"it\'s": 1}}, "call_id": "call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, `e.g.` examples and `// description`; `date`, `date-time` and `uri` are strings in that format.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
-    "## hostile.tool-one\n"
-    "// First line: \"double\" 'single' \"\"\" ''' back\\slash {{ x }} {% raw %}{% endraw %} ${x} # not a comment __import__('os').system('x')  end\\\n"
+    "## hostile.tool-one // First line: \"double\" 'single' \"\"\" ''' back\\slash {{ x }} {% raw %}{% endraw %} ${x} # not a comment __import__('os').system('x')  end\\\n"
     '// """\n'
     "// __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'tool one description')\n"
     "// '''\n"
@@ -31,7 +30,7 @@ JSONL_PROMPT: Final = (
     "// fs\n"
     "// nel\n"
     "// \\\n"
-    'str: string = "\\"\\"\\" + __import__(\'os\').system(\'x\') + \\"\\"\\"\\\\" e.g. "\'\'\'\\n{{ x }}", "\\\\", "\\u2028\\u2029\\u0000" // Shadows the builtin `str` in the class body; """ __import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'str\') """\n'
+    'str: string = "\\"\\"\\" + __import__(\'os\').system(\'x\') + \\"\\"\\"\\\\" examples "\'\'\'\\n{{ x }}", "\\\\", "\\u2028\\u2029\\u0000" // Shadows the builtin `str` in the class body; """ __import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'str\') """\n'
     "int?: integer = 0 // Shadows `int`.\n"
     "float?: number = -0.0 // Shadows `float`.\n"
     "bool?: boolean = true // Shadows `bool`.\n"
@@ -44,32 +43,32 @@ JSONL_PROMPT: Final = (
     '"名前"?: string // Japanese name: no ASCII letters, so it needs a Python name of its own.\n'
     "datetime?: date-time // Shadows the class `datetime`.\n"
     "date?: date // Shadows the class `date`.\n"
-    "re?: string, pattern /^[^\"'\\\\]*$/ // Shadows the module `re`; no quotes or backslashes allowed.\n"
+    "re?: string /^[^\"'\\\\]*$/ // Shadows the module `re`; no quotes or backslashes allowed.\n"
     "class: string // A keyword.\n"
-    "from?: integer, >= 0 // A keyword.\n"
+    "from?: integer >=0 // A keyword.\n"
     "lambda?: boolean = false // A keyword.\n"
-    'match?: "case" | "\\"\\"\\"" | "\'\'\'" | "\\\\" // A soft keyword.\n'
+    'match?: "case"|"\\"\\"\\""|"\'\'\'"|"\\\\" // A soft keyword.\n'
     "type?: string // A soft keyword (3.12) and a builtin.\n"
-    "len?: integer, >= 0 // Shadows `len`.\n"
+    "len?: integer >=0 // Shadows `len`.\n"
     "values?: object // The generated code's `values` dict.\n"
-    "v?: integer, <= 100 // The generated code's `v`.\n"
-    "src?: string, length >= 1 // The generated code's `src`.\n"
+    "v?: integer <=100 // The generated code's `v`.\n"
+    "src?: string >=1 chars // The generated code's `src`.\n"
     "errors?: integer[] // The generated code's `errors`.\n"
     "warnings?: string[] = [] // The generated code's `warnings`.\n"
     "path?: string // The generated code's `path`.\n"
-    "c?: number | null // The generated code's `c`.\n"
+    "c?: number|null // The generated code's `c`.\n"
     "key?: string // The generated code's `key`.\n"
     "item?: object // The generated code's `item`.\n"
-    "item.key?: string // `key` inside `item`.\n"
-    "item.items?: integer[] // `items` inside `item`.\n"
+    " key?: string // `key` inside `item`.\n"
+    " items?: integer[] // `items` inside `item`.\n"
     "items?: object[] // The generated code's `items`.\n"
-    "items[].item?: integer // `item` inside `items`.\n"
+    " item?: integer // `item` inside `items`.\n"
     "failed?: boolean // The generated code's `failed`.\n"
     "Final?: integer // The typing name `Final`.\n"
     "Literal?: string // The typing name `Literal`.\n"
     "INVALID?: string // The runtime's `INVALID`.\n"
     "ABSENT?: string // The runtime's `ABSENT`.\n"
-    "arguments?: integer, >= 0 // The generated root helper is `_arguments`.\n"
+    "arguments?: integer >=0 // The generated root helper is `_arguments`.\n"
     "Content-Type?: string // Dash: `content_type`.\n"
     '"2fa"?: boolean // Leading digit: `field_2fa`.\n'
     "größe?: integer // Non-ASCII letters.\n"
@@ -82,44 +81,40 @@ JSONL_PROMPT: Final = (
     "flag?: boolean // A `bool` annotation after the field `bool`.\n"
     "names?: string[] // A `list` annotation after the field `list`.\n"
     "scores?: object of integer // A `dict` annotation after the field `dict`.\n"
-    'mode?: "fast" | "safe" // A `Literal` alias after the field `Literal`.\n'
+    'mode?: "fast"|"safe" // A `Literal` alias after the field `Literal`.\n'
     "\n"
-    "## hostile-tool.two\n"
-    '// """Starts after blank lines\\ and ends with a quote"\n'
+    '## hostile-tool.two // """Starts after blank lines\\ and ends with a quote"\n'
     "// __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'tool two description')\n"
     "outer: object // Outer object: \"\"\" __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'outer') \"\"\"\n"
-    "\"outer.\\\"\\\"\\\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #\"?: string // A property name that tries to close a string.\n"
-    '"outer.it\'s": integer // Apostrophe.\n'
-    '"outer.back\\\\slash\\\\"?: string // Backslashes, one of them trailing.\n'
-    '"outer.line\\nbreak\\r\\u2028\\u2029"?: boolean // Line breaks in a name.\n'
-    '"outer.tab\\there"?: number // A tab in a name.\n'
-    '"outer.{path}"?: string // Looks like an f-string field.\n'
-    '"outer.{{ x }}"?: string // Jinja expression.\n'
-    '"outer.{% raw %}"?: string // Jinja block.\n'
-    '"outer.${x}"?: string // Shell/JS interpolation.\n'
-    '"outer.# comment"?: string // A comment starter.\n'
-    '"outer.a.b-c d"?: integer = 7 // Dots, dashes and spaces.\n'
-    '"outer.\\u0000"?: string // NUL.\n'
-    '"outer.\\u2028"?: string // A line separator alone.\n'
-    '"outer.%s %(x)s {0}"?: string // Format directives.\n'
-    "outer.shared?: object\n"
-    '"outer.shared.\\"\\"\\"; __import__(\'os\').system(\'x\') #"?: string // A property name that tries to close a string.\n'
-    'choice?: "\\"" | "\'" | "\\"\\"\\"" | "\'\'\'" | "back\\\\" | "\\\\" | "new\\nline" | "cr\\rlf" | "\\u2028" | "\\u2029" | "\\u0000" | "\\t" | "{{ x }}" | "{% raw %}" | "${x}" | "# c" | "__import__(\'os\').system(\'x\')" | "Größe" = "\'\'\'" // Enum of hostile values.\n'
-    'mixed?: 1 | "1" | true | "true" | 2.5 // Enum of mixed JSON types.\n'
-    'note?: string = "\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" e.g. "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
-    "pattern?: string, pattern /^(\"\"\"|'''|\\\\|[a-z])+$/ // A pattern with quotes and backslashes.\n"
+    " \"\\\"\\\"\\\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #\"?: string // A property name that tries to close a string.\n"
+    ' "it\'s": integer // Apostrophe.\n'
+    ' "back\\\\slash\\\\"?: string // Backslashes, one of them trailing.\n'
+    ' "line\\nbreak\\r\\u2028\\u2029"?: boolean // Line breaks in a name.\n'
+    ' "tab\\there"?: number // A tab in a name.\n'
+    ' "{path}"?: string // Looks like an f-string field.\n'
+    ' "{{ x }}"?: string // Jinja expression.\n'
+    ' "{% raw %}"?: string // Jinja block.\n'
+    ' "${x}"?: string // Shell/JS interpolation.\n'
+    ' "# comment"?: string // A comment starter.\n'
+    ' "a.b-c d"?: integer = 7 // Dots, dashes and spaces.\n'
+    ' "\\u0000"?: string // NUL.\n'
+    ' "\\u2028"?: string // A line separator alone.\n'
+    ' "%s %(x)s {0}"?: string // Format directives.\n'
+    " shared?: object\n"
+    '  "\\"\\"\\"; __import__(\'os\').system(\'x\') #"?: string // A property name that tries to close a string.\n'
+    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe" = "\'\'\'" // Enum of hostile values.\n'
+    'mixed?: 1|"1"|true|"true"|2.5 // Enum of mixed JSON types.\n'
+    'note?: string = "\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" examples "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
+    "pattern?: string /^(\"\"\"|'''|\\\\|[a-z])+$/ // A pattern with quotes and backslashes.\n"
     'config?: object of string = {"k\\"\\"\\"": "v\'\'\'\\\\", "{{ x }}": "\\u2028"} // A map with a hostile default.\n'
     "\n"
-    "## ns:tool_3\n"
-    '// Leading whitespace, then "quotes" at the end"""\n'
+    '## ns:tool_3 // Leading whitespace, then "quotes" at the end"""\n'
     "x?: string // \\\n"
     "\n"
-    "## import\n"
-    "// A tool named like a keyword. '''\"\"\"\\\n"
+    "## import // A tool named like a keyword. '''\"\"\"\\\n"
     "lambda?: string // '\n"
     "\n"
-    "## _runtime\n"
-    "// A tool named like the runtime module.\n"
+    "## _runtime // A tool named like the runtime module.\n"
     "None?: string // Named like a constant.\n"
     "True?: string // Named like a constant.\n"
 )
@@ -130,12 +125,11 @@ SINGLE_JSON_PROMPT: Final = (
     "For example:\n"
     '{"name": "hostile.tool-one", "parameters": {"str": "\'\'\'\\n{{ x }}", "class": "example"}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, `e.g.` examples and `// description`; `date`, `date-time` and `uri` are strings in that format.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
-    "## hostile.tool-one\n"
-    "// First line: \"double\" 'single' \"\"\" ''' back\\slash {{ x }} {% raw %}{% endraw %} ${x} # not a comment __import__('os').system('x')  end\\\n"
+    "## hostile.tool-one // First line: \"double\" 'single' \"\"\" ''' back\\slash {{ x }} {% raw %}{% endraw %} ${x} # not a comment __import__('os').system('x')  end\\\n"
     '// """\n'
     "// __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'tool one description')\n"
     "// '''\n"
@@ -148,7 +142,7 @@ SINGLE_JSON_PROMPT: Final = (
     "// fs\n"
     "// nel\n"
     "// \\\n"
-    'str: string = "\\"\\"\\" + __import__(\'os\').system(\'x\') + \\"\\"\\"\\\\" e.g. "\'\'\'\\n{{ x }}", "\\\\", "\\u2028\\u2029\\u0000" // Shadows the builtin `str` in the class body; """ __import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'str\') """\n'
+    'str: string = "\\"\\"\\" + __import__(\'os\').system(\'x\') + \\"\\"\\"\\\\" examples "\'\'\'\\n{{ x }}", "\\\\", "\\u2028\\u2029\\u0000" // Shadows the builtin `str` in the class body; """ __import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'str\') """\n'
     "int?: integer = 0 // Shadows `int`.\n"
     "float?: number = -0.0 // Shadows `float`.\n"
     "bool?: boolean = true // Shadows `bool`.\n"
@@ -161,32 +155,32 @@ SINGLE_JSON_PROMPT: Final = (
     '"名前"?: string // Japanese name: no ASCII letters, so it needs a Python name of its own.\n'
     "datetime?: date-time // Shadows the class `datetime`.\n"
     "date?: date // Shadows the class `date`.\n"
-    "re?: string, pattern /^[^\"'\\\\]*$/ // Shadows the module `re`; no quotes or backslashes allowed.\n"
+    "re?: string /^[^\"'\\\\]*$/ // Shadows the module `re`; no quotes or backslashes allowed.\n"
     "class: string // A keyword.\n"
-    "from?: integer, >= 0 // A keyword.\n"
+    "from?: integer >=0 // A keyword.\n"
     "lambda?: boolean = false // A keyword.\n"
-    'match?: "case" | "\\"\\"\\"" | "\'\'\'" | "\\\\" // A soft keyword.\n'
+    'match?: "case"|"\\"\\"\\""|"\'\'\'"|"\\\\" // A soft keyword.\n'
     "type?: string // A soft keyword (3.12) and a builtin.\n"
-    "len?: integer, >= 0 // Shadows `len`.\n"
+    "len?: integer >=0 // Shadows `len`.\n"
     "values?: object // The generated code's `values` dict.\n"
-    "v?: integer, <= 100 // The generated code's `v`.\n"
-    "src?: string, length >= 1 // The generated code's `src`.\n"
+    "v?: integer <=100 // The generated code's `v`.\n"
+    "src?: string >=1 chars // The generated code's `src`.\n"
     "errors?: integer[] // The generated code's `errors`.\n"
     "warnings?: string[] = [] // The generated code's `warnings`.\n"
     "path?: string // The generated code's `path`.\n"
-    "c?: number | null // The generated code's `c`.\n"
+    "c?: number|null // The generated code's `c`.\n"
     "key?: string // The generated code's `key`.\n"
     "item?: object // The generated code's `item`.\n"
-    "item.key?: string // `key` inside `item`.\n"
-    "item.items?: integer[] // `items` inside `item`.\n"
+    " key?: string // `key` inside `item`.\n"
+    " items?: integer[] // `items` inside `item`.\n"
     "items?: object[] // The generated code's `items`.\n"
-    "items[].item?: integer // `item` inside `items`.\n"
+    " item?: integer // `item` inside `items`.\n"
     "failed?: boolean // The generated code's `failed`.\n"
     "Final?: integer // The typing name `Final`.\n"
     "Literal?: string // The typing name `Literal`.\n"
     "INVALID?: string // The runtime's `INVALID`.\n"
     "ABSENT?: string // The runtime's `ABSENT`.\n"
-    "arguments?: integer, >= 0 // The generated root helper is `_arguments`.\n"
+    "arguments?: integer >=0 // The generated root helper is `_arguments`.\n"
     "Content-Type?: string // Dash: `content_type`.\n"
     '"2fa"?: boolean // Leading digit: `field_2fa`.\n'
     "größe?: integer // Non-ASCII letters.\n"
@@ -199,44 +193,40 @@ SINGLE_JSON_PROMPT: Final = (
     "flag?: boolean // A `bool` annotation after the field `bool`.\n"
     "names?: string[] // A `list` annotation after the field `list`.\n"
     "scores?: object of integer // A `dict` annotation after the field `dict`.\n"
-    'mode?: "fast" | "safe" // A `Literal` alias after the field `Literal`.\n'
+    'mode?: "fast"|"safe" // A `Literal` alias after the field `Literal`.\n'
     "\n"
-    "## hostile-tool.two\n"
-    '// """Starts after blank lines\\ and ends with a quote"\n'
+    '## hostile-tool.two // """Starts after blank lines\\ and ends with a quote"\n'
     "// __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'tool two description')\n"
     "outer: object // Outer object: \"\"\" __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'outer') \"\"\"\n"
-    "\"outer.\\\"\\\"\\\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #\"?: string // A property name that tries to close a string.\n"
-    '"outer.it\'s": integer // Apostrophe.\n'
-    '"outer.back\\\\slash\\\\"?: string // Backslashes, one of them trailing.\n'
-    '"outer.line\\nbreak\\r\\u2028\\u2029"?: boolean // Line breaks in a name.\n'
-    '"outer.tab\\there"?: number // A tab in a name.\n'
-    '"outer.{path}"?: string // Looks like an f-string field.\n'
-    '"outer.{{ x }}"?: string // Jinja expression.\n'
-    '"outer.{% raw %}"?: string // Jinja block.\n'
-    '"outer.${x}"?: string // Shell/JS interpolation.\n'
-    '"outer.# comment"?: string // A comment starter.\n'
-    '"outer.a.b-c d"?: integer = 7 // Dots, dashes and spaces.\n'
-    '"outer.\\u0000"?: string // NUL.\n'
-    '"outer.\\u2028"?: string // A line separator alone.\n'
-    '"outer.%s %(x)s {0}"?: string // Format directives.\n'
-    "outer.shared?: object\n"
-    '"outer.shared.\\"\\"\\"; __import__(\'os\').system(\'x\') #"?: string // A property name that tries to close a string.\n'
-    'choice?: "\\"" | "\'" | "\\"\\"\\"" | "\'\'\'" | "back\\\\" | "\\\\" | "new\\nline" | "cr\\rlf" | "\\u2028" | "\\u2029" | "\\u0000" | "\\t" | "{{ x }}" | "{% raw %}" | "${x}" | "# c" | "__import__(\'os\').system(\'x\')" | "Größe" = "\'\'\'" // Enum of hostile values.\n'
-    'mixed?: 1 | "1" | true | "true" | 2.5 // Enum of mixed JSON types.\n'
-    'note?: string = "\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" e.g. "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
-    "pattern?: string, pattern /^(\"\"\"|'''|\\\\|[a-z])+$/ // A pattern with quotes and backslashes.\n"
+    " \"\\\"\\\"\\\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #\"?: string // A property name that tries to close a string.\n"
+    ' "it\'s": integer // Apostrophe.\n'
+    ' "back\\\\slash\\\\"?: string // Backslashes, one of them trailing.\n'
+    ' "line\\nbreak\\r\\u2028\\u2029"?: boolean // Line breaks in a name.\n'
+    ' "tab\\there"?: number // A tab in a name.\n'
+    ' "{path}"?: string // Looks like an f-string field.\n'
+    ' "{{ x }}"?: string // Jinja expression.\n'
+    ' "{% raw %}"?: string // Jinja block.\n'
+    ' "${x}"?: string // Shell/JS interpolation.\n'
+    ' "# comment"?: string // A comment starter.\n'
+    ' "a.b-c d"?: integer = 7 // Dots, dashes and spaces.\n'
+    ' "\\u0000"?: string // NUL.\n'
+    ' "\\u2028"?: string // A line separator alone.\n'
+    ' "%s %(x)s {0}"?: string // Format directives.\n'
+    " shared?: object\n"
+    '  "\\"\\"\\"; __import__(\'os\').system(\'x\') #"?: string // A property name that tries to close a string.\n'
+    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe" = "\'\'\'" // Enum of hostile values.\n'
+    'mixed?: 1|"1"|true|"true"|2.5 // Enum of mixed JSON types.\n'
+    'note?: string = "\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" examples "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
+    "pattern?: string /^(\"\"\"|'''|\\\\|[a-z])+$/ // A pattern with quotes and backslashes.\n"
     'config?: object of string = {"k\\"\\"\\"": "v\'\'\'\\\\", "{{ x }}": "\\u2028"} // A map with a hostile default.\n'
     "\n"
-    "## ns:tool_3\n"
-    '// Leading whitespace, then "quotes" at the end"""\n'
+    '## ns:tool_3 // Leading whitespace, then "quotes" at the end"""\n'
     "x?: string // \\\n"
     "\n"
-    "## import\n"
-    "// A tool named like a keyword. '''\"\"\"\\\n"
+    "## import // A tool named like a keyword. '''\"\"\"\\\n"
     "lambda?: string // '\n"
     "\n"
-    "## _runtime\n"
-    "// A tool named like the runtime module.\n"
+    "## _runtime // A tool named like the runtime module.\n"
     "None?: string // Named like a constant.\n"
     "True?: string // Named like a constant.\n"
 )
