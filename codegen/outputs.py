@@ -11,15 +11,27 @@ PAYLOAD_FILES = {
     "OPENAI_STRICT_TOOLS": "openai_chat_strict.json",
     "OPENAI_RESPONSES_TOOLS": "openai_responses.json",
     "ANTHROPIC_TOOLS": "anthropic.json",
+    "ANTHROPIC_STRICT_TOOLS": "anthropic_strict.json",
     "GEMINI_TOOLS": "gemini.json",
     "GEMINI_LEGACY_TOOLS": "gemini_legacy.json",
     "MCP_TOOLS": "mcp.json",
     "PROVIDER_NAMES": "provider_names.json",
 }
+# The type of an item of each tool list (`runtime/_types.py`): what the provider's SDK takes.
+PAYLOAD_TYPES = {
+    "OPENAI_TOOLS": "OpenAIChatTool",
+    "OPENAI_STRICT_TOOLS": "OpenAIChatTool",
+    "OPENAI_RESPONSES_TOOLS": "OpenAIResponsesTool",
+    "ANTHROPIC_TOOLS": "AnthropicTool",
+    "ANTHROPIC_STRICT_TOOLS": "AnthropicTool",
+    "GEMINI_TOOLS": "GeminiFunctionDeclaration",
+    "GEMINI_LEGACY_TOOLS": "GeminiFunctionDeclaration",
+    "MCP_TOOLS": "McpTool",
+}
 # What `[tool.codegen] providers` can choose: each a group of the payload constants above.
 PROVIDERS = {
     "openai": ("OPENAI_TOOLS", "OPENAI_STRICT_TOOLS", "OPENAI_RESPONSES_TOOLS"),
-    "anthropic": ("ANTHROPIC_TOOLS",),
+    "anthropic": ("ANTHROPIC_TOOLS", "ANTHROPIC_STRICT_TOOLS"),
     "gemini": ("GEMINI_TOOLS",),
     "gemini_legacy": ("GEMINI_LEGACY_TOOLS",),
     "mcp": ("MCP_TOOLS",),

@@ -132,6 +132,7 @@ def front_end_warnings(stderr: str) -> list[str]:
         line
         for line in stderr.splitlines()
         if ": OpenAI strict: " not in line
+        and ": Anthropic strict: " not in line
         and ": Gemini legacy: " not in line
         and not line.startswith("codegen: ")
     ]
@@ -143,7 +144,13 @@ def only_payload_warnings(stderr: str) -> bool:
     legacy subset, ...), listed by `validate` and counted by `build`."""
     lines = stderr.splitlines()
     return bool(lines) and all(
-        (": note CG201: " in line and (": OpenAI strict: " in line or ": Gemini legacy: " in line))
+        (
+            ": note CG201: " in line
+            and any(
+                f": {fmt}: " in line
+                for fmt in ("OpenAI strict", "Anthropic strict", "Gemini legacy")
+            )
+        )
         or (line.startswith("codegen: ") and " notes: what a provider format cannot say" in line)
         for line in lines
     )
@@ -630,6 +637,11 @@ def test_validate_prints_build_warnings_with_file_line_and_path(project: Path) -
     assert [line for line in result.stderr.splitlines() if line not in lines] == [
         (
             "schemas/contacts.yaml:15: note CG201: tools[0].parameters.properties.tags.uniqueItems:"
+            " Anthropic strict: keyword 'uniqueItems' moved into the description (strict tool use"
+            " does not take it)"
+        ),
+        (
+            "schemas/contacts.yaml:15: note CG201: tools[0].parameters.properties.tags.uniqueItems:"
             " Gemini legacy: keyword 'uniqueItems' removed (the subset has no uniqueItems)"
         ),
         (
@@ -637,7 +649,7 @@ def test_validate_prints_build_warnings_with_file_line_and_path(project: Path) -
             " OpenAI strict: keyword 'uniqueItems' removed: strict mode does not take it"
         ),
     ]
-    assert "2 warnings, 2 notes" in result.stdout
+    assert "2 warnings, 3 notes" in result.stdout
     assert not (project / "generated").exists()
 
 
@@ -650,7 +662,7 @@ def test_build_prints_the_same_warnings_and_succeeds(project: Path) -> None:
     assert [line for line in validate.stderr.splitlines() if " note " not in line] == [
         line for line in result.stderr.splitlines() if not line.startswith("codegen: ")
     ]
-    assert result.stderr.splitlines()[-1].startswith("codegen: 10 notes: ")  # every catalog's
+    assert result.stderr.splitlines()[-1].startswith("codegen: 25 notes: ")  # every catalog's
     assert len(front_end_warnings(result.stderr)) == 2
     assert (project / "generated/contacts/tools/add_contact.py").is_file()
 
@@ -869,6 +881,7 @@ def test_editing_one_tool_changes_its_module_alone(built: Path) -> None:
             f"memory_tools/payloads/{name}.json"
             for name in (
                 "anthropic",
+                "anthropic_strict",
                 "gemini",
                 "gemini_legacy",
                 "mcp",
@@ -893,21 +906,21 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     # Four tools' records (each its module, payload entries and docs page, under one key); the
     # formatted bodies of both __init__ modules, _handlers, _prompts, _payloads and the package's
     # mcp module; every module whole (the runtime's too, which is copied, not formatted), as the
-    # catalog's package refers to them; py.typed; the eight payload files; the check of
+    # catalog's package refers to them; py.typed; the nine payload files; the check of
     # update_config's examples; the package; the two prompt files and the docs index; and the
     # catalog's per-tool validation and normalization results (1, rewritten in place by the
     # next build).
     formatted = 6
     modules = formatted + len(runtime.MODULES)
-    assert len(entries) == 4 + formatted + modules + 1 + 8 + 1 + 1 + 2 + 1 + 1
+    assert len(entries) == 4 + formatted + modules + 1 + 9 + 1 + 1 + 2 + 1 + 1
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
     # The edited tool's record, the package, both __init__ modules and _handlers whole: they
-    # changed only in their headers, so their bodies were not formatted again; the seven payload
+    # changed only in their headers, so their bodies were not formatted again; the eight payload
     # files that hold the tool's schema (memory.search has no examples to check again); the
     # prompts module's new body and the module whole, both prompt files and the docs' index.
-    assert len(new) == 5 + 7 + 5, sorted(p.name for p in new)
+    assert len(new) == 5 + 8 + 5, sorted(p.name for p in new)
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"

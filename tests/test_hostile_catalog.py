@@ -259,8 +259,8 @@ def test_top_level_statements_are_only_the_expected_kinds(result: BuildResult) -
         for index, node in enumerate(tree.body):
             where = f"{path}:{node.lineno}"
             if isinstance(node, ast.If):
-                # `if TYPE_CHECKING:` with the tools' imports, the executor's, the payloads', the MCP
-                # server's and Callable, for type checkers only.
+                # `if TYPE_CHECKING:` with the tools' imports, the executor's, the payloads', the glue
+                # types', the MCP server's and Callable, for type checkers only.
                 assert ast.unparse(node.test) == "TYPE_CHECKING" and not node.orelse, where
                 assert all(
                     isinstance(item, ast.ImportFrom)
@@ -269,7 +269,15 @@ def test_top_level_statements_are_only_the_expected_kinds(result: BuildResult) -
                         or (
                             item.level == 1
                             and item.module
-                            in {"_handlers", "_results", "_payloads", "_prompts", "_streams", "mcp"}
+                            in {
+                                "_handlers",
+                                "_results",
+                                "_payloads",
+                                "_prompts",
+                                "_streams",
+                                "_types",
+                                "mcp",
+                            }
                         )
                         or (item.level == 0 and item.module == "collections.abc")
                     )

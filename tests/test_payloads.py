@@ -69,12 +69,14 @@ def test_openai_responses_payloads_are_sdk_function_tools(catalog: str) -> None:
 def test_anthropic_payloads_are_sdk_tool_params(catalog: str) -> None:
     from anthropic.types import ToolParam
 
-    for entry in load(catalog, "ANTHROPIC_TOOLS"):
-        # input_examples is an Iterable there, which the adapter turns into an iterator.
-        kept = dict(TypeAdapter(ToolParam).validate_python(entry))
-        if "input_examples" in kept:
-            kept["input_examples"] = list(kept["input_examples"])
-        assert kept == entry
+    for constant in ("ANTHROPIC_TOOLS", "ANTHROPIC_STRICT_TOOLS"):
+        for entry in load(catalog, constant):
+            # input_examples is an Iterable there, which the adapter turns into an iterator.
+            kept = dict(TypeAdapter(ToolParam).validate_python(entry))
+            if "input_examples" in kept:
+                kept["input_examples"] = list(kept["input_examples"])
+            assert kept == entry
+            assert ("strict" in entry) == (constant == "ANTHROPIC_STRICT_TOOLS")
 
 
 @pytest.mark.parametrize("catalog", BUNDLED)

@@ -19,3 +19,9 @@ def anthropic_tool(tool: Tool, name: str) -> dict[str, Any]:
     if tool.examples:
         entry["input_examples"] = list(tool.examples)
     return entry
+
+
+def anthropic_strict_tool(tool: Tool, name: str, strict_schema: dict[str, Any]) -> dict[str, Any]:
+    """The same with `strict: true` and the schema as strict tool use takes it
+    (`anthropic_strict.to_anthropic_strict`)."""
+    return {**anthropic_tool(tool, name), "input_schema": strict_schema, "strict": True}

@@ -11,7 +11,8 @@ from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
 from codegen.diagnostics import CatalogError, Diagnostic, format_path, warning
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR, emitted
-from codegen.payloads.anthropic import anthropic_tool
+from codegen.payloads.anthropic import anthropic_strict_tool, anthropic_tool
+from codegen.payloads.anthropic_strict import to_anthropic_strict
 from codegen.payloads.gemini import gemini_declaration, gemini_legacy_declaration
 from codegen.payloads.legacy import to_legacy
 from codegen.payloads.mcp import mcp_tool
@@ -62,7 +63,12 @@ def tool_payloads(
             values["OPENAI_STRICT_TOOLS"] = strict_chat_tool(tool, sent["openai"], strict)
             values["OPENAI_RESPONSES_TOOLS"] = responses_tool(tool, sent["openai"], strict)
         if "anthropic" in providers:
+            strict, strict_findings = to_anthropic_strict(tool.schema)
+            warnings += [("Anthropic strict", finding) for finding in strict_findings]
             values["ANTHROPIC_TOOLS"] = anthropic_tool(tool, sent["anthropic"])
+            values["ANTHROPIC_STRICT_TOOLS"] = anthropic_strict_tool(
+                tool, sent["anthropic"], strict
+            )
         if "gemini" in providers:
             values["GEMINI_TOOLS"] = gemini_declaration(tool, sent["gemini"])
         if "gemini_legacy" in providers:

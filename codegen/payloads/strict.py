@@ -89,7 +89,89 @@ def to_strict(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Finding]]:
     return out, sorted(set(strict.findings))
 
 
-class _Strict(Transform):
+class StrictTransform(Transform):
+    """What every provider's strict mode shares (OpenAI's here, Anthropic's in
+    `anthropic_strict`): `oneOf` sent as `anyOf`, and objects that take names beyond their
+    `properties`, which strict mode cannot say."""
+
+    def one_of(self, node: dict[str, Any], path: tuple[str | int, ...]) -> None:
+        branches = node.pop("oneOf")
+        if "anyOf" in node:
+            self.note(
+                (*path, "oneOf"),
+                f"oneOf beside anyOf removed (strict mode has no oneOf){still_checked('oneOf')}",
+            )
+            return
+        node["anyOf"] = branches
+        if _disjoint(branches):
+            self.note(
+                (*path, "oneOf"),
+                "oneOf sent as anyOf, which is the same here: its branches take different types",
+            )
+        else:
+            self.note(
+                (*path, "oneOf"),
+                "oneOf sent as anyOf (strict mode has no oneOf): a value that two branches take is refused by the parser",
+            )
+
+    def beside_any_of(self, node: dict[str, Any]) -> dict[str, Any]:
+        """`node` with what it says beside `anyOf` (`type: object`, `properties`, ...) moved into
+        each branch, where it holds too: each branch is then a whole schema that strict mode
+        closes (additionalProperties: false), and a null option added to the anyOf is not
+        excluded by a `type` beside it."""
+        outer = {k: v for k, v in node.items() if k not in ("anyOf", *_DESCRIBING)}
+        if not outer:
+            return node
+        branches = []
+        for branch in node["anyOf"]:
+            if branch is False:
+                continue
+            merged, _ = conjoin(
+                outer, member_schema(self.root, branch) if branch is not True else {}
+            )
+            branches.append(merged)
+        return {**{k: node[k] for k in _DESCRIBING if k in node}, "anyOf": branches}
+
+    def open_object(
+        self, node: dict[str, Any], path: tuple[str | int, ...], kinds: list[str]
+    ) -> bool:
+        """Say what strict mode cannot about an object that takes other names: an object of any
+        names (no `properties`) becomes a string holding JSON, and is done (True); the
+        parameters themselves get `properties: {}`; names beyond `properties` are lost."""
+        properties = node.get("properties")
+        extra = node.get("additionalProperties")
+        if properties is None and extra is not False and not path:
+            # The parameters themselves must stay an object: one that takes no names.
+            self.note(
+                path,
+                "parameters of any names: strict mode needs every name declared, so the model can send none",
+            )
+            node["properties"] = {}
+            return False
+        if properties is None and extra is not False:
+            # An object of any names: strict mode needs every name declared, so it is sent as
+            # text holding JSON, which the parser decodes.
+            node.pop("additionalProperties", None)
+            node.pop("required", None)
+            node["type"] = ["string" if k == "object" else k for k in kinds]
+            node["type"] = node["type"][0] if len(node["type"]) == 1 else node["type"]
+            said(node, "A JSON object, as text.")
+            self.note(
+                path,
+                "an object of any names is sent as a string holding JSON (strict mode needs every"
+                " name declared): the parser decodes it, with the warning string_parsed_as_json",
+            )
+            return True
+        if extra is True or isinstance(extra, dict):
+            self.note(
+                (*path, "additionalProperties"),
+                "names beyond properties cannot be sent (strict mode needs additionalProperties: false); the parser would take them",
+                "CG202",
+            )
+        return False
+
+
+class _Strict(StrictTransform):
     def node(self, node: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
         if node is True or node == {}:
             node = {}
@@ -101,7 +183,7 @@ class _Strict(Transform):
             # Strict mode takes no keyword beside a `$ref`: the target is written out here.
             node = inlined(self.root, node)
         if "allOf" in node:
-            members = [_dict(self.root, m) for m in node["allOf"]]
+            members = [member_schema(self.root, m) for m in node["allOf"]]
             node, _ = merge_all_of(node, members)
             self.note(
                 path,
@@ -158,42 +240,6 @@ class _Strict(Transform):
             node["enum"] = [*node["enum"], None]
         return node
 
-    def beside_any_of(self, node: dict[str, Any]) -> dict[str, Any]:
-        """`node` with what it says beside `anyOf` (`type: object`, `properties`, ...) moved into
-        each branch, where it holds too: each branch is then a whole schema that strict mode
-        closes (additionalProperties: false), and a null option added to the anyOf is not
-        excluded by a `type` beside it."""
-        outer = {k: v for k, v in node.items() if k not in ("anyOf", *_DESCRIBING)}
-        if not outer:
-            return node
-        branches = []
-        for branch in node["anyOf"]:
-            if branch is False:
-                continue
-            merged, _ = conjoin(outer, _dict(self.root, branch) if branch is not True else {})
-            branches.append(merged)
-        return {**{k: node[k] for k in _DESCRIBING if k in node}, "anyOf": branches}
-
-    def one_of(self, node: dict[str, Any], path: tuple[str | int, ...]) -> None:
-        branches = node.pop("oneOf")
-        if "anyOf" in node:
-            self.note(
-                (*path, "oneOf"),
-                f"oneOf beside anyOf removed (strict mode has no oneOf){still_checked('oneOf')}",
-            )
-            return
-        node["anyOf"] = branches
-        if _disjoint(branches):
-            self.note(
-                (*path, "oneOf"),
-                "oneOf sent as anyOf, which is the same here: its branches take different types",
-            )
-        else:
-            self.note(
-                (*path, "oneOf"),
-                "oneOf sent as anyOf (strict mode has no oneOf): a value that two branches take is refused by the parser",
-            )
-
     def drop_default(self, node: dict[str, Any], path: tuple[str | int, ...]) -> None:
         if "default" not in node:
             return
@@ -207,36 +253,9 @@ class _Strict(Transform):
         )
 
     def object(self, node: dict[str, Any], path: tuple[str | int, ...], kinds: list[str]) -> None:
-        properties = node.get("properties")
-        extra = node.get("additionalProperties")
-        if properties is None and extra is not False and not path:
-            # The parameters themselves must stay an object: one that takes no names.
-            self.note(
-                path,
-                "parameters of any names: strict mode needs every name declared, so the model can send none",
-            )
-            properties = {}
-        elif properties is None and extra is not False:
-            # An object of any names: strict mode needs every name declared, so it is sent as
-            # text holding JSON, which the parser decodes.
-            node.pop("additionalProperties", None)
-            node.pop("required", None)
-            node["type"] = ["string" if k == "object" else k for k in kinds]
-            node["type"] = node["type"][0] if len(node["type"]) == 1 else node["type"]
-            said(node, "A JSON object, as text.")
-            self.note(
-                path,
-                "an object of any names is sent as a string holding JSON (strict mode needs every"
-                " name declared): the parser decodes it, with the warning string_parsed_as_json",
-            )
+        if self.open_object(node, path, kinds):
             return
-        if extra is True or isinstance(extra, dict):
-            self.note(
-                (*path, "additionalProperties"),
-                "names beyond properties cannot be sent (strict mode needs additionalProperties: false); the parser would take them",
-                "CG202",
-            )
-        properties = properties or {}
+        properties = node.get("properties") or {}
         required = set(node.get("required", ()))
         out = {}
         for name, prop in properties.items():
@@ -316,7 +335,7 @@ def limits(schema: dict[str, Any]) -> list[Finding]:
     return [Finding((), f"{what}: OpenAI will refuse the strict tool", "CG008") for what in found]
 
 
-def _dict(root: dict[str, Any], member: Any) -> dict[str, Any]:
+def member_schema(root: dict[str, Any], member: Any) -> dict[str, Any]:
     """An `allOf` member as a schema object: `$ref` followed, `true` as `{}` (a `false` one is
     the front end's error)."""
     if not isinstance(member, dict):

@@ -9,11 +9,12 @@ import jinja2
 
 from codegen import __version__, runtime
 from codegen.catalog.ir import Catalog, Tool
-from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR, emitted
+from codegen.outputs import PAYLOAD_FILES, PAYLOAD_TYPES, PAYLOADS_DIR, emitted
 from codegen.python import layout
 from codegen.python.imports import RUNTIME, STDLIB
 from codegen.python.literals import docstring, literal, one_line
 from codegen.resources import templates_dir
+from codegen.runtime import _types
 
 
 @cache
@@ -72,6 +73,14 @@ EXECUTOR_EXPORTS = (
 )
 
 
+# The glue's types (`runtime/_types.py`), exported by every package for its users' annotations.
+GLUE_TYPES = sorted(
+    name
+    for name, value in vars(_types).items()
+    if isinstance(value, type) and value.__module__ == _types.__name__ and name[0] != "_"
+)
+
+
 def render_init(catalog: Catalog) -> str:
     tools = sorted(catalog.tools, key=lambda tool: tool.module)
     exported = [
@@ -103,6 +112,7 @@ def render_init(catalog: Catalog) -> str:
         "StreamProblem",
         "parse",
         *EXECUTOR_EXPORTS,
+        *GLUE_TYPES,
         "CallBatch",
         "Problem",
         "JSONL_PROMPT",
@@ -131,6 +141,7 @@ def render_init(catalog: Catalog) -> str:
             exported=sorted(exported, key=_isort_key),
             aliases=sorted(aliases.items()),
             payload_names=tuple(payloads),
+            glue_types=GLUE_TYPES,
         )
     )
     title = catalog.title or catalog.name
@@ -152,7 +163,13 @@ def render_payloads() -> str:
     return (
         environment()
         .get_template("payloads.py.jinja")
-        .render(header=_SHARED_HEADER, payloads=PAYLOAD_FILES, payloads_dir=PAYLOADS_DIR)
+        .render(
+            header=_SHARED_HEADER,
+            payloads=PAYLOAD_FILES,
+            types=PAYLOAD_TYPES,
+            type_names=sorted(set(PAYLOAD_TYPES.values())),
+            payloads_dir=PAYLOADS_DIR,
+        )
     )
 
 

@@ -26,6 +26,7 @@ MODULES = (
     "reply",
     "history",
     "mcp",
+    "types",
 )
 
 

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from ._runtime import RawArguments, ToolCallRequest
+
+if TYPE_CHECKING:
+    from ._types import AnthropicAssistantMessage, GeminiContent, OpenAIAssistantMessage
 
 # A catalog's `parse(tool_name, raw, tool_call_id)`.
 Parse: TypeAlias = Callable[[str, RawArguments, str], ToolCallRequest[object]]
@@ -26,7 +29,7 @@ Parse: TypeAlias = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 _MISSING: Final = object()
 
 
-def openai_chat(obj: object, parse: Parse) -> dict[str, Any]:
+def openai_chat(obj: object, parse: Parse) -> OpenAIAssistantMessage:
     """The assistant message of a `ChatCompletion` (its first choice), a choice, or a message,
     for `messages`: its text and its `tool_calls` (none when it made none)."""
     message = _get(obj, "choices")
@@ -34,7 +37,7 @@ def openai_chat(obj: object, parse: Parse) -> dict[str, Any]:
     inner = _get(message, "message")
     message = message if inner is _MISSING else inner
     content = _get(message, "content")
-    turn: dict[str, Any] = {
+    turn: OpenAIAssistantMessage = {
         "role": "assistant",
         "content": content if isinstance(content, str) else None,
     }
@@ -86,7 +89,7 @@ def openai_responses(obj: object, parse: Parse) -> list[Any]:
     return items
 
 
-def anthropic(obj: object, parse: Parse) -> dict[str, Any]:
+def anthropic(obj: object, parse: Parse) -> AnthropicAssistantMessage:
     """The assistant message of a `Message`, or of a list of its content blocks, for `messages`:
     text and thinking blocks as they are, each `tool_use` with a valid `input` object."""
     content = _get(obj, "content")
@@ -109,7 +112,7 @@ def anthropic(obj: object, parse: Parse) -> dict[str, Any]:
     return {"role": "assistant", "content": blocks}
 
 
-def gemini(obj: object, parse: Parse) -> dict[str, Any]:
+def gemini(obj: object, parse: Parse) -> GeminiContent:
     """The model turn of a `GenerateContentResponse` (its first candidate), a candidate, or a
     `Content`, for `contents`: every part as it is (a thought signature stays on its part), each
     function call with valid `args`. A call keeps its id, or has none, as Gemini sent it."""

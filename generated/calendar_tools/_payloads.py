@@ -7,17 +7,27 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING
 
-# Declared for type checkers (the package imports them under TYPE_CHECKING); the values are
-# the files', set on the package by `lazy_payloads`.
-OPENAI_TOOLS: list[dict[str, Any]]
-OPENAI_STRICT_TOOLS: list[dict[str, Any]]
-OPENAI_RESPONSES_TOOLS: list[dict[str, Any]]
-ANTHROPIC_TOOLS: list[dict[str, Any]]
-GEMINI_TOOLS: list[dict[str, Any]]
-GEMINI_LEGACY_TOOLS: list[dict[str, Any]]
-MCP_TOOLS: list[dict[str, Any]]
+if TYPE_CHECKING:
+    from ._types import (
+        AnthropicTool,
+        GeminiFunctionDeclaration,
+        McpTool,
+        OpenAIChatTool,
+        OpenAIResponsesTool,
+    )
+
+# Declared for type checkers (the package imports them under TYPE_CHECKING), typed as what each
+# provider's SDK takes; the values are the files', set on the package by `lazy_payloads`.
+OPENAI_TOOLS: list[OpenAIChatTool]
+OPENAI_STRICT_TOOLS: list[OpenAIChatTool]
+OPENAI_RESPONSES_TOOLS: list[OpenAIResponsesTool]
+ANTHROPIC_TOOLS: list[AnthropicTool]
+ANTHROPIC_STRICT_TOOLS: list[AnthropicTool]
+GEMINI_TOOLS: list[GeminiFunctionDeclaration]
+GEMINI_LEGACY_TOOLS: list[GeminiFunctionDeclaration]
+MCP_TOOLS: list[McpTool]
 PROVIDER_NAMES: dict[str, dict[str, str]]
 
 FILES = {
@@ -25,6 +35,7 @@ FILES = {
     "OPENAI_STRICT_TOOLS": "openai_chat_strict.json",
     "OPENAI_RESPONSES_TOOLS": "openai_responses.json",
     "ANTHROPIC_TOOLS": "anthropic.json",
+    "ANTHROPIC_STRICT_TOOLS": "anthropic_strict.json",
     "GEMINI_TOOLS": "gemini.json",
     "GEMINI_LEGACY_TOOLS": "gemini_legacy.json",
     "MCP_TOOLS": "mcp.json",

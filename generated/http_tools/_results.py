@@ -14,10 +14,19 @@ import json
 import traceback as tracebacks
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime, time
-from typing import Any, Final, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, cast
 
 from ._explain import explain_warnings
 from ._runtime import Invalid, ResultSpec
+
+if TYPE_CHECKING:
+    from ._types import (
+        AnthropicToolResult,
+        GeminiFunctionResponse,
+        GeminiFunctionResponsePart,
+        OpenAIFunctionCallOutput,
+        OpenAIToolMessage,
+    )
 
 Status: TypeAlias = Literal["success", "failed", "rejected"]
 
@@ -182,7 +191,7 @@ def _plain_text(value: object) -> str:
 # Each provider's form (SPEC §4): what goes back into the conversation after the calls.
 
 
-def to_openai_chat(results: Iterable[ToolCallResult]) -> list[dict[str, Any]]:
+def to_openai_chat(results: Iterable[ToolCallResult]) -> list[OpenAIToolMessage]:
     """OpenAI Chat Completions: a `tool` message per call, to append to `messages`."""
     return [
         {"role": "tool", "tool_call_id": result.tool_call_id, "content": result.text}
@@ -190,7 +199,7 @@ def to_openai_chat(results: Iterable[ToolCallResult]) -> list[dict[str, Any]]:
     ]
 
 
-def to_openai_responses(results: Iterable[ToolCallResult]) -> list[dict[str, Any]]:
+def to_openai_responses(results: Iterable[ToolCallResult]) -> list[OpenAIFunctionCallOutput]:
     """OpenAI Responses: a `function_call_output` item per call, for the next `input`."""
     return [
         {"type": "function_call_output", "call_id": result.tool_call_id, "output": result.text}
@@ -198,7 +207,7 @@ def to_openai_responses(results: Iterable[ToolCallResult]) -> list[dict[str, Any
     ]
 
 
-def to_anthropic(results: Iterable[ToolCallResult]) -> list[dict[str, Any]]:
+def to_anthropic(results: Iterable[ToolCallResult]) -> list[AnthropicToolResult]:
     """Anthropic Messages: a `tool_result` block per call, the content of the next user message."""
     return [
         {
@@ -213,13 +222,13 @@ def to_anthropic(results: Iterable[ToolCallResult]) -> list[dict[str, Any]]:
 
 def to_gemini(
     results: Iterable[ToolCallResult], names: Mapping[str, str] | None = None
-) -> list[dict[str, Any]]:
+) -> list[GeminiFunctionResponsePart]:
     """Gemini: a `functionResponse` part per call, the parts of the next user turn. The response
     holds `output` (the content as JSON values) or `error` (the text), as Gemini documents them.
     `names` (the package's `PROVIDER_NAMES["gemini"]`) gives the name Gemini was sent for a tool
     whose wire name it does not take, so that the response answers the call it made."""
     sent = names or {}
-    parts: list[dict[str, Any]] = []
+    parts: list[GeminiFunctionResponsePart] = []
     for result in results:
         response: dict[str, Any]
         if result.ok:
@@ -231,8 +240,8 @@ def to_gemini(
         else:
             response = {"error": result.text}
         name = sent.get(result.tool_name, result.tool_name)
-        function_response: dict[str, Any] = {"name": name, "response": response}
+        function_response: GeminiFunctionResponse = {"name": name, "response": response}
         if result.tool_call_id:
-            function_response = {"id": result.tool_call_id, **function_response}
+            function_response = {"id": result.tool_call_id, "name": name, "response": response}
         parts.append({"functionResponse": function_response})
     return parts

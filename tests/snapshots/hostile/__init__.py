@@ -23,6 +23,7 @@ from ._runtime import (
 if TYPE_CHECKING:
     from ._handlers import Executor, Handlers
     from ._payloads import (
+        ANTHROPIC_STRICT_TOOLS,
         ANTHROPIC_TOOLS,
         GEMINI_LEGACY_TOOLS,
         GEMINI_TOOLS,
@@ -46,6 +47,22 @@ if TYPE_CHECKING:
         OnPartial,
         PartialCall,
         StreamProblem,
+    )
+    from ._types import (
+        AnthropicAssistantMessage,
+        AnthropicTool,
+        AnthropicToolResult,
+        GeminiContent,
+        GeminiFunctionDeclaration,
+        GeminiFunctionResponse,
+        GeminiFunctionResponsePart,
+        McpTool,
+        OpenAIAssistantMessage,
+        OpenAIChatTool,
+        OpenAIFunction,
+        OpenAIFunctionCallOutput,
+        OpenAIResponsesTool,
+        OpenAIToolMessage,
     )
     from .mcp import mcp_server, serve_mcp
     from .tools.hostile_tool_one import HostileToolOneArgs, parse_hostile_tool_one
@@ -82,6 +99,7 @@ __getattr__ = lazy_payloads(
         "OPENAI_STRICT_TOOLS",
         "OPENAI_RESPONSES_TOOLS",
         "ANTHROPIC_TOOLS",
+        "ANTHROPIC_STRICT_TOOLS",
         "GEMINI_TOOLS",
         "GEMINI_LEGACY_TOOLS",
         "MCP_TOOLS",
@@ -117,6 +135,20 @@ __getattr__ = lazy_payloads(
             "to_openai_responses": "_results",
             "mcp_server": "mcp",
             "serve_mcp": "mcp",
+            "AnthropicAssistantMessage": "_types",
+            "AnthropicTool": "_types",
+            "AnthropicToolResult": "_types",
+            "GeminiContent": "_types",
+            "GeminiFunctionDeclaration": "_types",
+            "GeminiFunctionResponse": "_types",
+            "GeminiFunctionResponsePart": "_types",
+            "McpTool": "_types",
+            "OpenAIAssistantMessage": "_types",
+            "OpenAIChatTool": "_types",
+            "OpenAIFunction": "_types",
+            "OpenAIFunctionCallOutput": "_types",
+            "OpenAIResponsesTool": "_types",
+            "OpenAIToolMessage": "_types",
         },
     ),
 )
@@ -171,7 +203,7 @@ def from_gemini(obj: object) -> list[ToolCallRequest[object]]:
     return _providers.from_gemini(obj, parse)
 
 
-def history_openai_chat(obj: object) -> dict[str, Any]:
+def history_openai_chat(obj: object) -> OpenAIAssistantMessage:
     """The assistant message to append to `messages` after an OpenAI Chat Completions response
     (or its choice or message): its tool calls with arguments that are valid JSON objects, as
     sent when they were one, otherwise as the parser corrected them."""
@@ -188,7 +220,7 @@ def history_openai_responses(obj: object) -> list[Any]:
     return _history.openai_responses(obj, parse)
 
 
-def history_anthropic(obj: object) -> dict[str, Any]:
+def history_anthropic(obj: object) -> AnthropicAssistantMessage:
     """The assistant message to append after an Anthropic message (or its content blocks), each
     tool use with an `input` that is a valid JSON object."""
     from . import _history
@@ -196,7 +228,7 @@ def history_anthropic(obj: object) -> dict[str, Any]:
     return _history.anthropic(obj, parse)
 
 
-def history_gemini(obj: object) -> dict[str, Any]:
+def history_gemini(obj: object) -> GeminiContent:
     """The model turn to append to `contents` after a Gemini response (or its candidate or
     content), each function call with `args` that are a valid JSON object."""
     from . import _history
@@ -326,6 +358,7 @@ def parse_reply(reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
 
 
 __all__ = [
+    "ANTHROPIC_STRICT_TOOLS",
     "ANTHROPIC_TOOLS",
     "CATALOG",
     "GEMINI_LEGACY_TOOLS",
@@ -339,15 +372,29 @@ __all__ = [
     "SINGLE_JSON_PROMPT",
     "TOOLS",
     "VERSION",
+    "AnthropicAssistantMessage",
+    "AnthropicTool",
+    "AnthropicToolResult",
     "AsyncCallStream",
     "CallBatch",
     "CallStream",
     "Executor",
+    "GeminiContent",
+    "GeminiFunctionDeclaration",
+    "GeminiFunctionResponse",
+    "GeminiFunctionResponsePart",
     "Handlers",
     "HostileToolOneArgs",
     "HostileToolTwoArgs",
     "ImportArgs",
+    "McpTool",
     "NsTool3Args",
+    "OpenAIAssistantMessage",
+    "OpenAIChatTool",
+    "OpenAIFunction",
+    "OpenAIFunctionCallOutput",
+    "OpenAIResponsesTool",
+    "OpenAIToolMessage",
     "PartialCall",
     "Problem",
     "RawArguments",
