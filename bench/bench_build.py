@@ -1,14 +1,19 @@
 """Build speed at scale, and the cost of importing one tool from a large generated package.
 
     .venv/bin/pip install -e ".[bench]" && .venv/bin/python bench/bench_build.py [--tools 2000]
+    .venv/bin/python bench/bench_build.py --codegen before=/tmp/main-copy --codegen after=.
 
 In a fresh project (a temporary directory with a pyproject.toml and one YAML catalog from
 `corpus.py`), each step runs `codegen build` as a new process, as a person or CI would, and reports
-the wall time: from scratch (no output, no cache), again with nothing changed, and after editing one
-tool, each `--rounds` times (a fresh project for each cold build). In the same run the peer,
+its wall time and its CPU time (user + system of the process and its worker processes, which is
+what to compare on a shared machine): from scratch (no output, no cache), again with nothing
+changed, and after editing one tool, each `--rounds` times (a fresh project for each cold build).
+Each `--codegen NAME=DIR` is a copy of codegen's source (default: this one), run in turn within
+each round, so that "before" and "after" meet the same load. In the same run the peer,
 datamodel-code-generator, writes pydantic models from one JSON Schema whose `$defs` are the same
-2,000 tools' parameters (with its default, built-in formatter), also in a new process. Then, in new processes, the time to import one tool's parser from the package (its bytecode
-already compiled, as in a deployed service) and the number of tool modules that import loaded.
+2,000 tools' parameters (with its default, built-in formatter), also in a new process. Then, in new
+processes, the time to import one tool's parser from the package (its bytecode already compiled,
+as in a deployed service) and the number of tool modules that import loaded.
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -31,20 +38,27 @@ from corpus import catalog
 REPO = Path(__file__).resolve().parent.parent
 
 
-def codegen_build(project: Path) -> tuple[float, str]:
-    start = time.perf_counter()
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every finished child process, and theirs."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def codegen_build(project: Path, repo: Path = REPO) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one `codegen build`, and what it said."""
+    start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run(
         [sys.executable, "-m", "codegen", "build"],
         cwd=project,
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        env={**os.environ, "PYTHONPATH": str(repo)},
         check=True,
     )
-    return time.perf_counter() - start, done.stdout.strip()
+    return time.perf_counter() - start, children_cpu() - cpu, done.stdout.strip()
 
 
-def peer_build(project: Path, data: dict[str, object]) -> float:
+def peer_build(project: Path, data: dict[str, object]) -> tuple[float, float]:
     """datamodel-code-generator on a JSON Schema with a definition per tool (the comparable model)."""
     tools = data["tools"]
     assert isinstance(tools, list)
@@ -57,7 +71,7 @@ def peer_build(project: Path, data: dict[str, object]) -> float:
     }
     source = project / "peer.json"
     source.write_text(json.dumps(schema))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     subprocess.run(
         [
             str(Path(sys.executable).with_name("datamodel-codegen")),
@@ -68,7 +82,7 @@ def peer_build(project: Path, data: dict[str, object]) -> float:
         check=True,
         capture_output=True,
     )  # fmt: skip
-    return time.perf_counter() - start
+    return time.perf_counter() - start, children_cpu() - cpu
 
 
 def import_one(project: Path, package: str, parse_name: str) -> tuple[float, int]:
@@ -93,57 +107,81 @@ def import_one(project: Path, package: str, parse_name: str) -> tuple[float, int
     return float(elapsed), int(loaded)
 
 
+def median(found: list[tuple[float, float]]) -> float:
+    """The median CPU time of (wall, CPU) pairs."""
+    return sorted(cpu for _, cpu in found)[len(found) // 2]
+
+
+def new_project(tmp: str, tools: int) -> tuple[Path, dict[str, Any], Path]:
+    project, data = Path(tmp), catalog(tools)
+    (project / "pyproject.toml").write_text(
+        '[tool.codegen]\nsources = ["catalog"]\nout = "generated"\n'
+    )
+    (project / "catalog").mkdir()
+    source = project / "catalog" / "bench_tools.yaml"
+    source.write_text(yaml.safe_dump(data, sort_keys=False, width=100))
+    return project, data, source
+
+
 def main() -> None:
     options = argparse.ArgumentParser()
     options.add_argument("--tools", type=int, default=2000)
     options.add_argument("--rounds", type=int, default=3)
     options.add_argument("--no-peer", action="store_true")
+    options.add_argument(
+        "--codegen",
+        action="append",
+        metavar="NAME=DIR",
+        help="a copy of codegen's source to measure, under a name (repeat to compare)",
+    )
     args = options.parse_args()
-    times: dict[str, list[float]] = {}
+    copies = [tuple(c.split("=", 1)) for c in args.codegen or [f"codegen={REPO}"]]
+    times: dict[str, list[tuple[float, float]]] = {}
     said: dict[str, str] = {}
     for round_ in range(args.rounds):
-        with tempfile.TemporaryDirectory() as tmp:
-            project, data = Path(tmp), catalog(args.tools)
-            (project / "pyproject.toml").write_text(
-                '[tool.codegen]\nsources = ["catalog"]\nout = "generated"\n'
-            )
-            (project / "catalog").mkdir()
-            source = project / "catalog" / "bench_tools.yaml"
-            source.write_text(yaml.safe_dump(data, sort_keys=False, width=100))
-            lines = source.read_text().count("\n")
-            steps = [("from scratch", None), ("nothing changed", None)]
-            steps += [("one tool changed", edit) for edit in range(3)]
-            for label, edit in steps:
-                if edit is not None:
-                    tool = data["tools"][len(data["tools"]) // 2 + edit]
-                    tool["parameters"]["properties"][f"added{edit}"] = {
-                        "type": "integer",
-                        "description": "A parameter added in the edit.",
-                    }
-                    source.write_text(yaml.safe_dump(data, sort_keys=False, width=100))
-                seconds, said[label] = codegen_build(project)
-                times.setdefault(label, []).append(seconds)
-            if not args.no_peer:
-                times.setdefault("peer", []).append(peer_build(project, data))
+        for name, repo in copies:
+            with tempfile.TemporaryDirectory() as tmp:
+                project, data, source = new_project(tmp, args.tools)
+                lines = source.read_text().count("\n")
+                steps = [("from scratch", None), ("nothing changed", None)]
+                steps += [("one tool changed", edit) for edit in range(3)]
+                for label, edit in steps:
+                    if edit is not None:
+                        tool = data["tools"][len(data["tools"]) // 2 + edit]
+                        tool["parameters"]["properties"][f"added{edit}"] = {
+                            "type": "integer",
+                            "description": "A parameter added in the edit.",
+                        }
+                        source.write_text(yaml.safe_dump(data, sort_keys=False, width=100))
+                    wall, cpu, said[label] = codegen_build(project, Path(repo).resolve())
+                    times.setdefault(f"{name}: {label}", []).append((wall, cpu))
+        if not args.no_peer:
+            with tempfile.TemporaryDirectory() as tmp:
+                project, data, _ = new_project(tmp, args.tools)
+                times.setdefault("peer: datamodel-code-generator", []).append(
+                    peer_build(project, data)
+                )
     print(f"{args.tools} tools, a YAML catalog of {lines:,} lines; {os.cpu_count()} cores")
-    print(f"Python {sys.version.split()[0]}, {args.rounds} rounds\n")
-    print("| step | wall time (min–max) | median | output |")
-    print("| --- | --- | --- | --- |")
+    print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, load {os.getloadavg()[0]:.1f}\n")
+    print("| step | wall (min–max) | CPU (min–max) | CPU median | output |")
+    print("| --- | --- | --- | --- | --- |")
     for label, found in times.items():
-        text = said.get(label, "datamodel-code-generator, one models file").removeprefix(
-            "codegen: "
+        step = label.split(": ", 1)[1]
+        text = said.get(step, "one models file").removeprefix("codegen: ")
+        walls, cpus = sorted(w for w, _ in found), sorted(c for _, c in found)
+        print(
+            f"| {label} | {walls[0]:.2f}–{walls[-1]:.2f} s | {cpus[0]:.2f}–{cpus[-1]:.2f} s "
+            f"| {cpus[len(cpus) // 2]:.2f} s | {text} |"
         )
-        median = sorted(found)[len(found) // 2]
-        print(f"| {label} | {min(found):.2f}–{max(found):.2f} s | {median:.2f} s | {text} |")
+    if not args.no_peer:
+        peer = median(times["peer: datamodel-code-generator"])
+        for name, _ in copies:
+            for step in ("from scratch", "one tool changed"):
+                ratio = median(times[f"{name}: {step}"]) / peer
+                print(f"{name}, {step}: CPU {ratio:.2f} of the peer's cold build (medians)")
     with tempfile.TemporaryDirectory() as tmp:
-        project, data = Path(tmp), catalog(args.tools)
-        (project / "pyproject.toml").write_text(
-            '[tool.codegen]\nsources = ["catalog"]\nout = "generated"\n'
-        )
-        (project / "catalog").mkdir()
-        source = project / "catalog" / "bench_tools.yaml"
-        source.write_text(yaml.safe_dump(data, sort_keys=False, width=100))
-        codegen_build(project)
+        project, data, _ = new_project(tmp, args.tools)
+        codegen_build(project, Path(copies[-1][1]).resolve())
         lines = sum(p.read_text().count("\n") for p in (project / "generated").rglob("*.py"))
         print(f"\n{lines:,} lines generated\n")
 

@@ -6,9 +6,7 @@ import dataclasses
 import gc
 import hashlib
 import json
-import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +14,7 @@ from pathlib import Path
 from codegen import runtime
 from codegen.cache import BuildCache, key
 from codegen.catalog.aliases import with_provider_names
-from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.ir import Catalog
 from codegen.catalog.load import (
     CATALOG_SUFFIXES,
     LoadedCatalog,
@@ -24,7 +22,7 @@ from codegen.catalog.load import (
     load_catalog,
     read_catalog_bytes,
 )
-from codegen.catalog.normalize import internal_error, normalize
+from codegen.catalog.normalize import normalize
 from codegen.catalog.reuse import ToolResults
 from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
@@ -41,11 +39,11 @@ from codegen.python.render import (
     render_payloads,
     render_prompts_module,
     render_shared,
-    render_tool,
     render_tools_init,
 )
-from codegen.text.docs import render_docs
+from codegen.text.docs import doc_path, render_index
 from codegen.text.prompts import PROMPTS, render_prompts
+from codegen.tool_outputs import ToolOutput, findings, tool_outputs
 
 META_SCHEMA_NAME = "catalog.schema.json"
 
@@ -159,32 +157,45 @@ def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
     return errors
 
 
-# Below this many modules to render, starting worker processes costs more than it saves.
-PARALLEL_FROM = 16
-
-
 def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[str, str]:
     """Every file of the catalog's package: its modules, formatted, and its payloads."""
-    return render_package(catalog, cache)[0]
+    return render_package(catalog, cache or BuildCache(None)).files
 
 
-def render_package(
-    catalog: Catalog, cache: BuildCache | None = None
-) -> tuple[dict[str, str], list[Diagnostic]]:
-    """Every file of the catalog's package, and the payload back end's warnings. With a cache, a
-    tool whose definition is unchanged is neither rendered nor formatted again, and the others
-    are rendered in parallel."""
-    files, warnings = payload_files(catalog, cache)
-    return {**_python_files(catalog, cache), **files}, warnings
+@dataclass(frozen=True)
+class Rendered:
+    """A catalog's package: its files, the payload back end's warnings, and for each file that is
+    part of a tool's output, the tool's cache entry and the part."""
+
+    files: dict[str, str]
+    warnings: list[Diagnostic]
+    tool_files: dict[str, tuple[str, str]]
 
 
-def _python_files(catalog: Catalog, cache: BuildCache | None) -> dict[str, str]:
-    cache = cache or BuildCache(None)
+def render_package(catalog: Catalog, cache: BuildCache) -> Rendered:
+    """Every file of the catalog's package; a tool whose output is in the cache
+    (`tool_outputs`) is not made again."""
+    outputs = tool_outputs(catalog, cache)
     package = catalog.name
-    files: dict[str, str] = {}
+    files = _shared_files(catalog, cache)
+    files.update(payload_files(catalog, [output.entries for _, output in outputs]))
+    tool_files: dict[str, tuple[str, str]] = {}
+    for tool, (entry, output) in zip(catalog.tools, outputs, strict=True):
+        module, doc = f"{package}/tools/{tool.module}.py", f"{package}/docs/{doc_path(tool)}"
+        files[module], files[doc] = output.module, output.doc
+        tool_files[module], tool_files[doc] = (entry, "module"), (entry, "doc")
+    warnings = findings(catalog, [output for _, output in outputs])
+    return Rendered(dict(sorted(files.items())), warnings, tool_files)
+
+
+def _shared_files(catalog: Catalog, cache: BuildCache) -> dict[str, str]:
+    """The files made from the whole catalog: its modules beside the tools', prompts, docs index."""
+    package = catalog.name
+    # The runtime's modules are codegen's own Python, copied: its tests hold them black's
+    # (tests/test_layout.py), so they are neither parsed nor formatted here.
+    files = {f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES}
     shared = {
         f"{package}/__init__.py": render_init(catalog),
-        **{f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES},
         f"{package}/_handlers.py": render_handlers(catalog),
         f"{package}/_payloads.py": render_payloads(),
         f"{package}/mcp.py": render_mcp(),
@@ -196,36 +207,13 @@ def _python_files(catalog: Catalog, cache: BuildCache | None) -> dict[str, str]:
     )
     for path, text in shared.items():
         files[path] = _formatted(cache, path, text)
-    # The text back ends: the same prompts as files, and the docs.
+    # The text back ends: the same prompts as files, and the docs index.
     for name, text in prompts.items():
         files[f"{package}/prompts/{name}.txt"] = text
-    for path, text in render_docs(catalog, cache).items():
-        files[f"{package}/docs/{path}"] = text
+    files[f"{package}/docs/index.md"] = render_index(catalog)
     # PEP 561: type checkers read an installed package's annotations only when it says it has them.
     files[f"{package}/py.typed"] = ""
-    missing: list[tuple[str, Tool]] = []
-    for tool in catalog.tools:
-        path = f"{package}/tools/{tool.module}.py"
-        cached = cache.get(tool_entry(catalog.source, tool))
-        if cached is None:
-            missing.append((path, tool))
-        else:
-            files[path] = cached
-    failures: list[Diagnostic] = []
-    for (path, tool), rendered in zip(missing, _render_tools(catalog.source, missing), strict=True):
-        if isinstance(rendered, Diagnostic):
-            failures.append(rendered)
-            continue
-        cache.put(tool_entry(catalog.source, tool), rendered)
-        files[path] = rendered
-    if failures:
-        raise CatalogError(failures)
-    return dict(sorted(files.items()))
-
-
-def tool_entry(source: str, tool: Tool) -> str:
-    """The cache key of a tool's module: the catalog's place and the tool's definition."""
-    return key("tool", source, tool.sha256)
+    return files
 
 
 def _formatted(cache: BuildCache, path: str, text: str) -> str:
@@ -246,27 +234,6 @@ def split_header(text: str) -> tuple[str, str]:
     while text.startswith("#", end):
         end = text.index("\n", end) + 1
     return text[:end], text[end:]
-
-
-def _render_tools(source: str, missing: list[tuple[str, Tool]]) -> Iterator[str | Diagnostic]:
-    work = [(source, path, tool) for path, tool in missing]
-    workers = min(os.cpu_count() or 1, len(work) // PARALLEL_FROM)
-    if workers <= 1:
-        return map(_render_tool, work)
-    # Rendering and the syntax check are pure Python, a module at a time: every core does its share.
-    with ProcessPoolExecutor(workers) as pool:
-        return iter(
-            list(pool.map(_render_tool, work, chunksize=max(1, len(work) // (workers * 8))))
-        )
-
-
-def _render_tool(job: tuple[str, str, Tool]) -> str | Diagnostic:
-    """A tool's module, or the report of codegen's own failure on it (a value: it crosses processes)."""
-    source, path, tool = job
-    try:
-        return format_python(path, render_tool(source, tool))
-    except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
-        return Diagnostic(source, tool.line, tool.path, internal_error(exc))
 
 
 @dataclass(frozen=True)
@@ -377,21 +344,21 @@ def _collector_paused() -> Iterator[None]:
 def _render_package(
     catalog: Catalog, warnings: tuple[Diagnostic, ...], cache: BuildCache
 ) -> Package:
-    files, more = render_package(catalog, cache)
+    rendered = render_package(catalog, cache)
+    files = rendered.files
     check_examples(catalog, files, cache)
-    warnings = (*warnings, *sorted(more))
+    warnings = (*warnings, *sorted(rendered.warnings))
     package = Package(catalog.name, catalog.source, catalog.name_line, files, warnings)
-    # Tool modules are in the cache already, under their tools' entries, and the others are
-    # stored by their text: the record refers to both, so it stays small.
-    tools = {
-        f"{catalog.name}/tools/{tool.module}.py": tool_entry(catalog.source, tool)
-        for tool in catalog.tools
-    }
-    refs: dict[str, str] = {}
+    # Tool modules and docs pages are in the cache already, in their tools' records, and the
+    # other files are stored by their text: the package's record refers to both, so it stays small.
+    refs: dict[str, str | tuple[str, str]] = {}
     for path, text in files.items():
-        refs[path] = tools.get(path) or key("file", text)
-        if path not in tools and refs[path] not in cache:
-            cache.put(refs[path], text)
+        if path in rendered.tool_files:
+            refs[path] = rendered.tool_files[path]
+            continue
+        entry = refs[path] = key("file", text)
+        if entry not in cache:
+            cache.put(entry, text)
     record = {
         "name": package.name,
         "source": package.source,
@@ -418,8 +385,19 @@ def _cached_package(
     try:
         record = json.loads(record_text)
         files: dict[str, str] = {}
-        for path, entry in record["files"].items():
-            text = cache.get(entry)
+        tools: dict[str, ToolOutput | None] = {}
+        for path, ref in record["files"].items():
+            if isinstance(ref, str):
+                text = cache.get(ref)
+            else:
+                entry, part = ref
+                if entry not in tools:
+                    found = cache.get(entry)
+                    tools[entry] = None if found is None else ToolOutput.from_record(found)
+                output = tools[entry]
+                text = (
+                    None if output is None else {"module": output.module, "doc": output.doc}[part]
+                )
             if text is None:
                 return None  # an entry was deleted: build the catalog again
             files[path] = text

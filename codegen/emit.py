@@ -99,11 +99,12 @@ def plan(result: BuildResult, out: Path, root: Path) -> Plan:
 
     kept = {p: s for p, s in previous.items() if not ours_to_drop(s) and p not in result.files}
     outcome = Plan(files={**result.files, MANIFEST: manifest_text({**kept, **result.owners})})
+    directories: dict[str, int | None] = {}  # each directory's kind, looked up once
     for path, text in sorted(outcome.files.items()):
-        found = _status(out, path)
+        found = _status(out, path, directories)
         if found is None:
             outcome.missing.append(path)
-        elif found != stat.S_IFREG or (out / path).read_bytes() != text.encode("utf-8"):
+        elif found != stat.S_IFREG or not _same_bytes(out, path, text):
             outcome.stale.append(path)
         else:
             outcome.unchanged.append(path)
@@ -165,22 +166,39 @@ def _link_message(link: Path) -> str:
     )
 
 
-def _status(out: Path, path: str) -> int | None:
+def _status(out: Path, path: str, directories: dict[str, int | None] | None = None) -> int | None:
     """The kind of file at `path` inside `out` (None: there is none), found without following a
     link: a link on the way is an error, since writing or deleting through it would reach a
-    file outside `out`."""
-    current = out
-    for part in PurePosixPath(path).parts:
-        current = current / part
-        try:
-            mode = os.lstat(current).st_mode
-        except FileNotFoundError:
+    file outside `out`. `directories` keeps what was found of each directory on the way, for
+    the next path."""
+    directories = {} if directories is None else directories
+    current = os.fspath(out)
+    *folders, name = PurePosixPath(path).parts
+    for part in folders:
+        current = os.path.join(current, part)
+        if current not in directories:
+            directories[current] = _lstat_mode(current)
+        if directories[current] is None:
             return None
-        except NotADirectoryError:
-            return None  # a file where a directory should be: the build replaces it
-        if stat.S_ISLNK(mode):
-            raise OutputError(_link_message(current))
-    return stat.S_IFMT(mode)
+    mode = _lstat_mode(os.path.join(current, name))
+    return None if mode is None else stat.S_IFMT(mode)
+
+
+def _lstat_mode(path: str) -> int | None:
+    """The mode of `path` itself (None: there is none, or a file stands where a directory
+    should); a link is an error."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # a file where a directory should be: the build replaces it
+    if stat.S_ISLNK(mode):
+        raise OutputError(_link_message(Path(path)))
+    return mode
+
+
+def _same_bytes(out: Path, path: str, text: str) -> bool:
+    with open(os.path.join(out, path), "rb") as handle:
+        return handle.read() == text.encode("utf-8")
 
 
 def _read_inside(out: Path, path: str) -> str | None:

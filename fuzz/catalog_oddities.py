@@ -13,16 +13,19 @@ extensions, kept as written, and annotation keys go to MCP as written: neither i
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from codegen.build import _render_tool, check_loaded
+from codegen.build import check_loaded
+from codegen.cache import BuildCache
 from codegen.catalog.load import LoadedCatalog, load_catalog
 from codegen.catalog.wild import CATALOG_KEYS, KEYWORDS, TOOL_KEYS
-from codegen.diagnostics import Diagnostic, JsonPath, format_path
+from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path
 from codegen.payloads.files import payloads
+from codegen.tool_outputs import tool_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 # Real-shaped catalogs: a bundled one, and an MCP reply in a Python server's style.
@@ -137,8 +140,11 @@ def check(loaded: LoadedCatalog, kind: str, place: JsonPath, word: str, value: A
     if len(place) >= 2:
         index = read_as[1]
         tool = next(t for t in catalog.tools if t.path == f"tools[{index}]")
-        rendered = _render_tool((catalog.source, f"{catalog.name}/tools/x.py", tool))
-        assert not isinstance(rendered, Diagnostic), str(rendered)
+        # Its module, payload entries and docs page, as a build makes them (without a cache).
+        try:
+            tool_outputs(dataclasses.replace(catalog, tools=(tool,)), BuildCache(None))
+        except CatalogError as exc:
+            raise AssertionError(str(exc.diagnostics[0])) from None
     if is_oddity(kind, word, value):
         where = format_path(read_as)
         assert any(

@@ -16,6 +16,8 @@ from codegen.build import check_catalog
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.catalog.ir import Tool
 from codegen.catalog.reuse import ToolResults
+from codegen.payloads.schema import Finding
+from codegen.tool_outputs import ToolOutput
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
 
 
@@ -142,3 +144,30 @@ def test_the_record_of_tools_with_typed_results_is_read_back(tmp_path: Path) -> 
     tools = [value[0] for entry, value in written.old.items() if entry.startswith("tool\0")]
     assert len(tools) == 4 and all(isinstance(tool, Tool) for tool in tools)
     assert [tool.wire_name for tool in tools if tool.result is not None] == ["search_files"]
+
+
+def _output() -> ToolOutput:
+    finding = Finding(("properties", "q"), "cannot say minLength", "CG102")
+    return ToolOutput("X = 1\n", {"MCP_TOOLS": '  {"a": "é\\n"}'}, (("MCP", finding),), "# q\n")
+
+
+def test_a_tools_record_gives_back_its_output() -> None:
+    assert ToolOutput.from_record(_output().record()) == _output()
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "",  # no head
+        '{"findings": [], "texts": [["module", 3], ["doc", 0]]}\nX = 1\n',  # longer than said
+        '{"findings": [], "texts": [["module", 9], ["doc", 0]]}\nX = 1\n',  # shorter than said
+        '{"findings": [], "texts": [["module", -1], ["doc", 0]]}\n',
+        '{"findings": [], "texts": [["doc", 0]]}\n',  # no module
+        '{"findings": [1], "texts": [["module", 0], ["doc", 0]]}\n',
+        '{"texts": [["module", 0], ["doc", 0]]}\n',
+        "[]\n",
+    ],
+)
+def test_a_tools_record_codegen_did_not_write_is_not_used(record: str) -> None:
+    # Its digest matching (tests above), a record of another shape is made again, never read.
+    assert ToolOutput.from_record(record) is None

@@ -1,22 +1,30 @@
-"""A rebuild that takes unchanged tools' checks from the cache gives what a build without the cache
-gives: the same files, byte for byte, and the same findings (file, line, path, message, level),
-after each of a run of random edits: a tool changed, added, removed or moved, a tool made invalid,
-two tools whose Python names collide, and a name given twice."""
+"""A rebuild that takes unchanged tools' results from the cache gives what a build without the
+cache gives: the same files, byte for byte, and the same findings (file, line, path, message,
+level, code).
+
+Two ways in: a run of random edits of a corpus catalog (a tool changed, added, removed or moved, a
+tool made invalid, two tools whose Python names collide, a name given twice), and hypothesis's
+edits of a small JSON catalog whose findings must also name each tool where it now is (cached
+payload findings are kept relative to their tool, so a stale `tools[2]` would fail here)."""
 
 from __future__ import annotations
 
 import copy
+import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
 from codegen.build import BuildResult, build
 from codegen.cache import BuildCache
-from codegen.diagnostics import CatalogError, Diagnostic
+from codegen.diagnostics import CODES, CatalogError, Diagnostic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,8 +76,12 @@ def _outcome(source: Path, root: Path, cache: BuildCache) -> tuple[str, Any, lis
     try:
         result: BuildResult = build([source], root, cache)
     except CatalogError as exc:
-        return "failed", None, sorted(exc.diagnostics)
-    return "built", result.files, sorted(result.warnings)
+        outcome: tuple[str, Any, list[Diagnostic]] = "failed", None, sorted(exc.diagnostics)
+    else:
+        outcome = "built", result.files, sorted(result.warnings)
+    # Every finding, cached or not, carries its stable code, at that code's level.
+    assert [d for d in outcome[2] if CODES.get(d.code, ("",))[0] != d.level] == []
+    return outcome
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -96,3 +108,115 @@ def test_a_cached_rebuild_after_each_edit_equals_a_build_without_the_cache(
             names = [t["name"] for t in data["tools"]]
             data["tools"] = [t for i, t in enumerate(data["tools"]) if t["name"] not in names[:i]]
     assert {"change", "move"} & set(done), done
+
+
+def small_tool(n: int) -> dict[str, Any]:
+    """A tool with a payload note (a default), a front-end warning (`optional: "True"`) and, for
+    some, a nested object: findings at several depths."""
+    properties: dict[str, Any] = {
+        "query": {"type": "string", "description": f"What tool {n} looks for"},
+        "limit": {"type": "integer", "default": n, "description": "How many", "optional": "True"},
+    }
+    if n % 2:
+        properties["filter"] = {
+            "type": "object",
+            "properties": {"tag": {"type": "string", "default": "x", "minLength": 1}},
+        }
+    return {
+        "name": f"tool_{n}",
+        "description": f"Tool number {n}, which looks things up.",
+        "parameters": {"type": "object", "properties": properties, "required": ["query"]},
+    }
+
+
+EDITS = st.lists(
+    st.tuples(st.sampled_from(["move", "add", "remove", "change"]), st.integers(0, 50)),
+    min_size=1,
+    max_size=3,
+)
+
+
+def edited(tools: list[dict[str, Any]], edits: list[tuple[str, int]]) -> list[dict[str, Any]]:
+    tools = [dict(t) for t in tools]
+    fresh = 100
+    for what, k in edits:
+        i = k % len(tools)
+        if what == "move":
+            tools.insert((k // 7) % len(tools), tools.pop(i))
+        elif what == "add":
+            fresh += 1
+            tools.insert(i, small_tool(fresh + k))
+        elif what == "remove" and len(tools) > 1:
+            tools.pop(i)
+        elif what == "change":
+            tools[i] = {**tools[i], "description": tools[i]["description"] + " Changed."}
+    return tools
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("differential")
+
+
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(EDITS, st.booleans())
+def test_cached_and_uncached_builds_agree_after_edits(
+    project: Path, edits: list[tuple[str, int]], indented: bool
+) -> None:
+    source = project / "cat.json"
+    cache = BuildCache(project / ".cache")
+    base = [small_tool(n) for n in range(4)]
+    source.write_text(json.dumps({"name": "cat", "tools": base}, indent=2), encoding="utf-8")
+    build([source], project, cache)  # the cache knows the catalog before the edit
+    tools = edited(base, edits)
+    text = json.dumps({"name": "cat", "tools": tools}, indent=2 if indented else 1)
+    source.write_text(text, encoding="utf-8")
+    cached = build([source], project, cache)
+    fresh = build([source], project, BuildCache(None))
+    assert [str(d) for d in cached.warnings] == [str(d) for d in fresh.warnings]
+    assert cached.files == fresh.files
+    # The findings name the tools where they are now: each within its tool's lines.
+    lines = text.splitlines()
+    starts = [
+        next(n for n, line in enumerate(lines, 1) if f'"name": "{t["name"]}"' in line) - 1
+        for t in tools
+    ]
+    for d in fresh.warnings:
+        index = int(d.path.split("]")[0].removeprefix("tools["))
+        end = starts[index + 1] if index + 1 < len(tools) else len(lines)
+        assert starts[index] <= d.line < end, str(d)
+
+
+def test_a_tool_is_made_again_only_when_its_definition_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The pipeline keeps each tool's module, payload entries and docs page under one key: moving
+    # tools (their lines and indexes change) makes none again, changing one makes that one.
+    made: list[str] = []
+    real = codegen.tool_outputs._make
+
+    def counted(job: Any) -> Any:
+        made.append(job.tool.wire_name)
+        return real(job)
+
+    monkeypatch.setattr(codegen.tool_outputs, "_make", counted)
+    source = tmp_path / "cat.json"
+    cache = BuildCache(tmp_path / ".cache")
+    tools = [small_tool(n) for n in range(4)]
+    source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
+    build([source], tmp_path, cache)
+    assert sorted(made) == ["tool_0", "tool_1", "tool_2", "tool_3"]
+    made.clear()
+    tools.reverse()
+    source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
+    moved = build([source], tmp_path, cache)
+    assert made == []
+    assert moved == build([source], tmp_path, BuildCache(None))
+    made.clear()
+    tools[1] = {**tools[1], "description": "Changed, and still long enough."}
+    source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
+    changed = build([source], tmp_path, cache)
+    assert made == ["tool_2"]
+    assert changed == build([source], tmp_path, BuildCache(None))

@@ -15,7 +15,7 @@ from types import ModuleType
 import pytest
 from conftest import build_package
 
-from codegen import build as build_module
+from codegen import tool_outputs as tool_outputs_module
 from codegen.build import check_catalog
 from codegen.catalog import normalize as normalize_module
 from codegen.cli import main
@@ -233,7 +233,7 @@ def test_a_failure_of_codegen_itself_is_reported_with_the_tool_not_as_a_tracebac
     if stage == "normalize":
         monkeypatch.setattr(normalize_module, "tool_ir", broken)
     else:
-        monkeypatch.setattr(build_module, "render_tool", broken)
+        monkeypatch.setattr(tool_outputs_module, "render_tool", broken)
     source = tmp_path / "ok.yaml"
     source.write_text(
         "name: ok\ntools:\n  - name: t\n    description: d\n"

@@ -8,6 +8,7 @@ layout functions agree with black on arbitrary input, and that black is skipped 
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import string
@@ -147,6 +148,51 @@ def test_every_module_is_what_black_makes_of_it(laid_out: dict[str, str]) -> Non
     modules = {text: path for path, text in files.items() if path.endswith(".py")}
     changed = [path for text, path in modules.items() if black.format_str(text, mode=MODE) != text]
     assert changed == []
+    # Tool modules are split into statements without a syntax tree: the same statements.
+    scanned = 0
+    for text in modules:
+        lines = text.splitlines(keepends=True)
+        found = codegen.python.format.scanned(lines)
+        if found is not None:
+            scanned += 1
+            assert found == codegen.python.format._statements(ast.parse(text), lines)
+    assert scanned > 60
+
+
+@pytest.mark.parametrize(
+    ("source", "statements"),
+    [
+        ("import re\nX = 1\n", [(0, 1, "import"), (1, 2, "other")]),
+        # A decorator goes with its definition; a comment after a body is not part of it.
+        (
+            "@dataclass\n\nclass A:\n    x: int\n    # done\n\n\ndef f(\n    a: int,\n) -> None:\n    pass\n",
+            [(0, 4, "block"), (7, 11, "block")],
+        ),
+        (
+            '"""Doc."""\n\nfrom a import (\n    b,\n)\nY = [\n    1,\n]\n',
+            [(0, 1, "other"), (2, 5, "import"), (5, 8, "other")],
+        ),
+    ],
+)
+def test_statements_are_found_without_a_syntax_tree(
+    source: str, statements: list[tuple[int, int, str]]
+) -> None:
+    lines = source.splitlines(keepends=True)
+    assert codegen.python.format.scanned(lines) == statements
+    assert codegen.python.format._statements(ast.parse(source), lines) == statements
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'X = """two\nlines"""\n',  # a string that spans lines
+        "if X:\n    pass\nelse:\n    pass\n",  # a clause at the margin
+        "X = (\n1)\n",  # a bracket's contents at the margin
+        "@decorator\nX = 1\n",  # not Python: the syntax check says so
+    ],
+)
+def test_code_not_shaped_like_the_templates_is_left_to_the_syntax_tree(source: str) -> None:
+    assert codegen.python.format.scanned(source.splitlines(keepends=True)) is None
 
 
 def test_the_layout_is_what_black_makes_of_one_line_layouts(

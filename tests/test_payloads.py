@@ -23,6 +23,7 @@ from codegen.cache import BuildCache
 from codegen.diagnostics import CatalogError
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
 from codegen.payloads.files import indented_json, json_file, payload_files, payloads
+from codegen.tool_outputs import findings, tool_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -284,19 +285,20 @@ def test_annotation_keys_beyond_the_hints_go_to_mcp_as_written(
 def test_files_joined_from_each_tools_entries_are_the_json_of_the_whole_lists(
     tmp_path: Path,
 ) -> None:
-    # payload_files joins each tool's cached entry text; the bytes must be json_file's of the list.
+    # payload_files joins each tool's entry text (cached by the pipeline); the bytes must be
+    # json_file's of the list, and the findings those of the whole transform.
     catalogs, _ = check_catalogs(find_sources([ROOT / "schemas"]), ROOT)
     for catalog in catalogs:
-        values, _ = payloads(catalog)
+        values, warnings = payloads(catalog)
         whole = {
             f"{catalog.name}/{PAYLOADS_DIR}/{file}": json_file(values[name])
             for name, file in PAYLOAD_FILES.items()
         }
         cache = BuildCache(tmp_path / "cache")
-        first, warnings = payload_files(catalog, cache)
-        again, warnings_again = payload_files(catalog, cache)  # every entry from the cache
-        assert first == whole == again
-        assert warnings == warnings_again
+        for _ in range(2):  # made, then every tool's output from the cache
+            outputs = [output for _, output in tool_outputs(catalog, cache)]
+            assert payload_files(catalog, [output.entries for output in outputs]) == whole
+            assert findings(catalog, outputs) == warnings
 
 
 _JSON = st.recursive(

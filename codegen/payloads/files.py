@@ -7,7 +7,6 @@ import json
 import math
 from typing import Any
 
-from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
 from codegen.diagnostics import CatalogError, Diagnostic, format_path, warning
@@ -27,112 +26,84 @@ def payloads(catalog: Catalog) -> tuple[dict[str, Any], list[Diagnostic]]:
     out: dict[str, list[Any]] = {name: [] for name in emitted(catalog.providers)[:-1]}
     warnings: list[Diagnostic] = []
     for tool in catalog.tools:
-        values, found = _tool_payloads(catalog, tool)
-        warnings += _diagnostics(catalog, tool, found)
+        values, found = tool_payloads(
+            catalog.source, tool, sent_names(catalog, tool), catalog.providers
+        )
+        warnings += payload_diagnostics(catalog.source, tool, found)
         for name, value in values.items():
             out[name].append(value)
     return {**out, "PROVIDER_NAMES": catalog.provider_names}, warnings
 
 
-# A transform's finding with the format it is about: kept relative to the tool (a JSON path
-# inside its parameters), so a cached one is placed again wherever the tool now is.
+def sent_names(catalog: Catalog, tool: Tool) -> dict[str, str]:
+    """The name the tool is sent under, by provider (in provider order): all a tool's payload
+    entries need of its catalog besides the providers chosen."""
+    return {
+        provider: names.get(tool.wire_name, tool.wire_name)
+        for provider, names in sorted(catalog.provider_names.items())
+    }
+
+
+# A transform's finding with the format it is about: relative to the tool (a JSON path inside
+# its parameters), so that it can be placed wherever the tool is (`payload_diagnostics`).
 Found = tuple[str, Finding]
 
 
-def _tool_payloads(catalog: Catalog, tool: Tool) -> tuple[dict[str, Any], list[Found]]:
+def tool_payloads(
+    source: str, tool: Tool, sent: dict[str, str], providers: tuple[str, ...]
+) -> tuple[dict[str, Any], list[Found]]:
     """The tool's entry in each format, by constant name, and the findings of what they lose."""
-    names, wire = catalog.provider_names, tool.wire_name
-    chosen = catalog.providers
     values: dict[str, Any] = {}
     warnings: list[Found] = []
     try:
-        if "openai" in chosen:
+        if "openai" in providers:
             strict, strict_findings = to_strict(tool.schema)
             warnings += [("OpenAI strict", finding) for finding in strict_findings]
-            values["OPENAI_TOOLS"] = chat_tool(tool, names["openai"][wire])
-            values["OPENAI_STRICT_TOOLS"] = strict_chat_tool(tool, names["openai"][wire], strict)
-            values["OPENAI_RESPONSES_TOOLS"] = responses_tool(tool, names["openai"][wire], strict)
-        if "anthropic" in chosen:
+            values["OPENAI_TOOLS"] = chat_tool(tool, sent["openai"])
+            values["OPENAI_STRICT_TOOLS"] = strict_chat_tool(tool, sent["openai"], strict)
+            values["OPENAI_RESPONSES_TOOLS"] = responses_tool(tool, sent["openai"], strict)
+        if "anthropic" in providers:
             strict, strict_findings = to_anthropic_strict(tool.schema)
             warnings += [("Anthropic strict", finding) for finding in strict_findings]
-            values["ANTHROPIC_TOOLS"] = anthropic_tool(tool, names["anthropic"][wire])
+            values["ANTHROPIC_TOOLS"] = anthropic_tool(tool, sent["anthropic"])
             values["ANTHROPIC_STRICT_TOOLS"] = anthropic_strict_tool(
-                tool, names["anthropic"][wire], strict
+                tool, sent["anthropic"], strict
             )
-        if "gemini" in chosen:
-            values["GEMINI_TOOLS"] = gemini_declaration(tool, names["gemini"][wire])
-        if "gemini_legacy" in chosen:
+        if "gemini" in providers:
+            values["GEMINI_TOOLS"] = gemini_declaration(tool, sent["gemini"])
+        if "gemini_legacy" in providers:
             legacy, legacy_findings = to_legacy(tool.schema)
             warnings += [("Gemini legacy", finding) for finding in legacy_findings]
-            values["GEMINI_LEGACY_TOOLS"] = gemini_legacy_declaration(
-                tool, names["gemini"][wire], legacy
-            )
-        if "mcp" in chosen:
-            values["MCP_TOOLS"] = mcp_tool(tool, names["mcp"][wire])
+            values["GEMINI_LEGACY_TOOLS"] = gemini_legacy_declaration(tool, sent["gemini"], legacy)
+        if "mcp" in providers:
+            values["MCP_TOOLS"] = mcp_tool(tool, sent["mcp"])
     except Exception as exc:  # a bug of codegen's: report it, with the place
-        raise CatalogError(
-            [Diagnostic(catalog.source, tool.line, tool.path, internal_error(exc))]
-        ) from exc
-    return {name: values[name] for name in emitted(chosen)[:-1]}, warnings
+        raise CatalogError([Diagnostic(source, tool.line, tool.path, internal_error(exc))]) from exc
+    return {name: values[name] for name in emitted(providers)[:-1]}, warnings
 
 
-def payload_files(
-    catalog: Catalog, cache: BuildCache | None = None
-) -> tuple[dict[str, str], list[Diagnostic]]:
-    """`<package>/payloads/<format>.json` → text (key order as built, so byte-deterministic).
+def tool_entries(
+    source: str, tool: Tool, sent: dict[str, str], providers: tuple[str, ...]
+) -> tuple[dict[str, str], list[Found]]:
+    """The tool's entry in each format as the text it has inside its file (`payload_files` joins
+    them), and the findings of what they lose."""
+    values, found = tool_payloads(source, tool, sent, providers)
+    return {name: _inside_list(value) for name, value in values.items()}, found
 
-    Each tool's entries are kept in the cache as the text they have inside their files, under what
-    they depend on (the tool's definition, the names it is sent under, the providers chosen), so a
-    rebuild after one tool changed transforms that one alone and only joins the rest. Their
-    findings are kept relative to the tool and placed where the tool is now (its index and lines
-    change when tools move, its definition does not).
-    """
-    cache = cache or BuildCache(None)
-    entries: dict[str, list[str]] = {name: [] for name in emitted(catalog.providers)[:-1]}
-    warnings: list[Diagnostic] = []
-    for tool in catalog.tools:
-        texts, found = _cached_entries(catalog, tool, cache)
-        warnings += found
+
+def payload_files(catalog: Catalog, entries: list[dict[str, str]]) -> dict[str, str]:
+    """`<package>/payloads/<format>.json` → text, from each tool's `tool_entries` in catalog
+    order (key order as built, so byte-deterministic)."""
+    joined: dict[str, list[str]] = {name: [] for name in emitted(catalog.providers)[:-1]}
+    for texts in entries:
         for name, text in texts.items():
-            entries[name].append(text)
-    files = {
+            joined[name].append(text)
+    return {
         f"{catalog.name}/{PAYLOADS_DIR}/{PAYLOAD_FILES[name]}": (
-            json_file(catalog.provider_names) if name == "PROVIDER_NAMES" else _list(entries[name])
+            json_file(catalog.provider_names) if name == "PROVIDER_NAMES" else _list(joined[name])
         )
         for name in emitted(catalog.providers)
     }
-    return files, warnings
-
-
-def _cached_entries(
-    catalog: Catalog, tool: Tool, cache: BuildCache
-) -> tuple[dict[str, str], list[Diagnostic]]:
-    # Findings are kept relative to the tool (paths inside its parameters) and anchored where it
-    # is now: a tool that only moved (an edit above it) is not transformed again.
-    sent = {p: names[tool.wire_name] for p, names in sorted(catalog.provider_names.items())}
-    entry = key(
-        "payloads",
-        catalog.source,
-        tool.sha256,
-        json.dumps(sent),
-        ",".join(catalog.providers),
-    )
-    record = cache.get(entry)
-    if record is not None:
-        try:
-            stored = json.loads(record)
-            found = [
-                (fmt, Finding(tuple(path), message, code))
-                for fmt, path, message, code in stored["findings"]
-            ]
-            return stored["entries"], _diagnostics(catalog, tool, found)
-        except (ValueError, KeyError, TypeError):
-            pass  # not a record this codegen wrote: make the entries again
-    values, found = _tool_payloads(catalog, tool)
-    texts = {name: _inside_list(value) for name, value in values.items()}
-    findings = [[fmt, list(f.path), f.message, f.code] for fmt, f in found]
-    cache.put(entry, json.dumps({"entries": texts, "findings": findings}))
-    return texts, _diagnostics(catalog, tool, found)
 
 
 def _inside_list(value: Any) -> str:
@@ -186,10 +157,12 @@ def json_file(value: Any) -> str:
     return indented_json(value) + "\n"
 
 
-def _diagnostics(catalog: Catalog, tool: Tool, findings: list[Found]) -> list[Diagnostic]:
+def payload_diagnostics(source: str, tool: Tool, findings: list[Found]) -> list[Diagnostic]:
+    """The findings as warnings at the file, line and path of the node each is about, where the
+    tool is now."""
     return [
         warning(
-            catalog.source,
+            source,
             tool.line_of(("parameters", *finding.path)),
             f"{tool.path}.{format_path(('parameters', *finding.path))}",
             f"{fmt}: {finding.message}",

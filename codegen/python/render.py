@@ -53,7 +53,9 @@ def header(source: str, sha256: str) -> str:
 
 def render_tool(source: str, tool: Tool) -> str:
     """A tool's module. It depends on nothing but the tool's definition, whose digest heads it, so
-    editing one tool of a catalog changes one module."""
+    editing one tool of a catalog changes one module. Its body is parsed (for the names it
+    imports), so a syntax error in it raises SyntaxError; the lines before it are valid by
+    construction."""
     body = environment().get_template("tool_module.py.jinja").render(tool=PyTool(tool))
     doc = docstring(f"The {tool.wire_name} tool: its arguments and their parser.")
     head = header(f"{source}, tool {tool.wire_name}", tool.sha256)

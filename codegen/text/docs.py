@@ -4,10 +4,7 @@ declared result, its examples and the lenient coercions that apply to each param
 
 from __future__ import annotations
 
-import json
-
 from codegen import __version__
-from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Catalog, Tool
 from codegen.text.describe import rows, tool_call_sample
 from codegen.text.environment import environment
@@ -51,22 +48,3 @@ def render_tool_doc(source: str, tool: Tool, names: list[tuple[str, str]]) -> st
         )
     )
     return header(f"{source}, tool {tool.wire_name}", tool.sha256) + body
-
-
-def render_docs(catalog: Catalog, cache: BuildCache | None = None) -> dict[str, str]:
-    """{path under docs/: text}. With a cache, a tool's page is rendered again only when the tool or
-    the names it is sent under changed."""
-    cache = cache or BuildCache(None)
-    docs = {"index.md": render_index(catalog)}
-    for tool in catalog.tools:
-        names = [
-            (provider, sent.get(tool.wire_name, tool.wire_name))
-            for provider, sent in sorted(catalog.provider_names.items())
-        ]
-        entry = key("doc", catalog.source, tool.sha256, json.dumps(names))
-        page = cache.get(entry)
-        if page is None:
-            page = render_tool_doc(catalog.source, tool, names)
-            cache.put(entry, page)
-        docs[doc_path(tool)] = page
-    return docs

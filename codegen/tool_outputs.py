@@ -1,0 +1,187 @@
+"""Each tool's share of its package, made once per definition: its module, its entry in each
+payload file with the findings of what a format loses, and its docs page.
+
+The back ends are pure functions of the tool and the little they need of its catalog (its source,
+the names providers send it under, the providers chosen); this module alone caches what they make,
+under one key per tool: all of those inputs and the Python names the catalog gave the tool. A
+tool's record is made again only when one of them changed. Payload findings are kept relative to
+the tool (a path inside its parameters) and anchored where the tool is now, so a tool that only
+moved is not made again and its findings still name its new place.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from codegen.cache import BuildCache, key
+from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.normalize import internal_error
+from codegen.diagnostics import CatalogError, Diagnostic
+from codegen.payloads.files import Found, payload_diagnostics, sent_names, tool_entries
+from codegen.payloads.schema import Finding
+from codegen.python.format import format_python
+from codegen.python.render import environment as python_templates
+from codegen.python.render import render_tool
+from codegen.text.docs import render_tool_doc
+from codegen.text.environment import environment as text_templates
+
+# Below this many tools to make, starting worker processes costs more than it saves.
+PARALLEL_FROM = 16
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """What one tool contributes to its package."""
+
+    module: str  # tools/<module>.py, formatted
+    entries: dict[str, str]  # payload constant → the tool's entry, as text inside the list
+    findings: tuple[Found, ...]  # what the payload formats lose, relative to the tool
+    doc: str  # docs/tools/<module>.md
+
+    def record(self) -> str:
+        """The output as one cache entry: a line of JSON (the findings, and the name and length of
+        each text), then the texts one after the other. Reading it back slices the texts out
+        instead of decoding them from JSON strings, which took most of a rebuild's reading."""
+        texts = {"module": self.module, "doc": self.doc, **self.entries}
+        head = {
+            "findings": [[fmt, list(f.path), f.message, f.code] for fmt, f in self.findings],
+            "texts": [[name, len(text)] for name, text in texts.items()],
+        }
+        return json.dumps(head) + "\n" + "".join(texts.values())
+
+    @staticmethod
+    def from_record(record: str) -> ToolOutput | None:
+        """The output a record holds; None for one this codegen did not write."""
+        head, newline, body = record.partition("\n")
+        try:
+            stored = json.loads(head)
+            findings = tuple(
+                (str(fmt), Finding(tuple(path), str(message), str(code)))
+                for fmt, path, message, code in stored["findings"]
+            )
+            texts: dict[str, str] = {}
+            start = 0
+            for name, length in stored["texts"]:
+                if not isinstance(name, str) or not isinstance(length, int) or length < 0:
+                    return None
+                texts[name], start = body[start : start + length], start + length
+            module, doc = texts.pop("module"), texts.pop("doc")
+        except (ValueError, KeyError, TypeError):
+            return None
+        if not newline or start != len(body):
+            return None
+        return ToolOutput(module, texts, findings, doc)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """All that making a tool's output reads: it crosses to a worker process."""
+
+    source: str
+    package: str
+    tool: Tool
+    sent: dict[str, str]
+    providers: tuple[str, ...]
+
+    @property
+    def entry(self) -> str:
+        tool = self.tool
+        return key(
+            "tool",
+            self.source,
+            tool.sha256,
+            tool.module,
+            tool.args.class_name,
+            json.dumps(self.sent),
+            ",".join(self.providers),
+        )
+
+
+def tool_outputs(catalog: Catalog, cache: BuildCache) -> list[tuple[str, ToolOutput]]:
+    """Each tool's output and its cache entry, in catalog order: from the cache, or made now (in
+    parallel when many are missing). Raise CatalogError with every tool codegen itself failed
+    on."""
+    jobs = [
+        _Job(catalog.source, catalog.name, tool, sent_names(catalog, tool), catalog.providers)
+        for tool in catalog.tools
+    ]
+    found: list[ToolOutput | None] = []
+    for job in jobs:
+        record = cache.get(job.entry)
+        found.append(None if record is None else ToolOutput.from_record(record))
+    missing = [job for job, output in zip(jobs, found, strict=True) if output is None]
+    made = dict(zip((job.entry for job in missing), _make_all(missing), strict=True))
+    failures = [d for d in made.values() if isinstance(d, Diagnostic)]
+    if failures:
+        raise CatalogError(failures)
+    outputs: list[tuple[str, ToolOutput]] = []
+    for job, output in zip(jobs, found, strict=True):
+        if output is None:
+            new = made[job.entry]
+            assert isinstance(new, ToolOutput)  # failures were raised above
+            cache.put(job.entry, new.record())
+            output = new
+        outputs.append((job.entry, output))
+    return outputs
+
+
+def findings(catalog: Catalog, outputs: list[ToolOutput]) -> list[Diagnostic]:
+    """The payload findings of every tool, where each tool is now."""
+    return [
+        d
+        for tool, output in zip(catalog.tools, outputs, strict=True)
+        for d in payload_diagnostics(catalog.source, tool, list(output.findings))
+    ]
+
+
+def _make_all(jobs: list[_Job]) -> Iterator[ToolOutput | Diagnostic]:
+    workers = min(os.cpu_count() or 1, len(jobs) // PARALLEL_FROM)
+    if workers <= 1:
+        return map(_make, jobs)
+    # Rendering and the payload transforms are pure Python, a tool at a time: every core does its
+    # share. Forked workers start with what this process has: codegen imported, its templates
+    # compiled, and the jobs, which are then not pickled to them (only their indexes are).
+    for name in ("tool_module.py.jinja", "coerce.jinja"):
+        python_templates().get_template(name)
+    text_templates().get_template("docs/tool.md.jinja")
+    chunks = max(1, len(jobs) // (workers * 8))
+    if "fork" not in multiprocessing.get_all_start_methods():
+        with ProcessPoolExecutor(workers) as pool:
+            return iter(list(pool.map(_make, jobs, chunksize=chunks)))
+    global _FORKED
+    _FORKED = jobs
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return iter(list(pool.map(_make_forked, range(len(jobs)), chunksize=chunks)))
+    finally:
+        _FORKED = []
+
+
+# The jobs of the pool being forked, which its workers inherit.
+_FORKED: list[_Job] = []
+
+
+def _make_forked(index: int) -> ToolOutput | Diagnostic:
+    return _make(_FORKED[index])
+
+
+def _make(job: _Job) -> ToolOutput | Diagnostic:
+    """A tool's output, or the report of codegen's own failure on it (a value: it crosses
+    processes)."""
+    tool = job.tool
+    try:
+        # Rendering parses the module's body (for the names it imports): its syntax check.
+        path = f"{job.package}/tools/{tool.module}.py"
+        module = format_python(path, render_tool(job.source, tool), parsed=True)
+        entries, found = tool_entries(job.source, tool, job.sent, job.providers)
+        doc = render_tool_doc(job.source, tool, list(job.sent.items()))
+    except CatalogError as exc:
+        return exc.diagnostics[0]
+    except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
+        return Diagnostic(job.source, tool.line, tool.path, internal_error(exc))
+    return ToolOutput(module, entries, tuple(found), doc)
