@@ -60,7 +60,7 @@ _SERVER = {"mcp", "anyio", "uvicorn"}
 _STDLIB = {
     "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "contextvars",
     "dataclasses", "datetime", "enum", "importlib", "inspect", "itertools", "json", "logging",
-    "math", "queue", "re", "sys", "threading", "traceback", "typing", "weakref",
+    "math", "queue", "re", "sys", "threading", "traceback", "types", "typing", "weakref",
 }  # fmt: skip
 
 

@@ -25,7 +25,7 @@ STDLIB = {
 # From the package's own _runtime module.
 RUNTIME = frozenset(
     {
-        "ABSENT", "INVALID", "Invalid", "RawArguments", "ResultSpec", "ToolCallRequest", "ToolSpec",
+        "ABSENT", "INVALID", "Invalid", "NO_FOLDING", "RawArguments", "ResultSpec", "ToolCallRequest", "ToolSpec",
         "copy_containers", "draft_class", "is_absolute_uri", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice", "to_date",
         "to_datetime", "to_dict", "to_float", "to_int", "to_json_choice", "to_list", "to_str", "to_uri", "unknown_keys",
     }

@@ -229,9 +229,8 @@ class PyEnum(PyKind[EnumKind]):
         return var if self.kind.value_set else tmp
 
     def runtime_call(self, var: str) -> str:
-        return (
-            f"to_choice({var}, {self.kind.table}, {self.kind.folded_table}, path, warnings, errors)"
-        )
+        folded = self.kind.folded_table if self.kind.folded else "NO_FOLDING"
+        return f"to_choice({var}, {self.kind.table}, {folded}, path, warnings, errors)"
 
     @property
     def needs_helper(self) -> bool:

@@ -240,7 +240,7 @@ def _imports(body: str) -> str:
         f"from {module} import {', '.join(sorted(items))}"
         for module, items in sorted(modules.items())
     ]
-    runtime = sorted(name for name in RUNTIME if name in used)
+    runtime = sorted((name for name in RUNTIME if name in used), key=_isort_key)
     local = [layout.imports(".._runtime", runtime)] if runtime else []
     return "\n\n".join(block for block in ("\n".join(stdlib), "\n".join(local)) if block)
 

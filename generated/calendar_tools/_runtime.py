@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from enum import Enum
 from math import isfinite
+from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ._repair import repair_json
@@ -60,6 +61,8 @@ class Invalid(Enum):
 INVALID: Final = Invalid.INVALID
 # What dict.get returns for a parameter the call did not send.
 ABSENT: Final = object()
+# The folding table of an enum matched case-sensitively, or of one without text choices.
+NO_FOLDING: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
 class ReadyRequest(NamedTuple, Generic[ArgsT_co]):

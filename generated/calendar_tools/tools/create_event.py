@@ -14,6 +14,7 @@ from typing import Any, Final, Literal, Protocol
 from .._runtime import (
     ABSENT,
     INVALID,
+    NO_FOLDING,
     Invalid,
     RawArguments,
     ResultSpec,
@@ -42,7 +43,6 @@ _PRIORITY: Final[dict[tuple[type, object], CreateEventPriority]] = {
     (int, 5): 5,
     (int, 9): 9,
 }
-_PRIORITY_FOLDED: Final[dict[str, CreateEventPriority]] = {}
 _PRIORITY_VALUES: Final[frozenset[CreateEventPriority]] = frozenset({1, 5, 9})
 
 CreateEventRemindersItemMethod = Literal["email", "popup"]
@@ -247,7 +247,7 @@ def _location(v: object, path: str, warnings: list[str], errors: list[str]) -> s
 def _priority(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> CreateEventPriority | Invalid:
-    return to_choice(v, _PRIORITY, _PRIORITY_FOLDED, path, warnings, errors)
+    return to_choice(v, _PRIORITY, NO_FOLDING, path, warnings, errors)
 
 
 def _tags_item(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:

@@ -12,6 +12,7 @@ from typing import Any, Final, Literal, Protocol
 from .._runtime import (
     ABSENT,
     INVALID,
+    NO_FOLDING,
     Invalid,
     RawArguments,
     ToolCallRequest,
@@ -58,7 +59,6 @@ SendWebhookSchemaVersion = Literal[2]
 _SCHEMA_VERSION: Final[dict[tuple[type, object], SendWebhookSchemaVersion]] = {
     (int, 2): 2,
 }
-_SCHEMA_VERSION_FOLDED: Final[dict[str, SendWebhookSchemaVersion]] = {}
 _SCHEMA_VERSION_VALUES: Final[frozenset[SendWebhookSchemaVersion]] = frozenset({2})
 
 _X_REQUEST_ID_PATTERN: Final = re.compile("^[0-9a-fA-F-]{8,64}$")
@@ -131,7 +131,7 @@ def _x_request_id(v: object, path: str, warnings: list[str], errors: list[str]) 
 def _schema_version(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> SendWebhookSchemaVersion | Invalid:
-    return to_choice(v, _SCHEMA_VERSION, _SCHEMA_VERSION_FOLDED, path, warnings, errors)
+    return to_choice(v, _SCHEMA_VERSION, NO_FOLDING, path, warnings, errors)
 
 
 def _timeout_seconds(

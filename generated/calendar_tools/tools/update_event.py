@@ -11,6 +11,7 @@ from typing import Any, Final, Literal, Protocol
 from .._runtime import (
     ABSENT,
     INVALID,
+    NO_FOLDING,
     Invalid,
     RawArguments,
     ToolCallRequest,
@@ -48,7 +49,6 @@ _SEND_UPDATES: Final[dict[tuple[type, object], UpdateEventSendUpdates]] = {
     (str, "externalOnly"): "externalOnly",
     (str, "none"): "none",
 }
-_SEND_UPDATES_FOLDED: Final[dict[str, UpdateEventSendUpdates]] = {}
 _SEND_UPDATES_VALUES: Final[frozenset[UpdateEventSendUpdates]] = frozenset(
     {"all", "externalOnly", "none"}
 )
@@ -150,7 +150,7 @@ def _status(
 def _send_updates(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> UpdateEventSendUpdates | Invalid:
-    return to_choice(v, _SEND_UPDATES, _SEND_UPDATES_FOLDED, path, warnings, errors)
+    return to_choice(v, _SEND_UPDATES, NO_FOLDING, path, warnings, errors)
 
 
 def _arguments(

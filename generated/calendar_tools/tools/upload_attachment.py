@@ -13,6 +13,7 @@ from typing import Any, Final, Literal, Protocol
 from .._runtime import (
     ABSENT,
     INVALID,
+    NO_FOLDING,
     Invalid,
     RawArguments,
     ToolCallRequest,
@@ -35,7 +36,6 @@ _CLASS_: Final[dict[tuple[type, object], UploadAttachmentClass]] = {
     (str, "PRIVATE"): "PRIVATE",
     (str, "CONFIDENTIAL"): "CONFIDENTIAL",
 }
-_CLASS__FOLDED: Final[dict[str, UploadAttachmentClass]] = {}
 _CLASS__VALUES: Final[frozenset[UploadAttachmentClass]] = frozenset(
     {"PUBLIC", "PRIVATE", "CONFIDENTIAL"}
 )
@@ -84,7 +84,7 @@ def _file_name(v: object, path: str, warnings: list[str], errors: list[str]) -> 
 def _class_(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> UploadAttachmentClass | Invalid:
-    return to_choice(v, _CLASS_, _CLASS__FOLDED, path, warnings, errors)
+    return to_choice(v, _CLASS_, NO_FOLDING, path, warnings, errors)
 
 
 def _image_quality(v: object, path: str, warnings: list[str], errors: list[str]) -> float | Invalid:

@@ -10,6 +10,7 @@ from typing import Any, Final, Literal, Protocol
 from .._runtime import (
     ABSENT,
     INVALID,
+    NO_FOLDING,
     Invalid,
     RawArguments,
     ToolCallRequest,
@@ -41,7 +42,6 @@ _MODE: Final[dict[tuple[type, object], ChoicesMode]] = {
     (str, "Fast"): "Fast",
     (str, "SLOW"): "SLOW",
 }
-_MODE_FOLDED: Final[dict[str, ChoicesMode]] = {}
 _MODE_VALUES: Final[frozenset[ChoicesMode]] = frozenset({"Fast", "SLOW"})
 
 ChoicesLevel = Literal[1, 2, 3]
@@ -50,14 +50,12 @@ _LEVEL: Final[dict[tuple[type, object], ChoicesLevel]] = {
     (int, 2): 2,
     (int, 3): 3,
 }
-_LEVEL_FOLDED: Final[dict[str, ChoicesLevel]] = {}
 _LEVEL_VALUES: Final[frozenset[ChoicesLevel]] = frozenset({1, 2, 3})
 
 ChoicesVersion = Literal[2]
 _VERSION: Final[dict[tuple[type, object], ChoicesVersion]] = {
     (int, 2): 2,
 }
-_VERSION_FOLDED: Final[dict[str, ChoicesVersion]] = {}
 _VERSION_VALUES: Final[frozenset[ChoicesVersion]] = frozenset({2})
 
 ChoicesKind = Literal["fixed"]
@@ -90,17 +88,17 @@ def _color(v: object, path: str, warnings: list[str], errors: list[str]) -> Choi
 
 
 def _mode(v: object, path: str, warnings: list[str], errors: list[str]) -> ChoicesMode | Invalid:
-    return to_choice(v, _MODE, _MODE_FOLDED, path, warnings, errors)
+    return to_choice(v, _MODE, NO_FOLDING, path, warnings, errors)
 
 
 def _level(v: object, path: str, warnings: list[str], errors: list[str]) -> ChoicesLevel | Invalid:
-    return to_choice(v, _LEVEL, _LEVEL_FOLDED, path, warnings, errors)
+    return to_choice(v, _LEVEL, NO_FOLDING, path, warnings, errors)
 
 
 def _version(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> ChoicesVersion | Invalid:
-    return to_choice(v, _VERSION, _VERSION_FOLDED, path, warnings, errors)
+    return to_choice(v, _VERSION, NO_FOLDING, path, warnings, errors)
 
 
 def _kind(v: object, path: str, warnings: list[str], errors: list[str]) -> ChoicesKind | Invalid:
