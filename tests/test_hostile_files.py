@@ -61,6 +61,9 @@ def errors_of(source: Path) -> list[str]:
         ("flow.yaml", "name: deep\nx: " + "[" * 50_000 + "]" * 50_000 + "\n"),
         ("maps.yaml", "name: deep\nx: " + "{a: " * 50_000 + "1" + "}" * 50_000 + "\n"),
         ("deep.json", '{"name": "deep",\n"x": ' + "[" * 50_000 + "]" * 50_000 + "}\n"),
+        # Past libyaml's own limit (1,000 since libyaml 0.2.6) and under the depth that makes
+        # codegen measure first: the fallback to the Python composer must not recurse.
+        ("mid.yaml", "name: deep\nx: " + "[" * 5_000 + "]" * 5_000 + "\n"),
     ],
 )
 def test_a_file_nested_50000_deep_is_an_error_not_a_crash(

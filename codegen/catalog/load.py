@@ -262,7 +262,7 @@ def _compose_quietly(name: str, text: str) -> yaml.Node | None:
 def _compose(name: str, text: str) -> yaml.Node | None:
     bound = _nesting_bound(text)
     if bound > _SAFE_TO_COMPOSE:
-        _check_nesting_before_composing(name, text)
+        _check_nesting_before_composing(name, text, _FastYaml12Loader or _Yaml12Loader)
     node: yaml.Node | None = None
     composed = False
     if _FastYaml12Loader is not None:
@@ -271,6 +271,10 @@ def _compose(name: str, text: str) -> yaml.Node | None:
         except yaml.YAMLError:
             pass  # the Python parser says why
     if not composed:
+        if bound > MAX_NESTING and _FastYaml12Loader is not None:
+            # libyaml 0.2.6 refuses nesting past 1,000 levels; the Python composer it falls back
+            # to recurses, so the nesting is measured first, from the Python parser's events.
+            _check_nesting_before_composing(name, text, _Yaml12Loader)
         node = yaml.compose(text, Loader=_Yaml12Loader)
     # Without an anchor there is no alias, and nesting under the bound is within the limit.
     if node is not None and (bound > MAX_NESTING or "&" in text):
@@ -301,8 +305,7 @@ def _nesting_bound(text: str) -> int:
     return 2 * column + 2 + text.count("[") + text.count("{")
 
 
-def _check_nesting_before_composing(name: str, text: str) -> None:
-    loader = _FastYaml12Loader or _Yaml12Loader
+def _check_nesting_before_composing(name: str, text: str, loader: type) -> None:
     depth = 0
     try:
         for event in yaml.parse(text, Loader=loader):
@@ -313,7 +316,11 @@ def _check_nesting_before_composing(name: str, text: str) -> None:
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
-        return  # composing reports it
+        if loader is not _Yaml12Loader:
+            # libyaml's own limit on nesting (0.2.6) is an error here: the Python parser, which
+            # has none and does not recurse, measures it.
+            _check_nesting_before_composing(name, text, _Yaml12Loader)
+        # else composing reports it
 
 
 def _check_tree(name: str, root: yaml.Node) -> None:

@@ -189,9 +189,9 @@ def _event_time_time_zone(
 
 
 def _event_time(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, CreateEventEventTime | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
@@ -295,9 +295,9 @@ def _reminders_item_minutes_before(
 
 
 def _reminders_item(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, CreateEventRemindersItem | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
@@ -547,9 +547,9 @@ def _status(
 
 
 def _event_time_2(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, CreateEventResultEventTime | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)

@@ -110,9 +110,9 @@ def _settings_retry_policy_backoff(
 
 
 def _settings_retry_policy(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, UpdateConfigSettingsRetryPolicy | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
@@ -162,9 +162,9 @@ def _settings_retry_policy(
 
 
 def _settings(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, UpdateConfigSettings | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)

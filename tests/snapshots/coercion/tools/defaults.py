@@ -74,9 +74,9 @@ def _labels(
 
 
 def _options(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, DefaultsOptions | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)

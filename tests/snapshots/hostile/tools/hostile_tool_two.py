@@ -204,9 +204,9 @@ _ARGUMENTS_DRAFT: Final = draft_class(HostileToolTwoArgs)
 
 
 def _we_ird_def(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, HostileToolTwoWeIrdDef | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
@@ -244,9 +244,9 @@ def _we_ird_def(
 
 
 def _outer(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, HostileToolTwoOuter | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)

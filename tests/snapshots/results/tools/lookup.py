@@ -183,9 +183,9 @@ def _money_currency(v: object, path: str, warnings: list[str], errors: list[str]
 
 
 def _money(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, LookupResultMoney | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
@@ -227,9 +227,9 @@ def _money(
 
 
 def _orders_item(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, LookupResultOrdersItem | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
@@ -293,9 +293,9 @@ def _orders(
 
 
 def _profile(
-    v: object, path: str, warnings: list[str], errors: list[str]
+    sent: object, path: str, warnings: list[str], errors: list[str]
 ) -> tuple[object, LookupResultProfile | Invalid]:
-    src = v if type(v) is dict else to_dict(v, path, warnings, errors)
+    src = sent if type(sent) is dict else to_dict(sent, path, warnings, errors)
     if src is INVALID:
         return INVALID, INVALID
     failed = len(errors)
