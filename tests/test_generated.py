@@ -187,3 +187,44 @@ def test_no_generated_function_rebinds_its_parameters() -> None:
                     rebound.append(f"{module.relative_to(ROOT)}:{node.lineno} {node.id}")
     assert len(modules) > 20
     assert rebound == []
+
+
+@pytest.mark.parametrize("package", ["calendar_tools", "http_tools", "memory_tools"])
+def test_the_three_lists_of_a_package_name_the_same_public_names(package: str) -> None:
+    # A package's __init__ names its public API three times, one for each reader: imports under
+    # TYPE_CHECKING for type checkers (which cannot follow a PEP 562 __getattr__), the lazy map
+    # for the running program (a service that parses one tool loads one module), and __all__.
+    # One list in the renderer writes all three; this holds them equal.
+    tree = ast.parse((ROOT / "generated" / package / "__init__.py").read_text(encoding="utf-8"))
+    (checking,) = [node for node in tree.body if isinstance(node, ast.If)]
+    typed = {alias.asname or alias.name for node in checking.body for alias in node.names}  # type: ignore[attr-defined]
+    (lazy,) = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__getattr__"
+    ]
+    assert isinstance(lazy, ast.Call)
+    payloads, exports = lazy.args[1], lazy.args[2]
+    assert isinstance(payloads, ast.Tuple) and isinstance(exports, ast.Call)
+    loaded = {ast.literal_eval(name) for name in payloads.elts}
+    for table in exports.args[1:]:
+        assert isinstance(table, ast.Dict)
+        loaded |= {ast.literal_eval(key) for key in table.keys if key is not None}
+    assert typed == loaded
+    bound = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            bound |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.FunctionDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound |= {t.id for t in targets if isinstance(t, ast.Name)}
+    (public,) = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__"
+    ]
+    listed = set(ast.literal_eval(public))
+    assert typed <= listed
+    assert listed - typed <= bound  # the rest of __all__ is defined in __init__ itself

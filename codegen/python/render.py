@@ -109,6 +109,7 @@ def render_init(catalog: Catalog) -> str:
         "from_openai_responses_stream",
         "CallStream",
         "AsyncCallStream",
+        "OnPartial",
         "PartialCall",
         "StreamProblem",
         "parse",
