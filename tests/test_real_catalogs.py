@@ -289,7 +289,7 @@ def test_the_bundled_catalogs_build_without_a_warning(tmp_path: Path) -> None:
     done = run_codegen("build", "--out", "out", "--no-cache", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert diagnostic_lines(done.stderr) == []
-    assert done.stderr.startswith("codegen: 152 notes: what a provider format cannot say")
+    assert done.stderr.startswith("codegen: 153 notes: what a provider format cannot say")
     assert run_codegen("build", "--out", "strict", "--strict", cwd=tmp_path).returncode == 0
 
 

@@ -227,15 +227,37 @@ def test_the_payloads_carry_the_schema_where_a_provider_takes_one(results: Modul
     # google-genai's own type takes it (FunctionDeclaration.response_json_schema).
     parsed = genai_types.FunctionDeclaration.model_validate(declarations["lookup"])
     assert parsed.response_json_schema == schema
-    # OpenAI and Anthropic take no result schema; the legacy Gemini form is not given one.
+    # The legacy Gemini form gets the result in its OpenAPI subset, as its parameters are, and
+    # google-genai's type takes it (FunctionDeclaration.response, a Schema).
+    legacy = {d["name"]: d for d in results.GEMINI_LEGACY_TOOLS}
+    assert legacy["fetch_page"]["response"] == {
+        "type": "OBJECT",
+        "properties": {"status": {"type": "INTEGER"}, "body": {"type": "STRING"}},
+        "required": ["status"],
+    }
+    assert legacy["lookup"]["response"]["properties"]["Display-Name"] == {
+        "type": "STRING",
+        "description": "Null when the user has not set one.",
+        "nullable": True,
+    }
+    declared = genai_types.FunctionDeclaration.model_validate(legacy["lookup"])
+    assert declared.response is not None and declared.response.required == [
+        "id",
+        "Display-Name",
+        "orders",
+    ]
+    # OpenAI and Anthropic take no result schema.
     for payload in (
         results.OPENAI_TOOLS,
         results.OPENAI_STRICT_TOOLS,
         results.OPENAI_RESPONSES_TOOLS,
         results.ANTHROPIC_TOOLS,
-        results.GEMINI_LEGACY_TOOLS,
+        results.ANTHROPIC_STRICT_TOOLS,
     ):
-        assert "Money" not in json.dumps(payload)
+        assert all(
+            set(entry) & {"response", "output_schema", "outputSchema"} == set() for entry in payload
+        )
+        assert "Display-Name" not in json.dumps(payload)
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -76,5 +76,7 @@ def import_tools(
             parameters = {"type": "object", **parameters}
             notes.add((*where, "parameters"), "parameters without a type: read as an object")
         tool["parameters"] = parameters
+        if isinstance(tool.get("returns"), dict):  # Gemini's legacy response is in its subset too
+            tool["returns"] = standard(tool["returns"], (*where, "returns"), notes)
         tools.append(tool)
     return {"name": snake(name, fallback="imported_tools"), "tools": tools}, fmt, notes

@@ -104,9 +104,11 @@ def _gemini(item: dict[str, Any]) -> dict[str, Any]:
         None,
     )
     tool = _tool(item.get("name"), item.get("description"), parameters)
-    # The declaration's response, in its JSON Schema form, is the tool's result schema.
+    # The declaration's response is the tool's result schema: its JSON Schema form, or the
+    # legacy OpenAPI subset, read as `parameters` in that form are.
     response = next(
-        (item[k] for k in ("responseJsonSchema", "response_json_schema") if k in item), None
+        (item[k] for k in ("responseJsonSchema", "response_json_schema", "response") if k in item),
+        None,
     )
     if isinstance(response, dict):
         tool["returns"] = response

@@ -58,13 +58,13 @@ def tool_payloads(
     try:
         if "openai" in providers:
             strict, strict_findings = to_strict(tool.schema)
-            warnings += [("OpenAI strict", finding) for finding in strict_findings]
+            warnings += _under("OpenAI strict", "parameters", strict_findings)
             values["OPENAI_TOOLS"] = chat_tool(tool, sent["openai"])
             values["OPENAI_STRICT_TOOLS"] = strict_chat_tool(tool, sent["openai"], strict)
             values["OPENAI_RESPONSES_TOOLS"] = responses_tool(tool, sent["openai"], strict)
         if "anthropic" in providers:
             strict, strict_findings = to_anthropic_strict(tool.schema)
-            warnings += [("Anthropic strict", finding) for finding in strict_findings]
+            warnings += _under("Anthropic strict", "parameters", strict_findings)
             values["ANTHROPIC_TOOLS"] = anthropic_tool(tool, sent["anthropic"])
             values["ANTHROPIC_STRICT_TOOLS"] = anthropic_strict_tool(
                 tool, sent["anthropic"], strict
@@ -73,13 +73,24 @@ def tool_payloads(
             values["GEMINI_TOOLS"] = gemini_declaration(tool, sent["gemini"])
         if "gemini_legacy" in providers:
             legacy, legacy_findings = to_legacy(tool.schema)
-            warnings += [("Gemini legacy", finding) for finding in legacy_findings]
-            values["GEMINI_LEGACY_TOOLS"] = gemini_legacy_declaration(tool, sent["gemini"], legacy)
+            warnings += _under("Gemini legacy", "parameters", legacy_findings)
+            response = None
+            if tool.result is not None:
+                response, response_findings = to_legacy(tool.result.schema)
+                warnings += _under("Gemini legacy", tool.result.source, response_findings)
+            values["GEMINI_LEGACY_TOOLS"] = gemini_legacy_declaration(
+                tool, sent["gemini"], legacy, response
+            )
         if "mcp" in providers:
             values["MCP_TOOLS"] = mcp_tool(tool, sent["mcp"])
     except Exception as exc:  # a bug of codegen's: report it, with the place
         raise CatalogError([Diagnostic(source, tool.line, tool.path, internal_error(exc))]) from exc
     return {name: values[name] for name in emitted(providers)[:-1]}, warnings
+
+
+def _under(fmt: str, key: str, findings: list[Finding]) -> list[Found]:
+    """Findings about the schema under the tool's `key`, with their paths from the tool."""
+    return [(fmt, finding._replace(path=(key, *finding.path))) for finding in findings]
 
 
 def tool_entries(
@@ -163,8 +174,8 @@ def payload_diagnostics(source: str, tool: Tool, findings: list[Found]) -> list[
     return [
         warning(
             source,
-            tool.line_of(("parameters", *finding.path)),
-            f"{tool.path}.{format_path(('parameters', *finding.path))}",
+            tool.line_of(finding.path),
+            f"{tool.path}.{format_path(finding.path)}",
             f"{fmt}: {finding.message}",
             finding.code,
         )

@@ -1,5 +1,5 @@
 """Gemini's function declarations: `parametersJsonSchema` (current models) and the legacy
-OpenAPI-subset `parameters` (`legacy.to_legacy`)."""
+OpenAPI-subset `parameters` and `response` (`legacy.to_legacy`)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,15 @@ def gemini_declaration(tool: Tool, name: str) -> dict[str, Any]:
     return declaration
 
 
-def gemini_legacy_declaration(tool: Tool, name: str, parameters: dict[str, Any]) -> dict[str, Any]:
+def gemini_legacy_declaration(
+    tool: Tool, name: str, parameters: dict[str, Any], response: dict[str, Any] | None
+) -> dict[str, Any]:
     """A tool without parameters leaves `parameters` out, as Gemini documents: the subset has no
-    OBJECT without properties at the root."""
+    OBJECT without properties at the root. A typed result is the declaration's `response`, in
+    the same subset."""
     entry: dict[str, Any] = {"name": name, "description": tool.description}
     if parameters.get("properties"):
         entry["parameters"] = parameters
+    if response is not None:
+        entry["response"] = response
     return entry

@@ -44,7 +44,8 @@ class Transform:
 
 class Finding(NamedTuple):
     """A change a transform made that the provider's model will see: where (a JSON path inside
-    the tool's parameters), what, in words, and its code: most are notes (CG201: the parser
+    the schema transformed; `files` puts it under the tool's key for that schema), what, in
+    words, and its code: most are notes (CG201: the parser
     enforces what the format cannot say), a loss the parser cannot make up for is a warning."""
 
     path: JsonPath
