@@ -131,19 +131,24 @@ def value_range(
     high: float | None,
     exclusive_low: float | None = None,
     exclusive_high: float | None = None,
+    *,
+    gap: str = " ",
+    joiner: str = " and ",
 ) -> list[str]:
+    """`1..5`, or each bound alone (`>= 1 and < 5`); prompts write them tighter (`gap`,
+    `joiner`: `>=1 <5`), as each space there is a token."""
     if low is not None and high is not None:
         return [f"{json_text(low)}..{json_text(high)}"]
     parts = []
     if low is not None:
-        parts.append(f">= {json_text(low)}")
+        parts.append(f">={gap}{json_text(low)}")
     elif exclusive_low is not None:
-        parts.append(f"> {json_text(exclusive_low)}")
+        parts.append(f">{gap}{json_text(exclusive_low)}")
     if high is not None:
-        parts.append(f"<= {json_text(high)}")
+        parts.append(f"<={gap}{json_text(high)}")
     elif exclusive_high is not None:
-        parts.append(f"< {json_text(exclusive_high)}")
-    return [" and ".join(parts)] if parts else []
+        parts.append(f"<{gap}{json_text(exclusive_high)}")
+    return [joiner.join(parts)] if parts else []
 
 
 def coercions(field: Field) -> list[str]:

@@ -29,7 +29,14 @@ from typing import Any
 
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.kinds import Field, Kind, ObjectKind
-from codegen.text.describe import inside, json_text, limits, prompt_type, tool_call_sample
+from codegen.text.describe import (
+    inside,
+    json_text,
+    limits,
+    prompt_type,
+    tool_call_sample,
+    value_range,
+)
 from codegen.text.environment import environment, lines, one_line
 
 # The files each catalog's package gets under prompts/, and the constants that hold the same text.
@@ -187,18 +194,7 @@ def _range(
     exclusive_low: float | None = None,
     exclusive_high: float | None = None,
 ) -> list[str]:
-    if low is not None and high is not None:
-        return [f"{json_text(low)}..{json_text(high)}"]
-    parts = []
-    if low is not None:
-        parts.append(f">={json_text(low)}")
-    elif exclusive_low is not None:
-        parts.append(f">{json_text(exclusive_low)}")
-    if high is not None:
-        parts.append(f"<={json_text(high)}")
-    elif exclusive_high is not None:
-        parts.append(f"<{json_text(exclusive_high)}")
-    return [" ".join(parts)] if parts else []
+    return value_range(low, high, exclusive_low, exclusive_high, gap="", joiner=" ")
 
 
 def _example(tool: Tool) -> dict[str, Any] | None:
