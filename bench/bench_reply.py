@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from importlib.metadata import version
@@ -27,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 import agent_tool_parser
 import json_repair
+from bench_repair import median_seconds
 
 from generated.memory_tools import _repair, _runtime, parse_memory_search, parse_reply
 
@@ -132,15 +131,6 @@ def accuracy() -> None:
 # Throughput
 
 
-def best_seconds(fn: Callable[[], object], rounds: int) -> float:
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
-
-
 def big_object(items: int) -> str:
     rows = [
         {"id": i, "name": f"item {i}", "tags": ["a", "b"], "score": i * 0.5} for i in range(items)
@@ -202,10 +192,10 @@ def repair_throughput() -> None:
             (json_repair.loads, 1 if len(text) > 1_000_000 else 3),
             (agent_tool_parser.safe_json_loads, rounds),
         ]
-        reference = best_seconds(lambda c=clean: json.loads(c), rounds)
+        reference = median_seconds(lambda c=clean: json.loads(c), rounds)
         cells = [f"{reference:.3f} s ({size / reference:.1f} MB/s)"]
         for read, times in readers:
-            seconds = best_seconds(lambda r=read, t=text: r(t), times)
+            seconds = median_seconds(lambda r=read, t=text: r(t), times)
             right = "right" if canon(read(text)) == expected else "**wrong**"
             cells.append(f"{seconds:.3f} s ({size / seconds:.1f} MB/s, {right})")
         print(f"| {name} | " + " | ".join(cells) + " |")
@@ -229,9 +219,9 @@ def reply_throughput() -> None:
     print("| --- | --- | --- |")
     n = 2_000
     for name, reply in REPLIES.items():
-        ours = best_seconds(lambda r=reply: [parse_reply(r) for _ in range(n)], 5) / n
+        ours = median_seconds(lambda r=reply: [parse_reply(r) for _ in range(n)], 5) / n
         peer = (
-            best_seconds(
+            median_seconds(
                 lambda r=reply: [agent_tool_parser.try_parse_tool_calls(r) for _ in range(n)], 5
             )
             / n
@@ -240,7 +230,7 @@ def reply_throughput() -> None:
     many = "\n".join(REPLIES.values())
     big = "\n".join([REPLIES["prompt form (JSON)"]] * 20_000)
     for label, text in (("20,000 JSONL calls", big), ("the six replies in one text", many)):
-        ours = best_seconds(lambda t=text: parse_reply(t), 3)
+        ours = median_seconds(lambda t=text: parse_reply(t), 3)
         print(
             f"| {label} ({len(text) / 1e6:.2f} MB) | {ours * 1e3:.1f} ms ({len(text) / 1e6 / ours:.1f} MB/s) | |"
         )
