@@ -8,22 +8,20 @@ Each block is checked as written, inside an `async def` (so a block may `await`)
 uses but does not define declared before it, typed as a user's program would have them (a
 `messages` list of the SDK's message type, the handlers of the README). Blocks that import nothing
 from the package are fragments of the ones before them and are not checked alone. One mypy run
-checks every block (mypy is slow to start), its cache in a temporary directory.
+checks every block (mypy is slow to start), with the test process's mypy cache (conftest).
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-import os
 import re
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
+from conftest import Mypy
+
 ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
 PAGES = [ROOT / "README.md", ROOT / "docs" / "executor.md", ROOT / "docs" / "providers.md"]
 PACKAGE = "generated.memory_tools"
 
@@ -192,7 +190,7 @@ name: int = OPENAI_TOOLS[0]["function"]["name"]  # refused
 """
 
 
-def test_the_docs_code_passes_mypy_strict_with_the_sdks(tmp_path: Path) -> None:
+def test_the_docs_code_passes_mypy_strict_with_the_sdks(tmp_path: Path, mypy: Mypy) -> None:
     modules = {}
     for page in PAGES:
         for line, code in python_blocks(page):
@@ -205,22 +203,7 @@ def test_the_docs_code_passes_mypy_strict_with_the_sdks(tmp_path: Path) -> None:
     loops, refused = tmp_path / "loops.py", tmp_path / "refused.py"
     loops.write_text(LOOPS, encoding="utf-8")
     refused.write_text(REFUSED, encoding="utf-8")
-    done = subprocess.run(
-        [
-            str(BIN / "mypy"),
-            "--strict",
-            "--python-version",
-            "3.11",
-            "--cache-dir",
-            str(tmp_path / ".mypy_cache"),
-            *map(str, [*modules, loops, refused]),
-        ],
-        cwd=ROOT,
-        env={**os.environ, "MYPYPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = mypy(*map(str, [*modules, loops, refused]), path=ROOT)
     errors = [line for line in done.stdout.splitlines() if ": error: " in line]
     where = "\n".join(f"{path.name}: {block}" for path, block in modules.items())
     others = [line for line in errors if not line.startswith(str(refused))]
