@@ -47,7 +47,7 @@ _SILENT = frozenset({"type", "$defs", "definitions", "examples", "default", "$co
 
 
 def to_legacy(schema: dict[str, Any]) -> tuple[dict[str, Any], list[Finding]]:
-    """`schema` (a tool's parameters) in Gemini's OpenAPI subset, and each loss."""
+    """`schema` (a tool's parameters or its result) in Gemini's OpenAPI subset, and each loss."""
     root = public(schema)
     legacy = _Legacy(root)
     out = legacy.node(copy.deepcopy(root), ())
