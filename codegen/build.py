@@ -110,20 +110,21 @@ def check_catalog(
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """One source's catalog (None when it has errors), and its errors and warnings. With a cache,
     only the tools whose definitions changed since its last build are validated and normalized."""
+    results = ToolResults(cache, display_name(source, root)) if cache is not None else None
     try:
-        loaded = load_catalog(source, root)
+        loaded = load_catalog(source, root, results)
     except CatalogError as exc:
         return None, exc.diagnostics
-    return check_loaded(loaded, providers, cache)
+    return check_loaded(loaded, providers, results)
 
 
 def check_loaded(
     loaded: LoadedCatalog,
     providers: tuple[str, ...] = ALL_PROVIDERS,
-    cache: BuildCache | None = None,
+    results: ToolResults | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic]]:
-    """A catalog already read (None when it has errors), and its errors and warnings."""
-    results = ToolResults(cache, loaded.file) if cache is not None else None
+    """A catalog already read (None when it has errors), and its errors and warnings; with the
+    `results` of its last build, only the tools whose definitions changed are checked again."""
     found = list(loaded.problems)
     loaded, wild = read_wild(loaded)
     found += wild

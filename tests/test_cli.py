@@ -939,7 +939,7 @@ def test_an_unchanged_catalog_is_not_read_again_and_keeps_its_warnings(
     first = build([project / "schemas"], project, cache)
     assert len(front_end_warnings("\n".join(str(w) for w in first.warnings))) == 2
 
-    def unread(path: Path, root: Path) -> None:
+    def unread(path: Path, root: Path, record: object) -> None:
         raise AssertionError(f"{path} was read again")
 
     monkeypatch.setattr(codegen.build, "load_catalog", unread)
@@ -961,10 +961,10 @@ def test_a_catalog_saved_while_it_is_read_is_cached_under_what_was_read(
     cache = BuildCache(project / DIRECTORY)
     real = codegen.build.load_catalog
 
-    def saved_meanwhile(path: Path, root: Path) -> object:
+    def saved_meanwhile(path: Path, root: Path, record: object) -> object:
         # An editor saves between the cache lookup and the read that builds.
         path.write_text(after, encoding="utf-8")
-        return real(path, root)
+        return real(path, root, record)
 
     monkeypatch.setattr(codegen.build, "load_catalog", saved_meanwhile)
     edited = build([source], project, cache)

@@ -64,7 +64,7 @@ class ToolResults:
         if text is None:
             return {}
         try:
-            found = _IrUnpickler(io.BytesIO(base64.b64decode(text))).load()
+            found = unpickled(base64.b64decode(text))
         except Exception:  # noqa: BLE001 - not a record this codegen wrote: start again
             return {}
         return found if isinstance(found, dict) else {}
@@ -86,6 +86,11 @@ class ToolResults:
     def save(self) -> None:
         if self.cache is not None and self.new != self.old:
             self.cache.put(self.entry, base64.b64encode(pickle.dumps(self.new, 5)).decode("ascii"))
+
+
+def unpickled(data: bytes) -> Any:
+    """What a record's pickle holds, read with the IR's classes and plain data only."""
+    return _IrUnpickler(io.BytesIO(data)).load()
 
 
 class _IrUnpickler(pickle.Unpickler):
