@@ -987,8 +987,9 @@ def test_a_damaged_cache_is_built_again(project: Path, damage: str | None) -> No
     entries = [
         p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"
     ]
-    # An entry is the digest of its text, a line, and the text (tests/test_cache_integrity.py).
-    texts = {p: p.read_text(encoding="utf-8").partition("\n")[2] for p in entries}
+    # An entry is the digest of its bytes, a line, and the bytes (tests/test_cache_integrity.py):
+    # text, or a catalog's pickled record of per-tool results.
+    texts = {p: p.read_bytes().partition(b"\n")[2].decode("utf-8", "replace") for p in entries}
     records = [p for p in entries if texts[p].startswith('{"name": ')]
     assert len(records) == 2  # one package a catalog
     for record in records:

@@ -6,7 +6,6 @@ import hashlib
 import json
 import math
 import os
-import pickle
 import re
 import stat
 import sys
@@ -17,7 +16,7 @@ from typing import Any
 import yaml
 
 from codegen.catalog import yaml_items
-from codegen.catalog.reuse import ToolResults, unpickled
+from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, warning
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -254,11 +253,9 @@ def _read_by_items(
             if piece is None or not isinstance(piece[0], list) or len(piece[0]) != 1:
                 return None
             # The item's own lines, from its first line: the root sequence's line is not one.
-            relative = [(path[1:], line) for path, line in piece[1].items() if path]
-            stored = pickle.dumps((piece[0][0], relative), 5)
+            stored = piece[0][0], [(path[1:], line) for path, line in piece[1].items() if path]
             record.put("yaml-item", (digest,), stored)
-        # Each build unpickles its own copy: no later stage's change can reach the record.
-        value, relative = unpickled(stored)
+        value, relative = stored
         tools.append(value)
         for path, line in relative:
             lines["tools", index, *path] = start + line
