@@ -55,12 +55,13 @@ class ToolResults:
     pickles only the values made this build."""
 
     def __init__(self, cache: BuildCache | None, source: str) -> None:
-        self.cache = cache
+        # A cache that keeps nothing (`--no-cache`) is not asked, nor are values pickled for it.
+        self.cache = cache if cache is not None and cache.directory is not None else None
         self.entry = key("tool-results", source)
         self.old: dict[str, bytes] = {}
         self.new: dict[str, bytes] = {}
-        if cache is not None:
-            self.old = self._read(cache.get_bytes(self.entry))
+        if self.cache is not None:
+            self.old = self._read(self.cache.get_bytes(self.entry))
 
     @staticmethod
     def _read(stored: bytes | None) -> dict[str, bytes]:
@@ -87,15 +88,20 @@ class ToolResults:
         return value
 
     def put(self, kind: str, parts: tuple[str, ...], value: Any) -> None:
-        self.new[self._key(kind, parts)] = pickle.dumps(value, 5)
+        if self.cache is not None:
+            self.new[self._key(kind, parts)] = pickle.dumps(value, 5)
 
     @staticmethod
     def _key(kind: str, parts: tuple[str, ...]) -> str:
         return "\0".join((kind, *parts))
 
-    def save(self) -> None:
-        if self.cache is not None and self.new != self.old:
-            self.cache.put_bytes(self.entry, pickle.dumps(self.new, 5))
+    def save(self, *, keep: str | None = None) -> None:
+        """Store this build's values; with `keep`, also the last build's values of that kind
+        that this build did not ask for (a build that stopped before making them)."""
+        kept = {k: v for k, v in self.old.items() if k.startswith(f"{keep}\0")} if keep else {}
+        new = {**kept, **self.new}
+        if self.cache is not None and new != self.old:
+            self.cache.put_bytes(self.entry, pickle.dumps(new, 5))
 
 
 def unpickled(data: bytes) -> Any:
