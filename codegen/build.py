@@ -285,7 +285,16 @@ def build(
     catalog whose file is unchanged since a build is neither read nor checked again: its package,
     findings included, comes from the cache."""
     cache = cache or BuildCache(None)
-    found, warnings = _check(find_sources(paths), root or Path.cwd(), cache, providers)
+    try:
+        return _build(paths, root or Path.cwd(), cache, providers)
+    finally:
+        gc.unfreeze()
+
+
+def _build(
+    paths: list[Path], root: Path, cache: BuildCache, providers: tuple[str, ...]
+) -> BuildResult:
+    found, warnings = _check(find_sources(paths), root, cache, providers)
     result = BuildResult(warnings=warnings)
     errors: list[Diagnostic] = []
     for item in found:
@@ -347,12 +356,14 @@ def _check(
 def _collector_paused() -> Iterator[None]:
     # Reading a large catalog makes millions of objects that live to the end of the build and
     # form no cycles; each pass of the cyclic collector walked them all, which took half of a
-    # rebuild of a 2,000-tool catalog. Rendering (black's trees do have cycles) runs with it on.
+    # rebuild of a 2,000-tool catalog. Rendering (black's trees do have cycles) runs with it on,
+    # and the objects made so far are set aside from its passes (`build` puts them back).
     collecting = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if collecting:
             gc.enable()
 

@@ -91,6 +91,59 @@ class BuildCache:
 
     def put_bytes(self, entry: str, body: bytes) -> None:
         """Store `body`; a cache that cannot be written only makes the next build slower."""
+        self._replace(entry, hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+
+    # An entry of frames is a sequence of bodies, each after its own digest and length: a build
+    # adds what it made as a frame at the end, instead of writing the whole entry again.
+
+    def get_frames(self, entry: str) -> list[memoryview]:
+        """The frames stored under `entry`, up to the first whose bytes are not the ones stored
+        (a frame cut short by a kill, or damaged)."""
+        if self.directory is None:
+            return []
+        try:
+            stored = memoryview((self.directory / entry[:2] / entry).read_bytes())
+        except OSError:
+            return []
+        frames: list[memoryview] = []
+        start = 0
+        while start < len(stored):
+            end = bytes(stored[start : start + 100]).find(b"\n")
+            digest, _, length = bytes(stored[start : start + max(end, 0)]).partition(b" ")
+            if end < 0 or not length.isdigit():
+                break
+            body = stored[start + end + 1 : start + end + 1 + int(length)]
+            if len(body) != int(length) or hashlib.sha256(body).hexdigest().encode() != digest:
+                break
+            frames.append(body)
+            start += end + 1 + len(body)
+        return frames
+
+    def put_frame(self, entry: str, body: bytes, *, alone: bool) -> None:
+        """Add `body` as the last frame of `entry`, or (`alone`) as its only one."""
+        frame = b"%s %d\n" % (hashlib.sha256(body).hexdigest().encode(), len(body)) + body
+        if alone:
+            self._replace(entry, frame)
+            return
+        if self.directory is None or not self.writable:
+            return
+        path = self.directory / entry[:2] / entry
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError:
+            self._replace(entry, frame)  # there is none yet
+            return
+        try:
+            # One write: a frame cut short by a kill is refused when read, with what follows it.
+            written = 0
+            while written < len(frame):
+                written += os.write(fd, frame[written:])
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    def _replace(self, entry: str, stored: bytes) -> None:
         if self.directory is None or not self.writable:
             return
         try:
@@ -102,7 +155,7 @@ class BuildCache:
             return
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+                handle.write(stored)
             # Whole or absent, even with builds running side by side.
             os.replace(tmp, folder / entry)
         except OSError:
