@@ -52,7 +52,7 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
         result.tools_readable = False
     tools = data.get("tools") if isinstance(data, dict) else None
     for index, spec in enumerate(tools if isinstance(tools, list) else ()):
-        digest = spec_digest(spec)
+        digest = catalog.tool_keys[index] if catalog.tool_keys else spec_digest(spec)
         found = results.get("valid", digest) if results is not None else None
         if found is None:
             found = list(_findings(tool_validator, spec))
