@@ -123,14 +123,16 @@ def _check_source(
         loaded = load_catalog(source, root, results)
     except CatalogError as exc:
         return None, exc.diagnostics
-    return _check_loaded(loaded, providers, results)
+    return check_loaded(loaded, providers, results)
 
 
-def _check_loaded(
-    loaded: LoadedCatalog, providers: tuple[str, ...], results: ToolResults
+def check_loaded(
+    loaded: LoadedCatalog,
+    providers: tuple[str, ...] = ALL_PROVIDERS,
+    results: ToolResults | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic]]:
-    """A catalog already read (None when it has errors), and its errors and warnings; only the
-    tools whose definitions changed since the build that made `results` are checked again."""
+    """A catalog already read (None when it has errors), and its errors and warnings; with the
+    `results` of its last build, only the tools whose definitions changed are checked again."""
     found = list(loaded.problems)
     loaded, wild = read_wild(loaded)
     found += wild

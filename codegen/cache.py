@@ -1,11 +1,16 @@
 """A content-addressed cache of what a build made, so that a rebuild makes only what changed.
 
 An entry's key is the digest of everything its text depends on: the generator (codegen's own code,
-its templates, black's version, Python's) and either a tool's definition, a module's unformatted
-text, or a catalog file's place and bytes (for the record of its whole package). Entries are never
-updated, only added, so a stale entry cannot be read. Each entry starts with the digest of its
-text, checked on every read: an entry cut short or with code appended is built again, never used.
-The directory lives at the project root, ignores itself in git, and can be deleted at any time.
+its templates, black's version, Python's) and either a module's unformatted text, a file's text, or
+a catalog file's place and bytes (for the record of its whole package). Those entries are never
+updated, only added, so a stale entry cannot be read. Each starts with the digest of its bytes,
+checked on every read: an entry cut short or with code appended is built again, never used.
+
+A catalog's record of per-tool results (`catalog/reuse.py`, keyed by the generator and the catalog's
+place) is the one entry that changes: it is a sequence of frames, each with its own digest and
+length, and a build adds a frame rather than writing it whole; a frame that fails its digest ends
+what is read of it. The directory lives at the project root, ignores itself in git, and can be
+deleted at any time.
 """
 
 from __future__ import annotations
