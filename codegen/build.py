@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen import runtime
-from codegen.cache import BuildCache, key
+from codegen.cache import BuildCache
 from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog
 from codegen.catalog.load import (
@@ -166,8 +166,7 @@ def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
 
 def render_catalog(catalog: Catalog) -> dict[str, str]:
     """Every file of the catalog's package: its modules, formatted, and its payloads."""
-    cache = BuildCache(None)
-    return render_package(catalog, cache, ToolResults(cache, catalog.source)).files
+    return render_package(catalog, ToolResults(None, catalog.source)).files
 
 
 @dataclass(frozen=True)
@@ -180,12 +179,12 @@ class Rendered:
     tool_files: dict[str, tuple[str, str]]
 
 
-def render_package(catalog: Catalog, cache: BuildCache, results: ToolResults) -> Rendered:
+def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
     """Every file of the catalog's package; a tool whose output is in the `results` of the
     catalog's last build (`tool_outputs`) is not made again."""
     outputs = tool_outputs(catalog, results)
     package = catalog.name
-    files = _shared_files(catalog, cache)
+    files = _shared_files(catalog, results)
     files.update(payload_files(catalog, [output.entries for _, output in outputs]))
     tool_files: dict[str, tuple[str, str]] = {}
     for tool, (entry, output) in zip(catalog.tools, outputs, strict=True):
@@ -196,7 +195,7 @@ def render_package(catalog: Catalog, cache: BuildCache, results: ToolResults) ->
     return Rendered(dict(sorted(files.items())), warnings, tool_files)
 
 
-def _shared_files(catalog: Catalog, cache: BuildCache) -> dict[str, str]:
+def _shared_files(catalog: Catalog, results: ToolResults) -> dict[str, str]:
     """The files made from the whole catalog: its modules beside the tools', prompts, docs index."""
     package = catalog.name
     # The runtime's modules are codegen's own Python, copied: its tests hold them black's
@@ -214,7 +213,7 @@ def _shared_files(catalog: Catalog, cache: BuildCache) -> dict[str, str]:
         catalog, {PROMPTS[name]: text for name, text in prompts.items()}
     )
     for path, text in shared.items():
-        files[path] = _formatted(cache, path, text)
+        files[path] = _formatted(results, path, text)
     # The text back ends: the same prompts as files, and the docs index.
     for name, text in prompts.items():
         files[f"{package}/prompts/{name}.txt"] = text
@@ -224,16 +223,20 @@ def _shared_files(catalog: Catalog, cache: BuildCache) -> dict[str, str]:
     return files
 
 
-def _formatted(cache: BuildCache, path: str, text: str) -> str:
+def _formatted(results: ToolResults, path: str, text: str) -> str:
     # The header's comments hold the catalog's digest, which black leaves as it is: only the body
-    # is formatted and cached, so a package's __init__ is formatted again only when it changes.
+    # is formatted and kept, so a package's __init__ is formatted again only when it changes.
     header, body = split_header(text)
-    entry = key("text", path, body)
-    formatted = cache.get(entry)
-    if formatted is None:
+    entry = _digest(f"{path}\0{body}")
+    formatted = results.get("text", entry)
+    if not isinstance(formatted, str):
         formatted = format_python(path, body)
-        cache.put(entry, formatted)
+        results.put("text", (entry,), formatted)
     return header + formatted
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def split_header(text: str) -> tuple[str, str]:
@@ -373,21 +376,22 @@ def _collector_paused() -> Iterator[None]:
 def _render_package(
     catalog: Catalog, warnings: tuple[Diagnostic, ...], cache: BuildCache, results: ToolResults
 ) -> Package:
-    rendered = render_package(catalog, cache, results)
+    rendered = render_package(catalog, results)
     files = rendered.files
     check_examples(catalog, files, cache)
     warnings = (*warnings, *sorted(rendered.warnings))
     package = Package(catalog.name, catalog.source, catalog.name_line, files, warnings)
-    # Tool modules and docs pages are in the cache already, in their tools' records, and the
-    # other files are stored by their text: the package's record refers to both, so it stays small.
+    # Tool modules and docs pages are in the catalog's record already, in their tools' outputs,
+    # and the other files are kept there by their text: the package's record refers to both, so
+    # it stays small, and the catalog's record drops what no build asks for any more.
     refs: dict[str, str | tuple[str, str]] = {}
     for path, text in files.items():
         if path in rendered.tool_files:
             refs[path] = rendered.tool_files[path]
             continue
-        entry = refs[path] = key("file", text)
-        if entry not in cache:
-            cache.put(entry, text)
+        entry = refs[path] = _digest(text)
+        if not results.kept("file", entry):
+            results.put("file", (entry,), text)
     record = {
         "name": package.name,
         "source": package.source,
@@ -396,8 +400,7 @@ def _render_package(
         "files": refs,
     }
     # Keyed by the bytes this build read, never by a second read that an editor could race.
-    entry = key("package", catalog.source, catalog.sha256, ",".join(catalog.providers))
-    cache.put(entry, json.dumps(record))
+    results.put("package", (catalog.sha256, ",".join(catalog.providers)), json.dumps(record))
     return package
 
 
@@ -408,17 +411,17 @@ def _cached_package(
         digest = hashlib.sha256(read_catalog_bytes(source, source.name)).hexdigest()
     except CatalogError:
         return None  # reading it again reports why
-    record_text = cache.get(key("package", display_name(source, root), digest, ",".join(providers)))
-    if record_text is None:
+    results = ToolResults(cache, display_name(source, root))
+    record_text = results.get("package", digest, ",".join(providers))
+    if not isinstance(record_text, str):
         return None
     try:
         record = json.loads(record_text)
-        results = ToolResults(cache, record["source"])
         files: dict[str, str] = {}
         tools: dict[str, ToolOutput | None] = {}
         for path, ref in record["files"].items():
             if isinstance(ref, str):
-                text = cache.get(ref)
+                text = results.get("file", ref)
             else:
                 entry, part = ref
                 if entry not in tools:

@@ -8,9 +8,9 @@ what only a process shows (a first build, a failed build's exit, stdin, usage er
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -24,7 +24,8 @@ from conftest import run_cli
 import codegen.build
 from codegen import runtime
 from codegen.build import build
-from codegen.cache import DIRECTORY, BuildCache, key
+from codegen.cache import DIRECTORY, BuildCache
+from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -903,24 +904,22 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # The formatted bodies of both __init__ modules, _handlers, _prompts, _payloads and the
-    # package's mcp module; every module whole (the runtime's too, which is copied, not
-    # formatted), as the catalog's package refers to them; py.typed; the nine payload files; the
-    # check of update_config's examples; the package; the two prompt files and the docs index;
-    # and the catalog's record of per-tool results (1, rewritten in place by the next build): its
-    # tools' items as read, validation and normalization results, and each tool's output (its
-    # module, payload entries and docs page).
-    formatted = 6
-    modules = formatted + len(runtime.MODULES)
-    assert len(entries) == formatted + modules + 1 + 9 + 1 + 1 + 2 + 1 + 1
+    # The catalog's record (1, added to by the next build): its tools' items as read, their
+    # validation and normalization results, each tool's output (its module, payload entries and
+    # docs page), the formatted bodies of the modules made from the whole catalog, every other
+    # file of the package by its text, and the package's record, which refers to those; and the
+    # check of update_config's examples.
+    assert len(entries) == 2
+    record = next(p for p in entries if p.stat().st_size > 100_000)
+    size = record.stat().st_size
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
-    new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
-    # The package, both __init__ modules and _handlers whole: they changed only in their
-    # headers, so their bodies were not formatted again; the eight payload files that hold the
-    # tool's schema (memory.search has no examples to check again); the prompts module's new body
-    # and the module whole, both prompt files and the docs' index.
-    assert len(new) == 4 + 8 + 5, sorted(p.name for p in new)
+    now = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
+    # Nothing new beside it (memory.search has no examples to check again): the catalog's record
+    # has a frame more, with the edited tool's results and output, the files that changed and the
+    # package's new record, smaller than what it had.
+    assert now == entries
+    assert size < record.stat().st_size < 2 * size
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"
@@ -984,25 +983,19 @@ def test_a_damaged_cache_is_built_again(project: Path, damage: str | None) -> No
     (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
     cache = BuildCache(project / DIRECTORY)
     first = build([project / "schemas"], project, cache)
-    entries = [
-        p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"
-    ]
-    # An entry is the digest of its bytes, a line, and the bytes (tests/test_cache_integrity.py):
-    # text, or a catalog's pickled record of per-tool results.
-    texts = {p: p.read_bytes().partition(b"\n")[2].decode("utf-8", "replace") for p in entries}
-    records = [p for p in entries if texts[p].startswith('{"name": ')]
-    assert len(records) == 2  # one package a catalog
-    for record in records:
-        if damage is None:  # the entries a record refers to are gone
-            package = json.loads(texts[record])
-            for ref in package["files"].values():
-                # A file by its text, or a part of a tool's output in the catalog's record
-                # ([entry, part]), which is gone when the record is.
-                entry = ref if isinstance(ref, str) else key("tool-results", package["source"])
-                (project / DIRECTORY / entry[:2] / entry).unlink(missing_ok=True)
-        else:  # damaged with its digest made to match: the record itself is not one codegen wrote
-            digest = hashlib.sha256(damage.encode()).hexdigest()
-            record.write_text(f"{digest}\n{damage}", encoding="utf-8")
+    packages = 0
+    for source in ("schemas/contacts.yaml", "schemas/memory_tools.yaml"):
+        # Each catalog's record holds its package's record, which refers to files and tool
+        # outputs kept beside it in the same record (tests/test_cache_integrity.py).
+        record = ToolResults(cache, source)
+        kept = {k: v for k, v in record.old.items() if k.startswith("package\0")}
+        packages += len(kept)
+        if damage is None:  # the entries the package's record refers to are gone
+            cache.put_frame(record.entry, pickle.dumps(kept), alone=True)
+        else:  # a record codegen did not write, in a sound frame: not one codegen can read
+            planted = {k: pickle.dumps(damage) for k in kept}
+            cache.put_frame(record.entry, pickle.dumps(planted), alone=False)
+    assert packages == 2  # one package a catalog
     assert build([project / "schemas"], project, cache) == first
 
 
