@@ -41,7 +41,6 @@ from codegen.catalog.kinds import (
     UnionKind,
     UriKind,
 )
-from codegen.text.environment import lines
 from codegen.text.prompts import pattern_text, render_prompts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,11 +121,21 @@ def expected(obj: ObjectKind, prefix: str = "") -> list[dict[str, Any]]:
             "bounds": bounds(f.kind),
             "default": json.dumps(f.default) if f.has_default else None,
             "examples": [json.dumps(e) for e in f.examples],
-            "description": "".join(c for c in " ".join(f.description.split()) if c.isprintable()),
+            "description": _prose(f.description),
         }
         rows.append(row)
         rows += _nested(f.kind, path)
     return rows
+
+
+def _prose(text: str) -> str:
+    """Text as a line says it: whitespace runs as one space, no character that is not printable."""
+    return "".join(c for c in " ".join(text.split()) if c.isprintable())
+
+
+def description_lines(text: str) -> list[str]:
+    """A tool's description as its heading and comment lines say it: each non-blank line."""
+    return [line for line in map(_prose, text.splitlines()) if line]
 
 
 def _nested(kind: Kind, path: str) -> list[dict[str, Any]]:
@@ -555,7 +564,7 @@ def test_every_fact_of_every_tool_is_read_back_from_the_prompt(
             for tool in catalog.tools:
                 where = (catalog.name, tool.wire_name)
                 got = read[tool.wire_name]
-                assert got["description"] == lines(tool.description), where
+                assert got["description"] == description_lines(tool.description), where
                 if tool.examples:
                     assert got["call"] == tool.examples[0], where
                 rows, wanted = got["rows"], expected(tool.args)
