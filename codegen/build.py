@@ -43,7 +43,7 @@ from codegen.python.render import (
 )
 from codegen.text.docs import doc_path, render_index
 from codegen.text.prompts import PROMPTS, render_prompts
-from codegen.tool_outputs import ToolOutput, findings, tool_outputs
+from codegen.tool_outputs import ToolOutput, findings, stored_output, tool_outputs
 
 META_SCHEMA_NAME = "catalog.schema.json"
 
@@ -110,20 +110,27 @@ def check_catalog(
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """One source's catalog (None when it has errors), and its errors and warnings. With a cache,
     only the tools whose definitions changed since its last build are validated and normalized."""
+    results = ToolResults(cache, display_name(source, root))
+    found = _check_source(source, root, providers, results)
+    results.save(keep="output")
+    return found
+
+
+def _check_source(
+    source: Path, root: Path, providers: tuple[str, ...], results: ToolResults
+) -> tuple[Catalog | None, list[Diagnostic]]:
     try:
-        loaded = load_catalog(source, root)
+        loaded = load_catalog(source, root, results)
     except CatalogError as exc:
         return None, exc.diagnostics
-    return check_loaded(loaded, providers, cache)
+    return _check_loaded(loaded, providers, results)
 
 
-def check_loaded(
-    loaded: LoadedCatalog,
-    providers: tuple[str, ...] = ALL_PROVIDERS,
-    cache: BuildCache | None = None,
+def _check_loaded(
+    loaded: LoadedCatalog, providers: tuple[str, ...], results: ToolResults
 ) -> tuple[Catalog | None, list[Diagnostic]]:
-    """A catalog already read (None when it has errors), and its errors and warnings."""
-    results = ToolResults(cache, loaded.file) if cache is not None else None
+    """A catalog already read (None when it has errors), and its errors and warnings; only the
+    tools whose definitions changed since the build that made `results` are checked again."""
     found = list(loaded.problems)
     loaded, wild = read_wild(loaded)
     found += wild
@@ -133,8 +140,6 @@ def check_loaded(
         return None, found
     # Tools the meta-schema passed are checked further even when others failed: one run, every error.
     catalog, more = normalize(loaded, skip=validation.broken_tools, results=results, reserved=TAKEN)
-    if results is not None:
-        results.save()
     found += more
     if catalog is None or any(d.level == "error" for d in found):
         return None, found
@@ -157,9 +162,10 @@ def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
     return errors
 
 
-def render_catalog(catalog: Catalog, cache: BuildCache | None = None) -> dict[str, str]:
+def render_catalog(catalog: Catalog) -> dict[str, str]:
     """Every file of the catalog's package: its modules, formatted, and its payloads."""
-    return render_package(catalog, cache or BuildCache(None)).files
+    cache = BuildCache(None)
+    return render_package(catalog, cache, ToolResults(cache, catalog.source)).files
 
 
 @dataclass(frozen=True)
@@ -172,10 +178,10 @@ class Rendered:
     tool_files: dict[str, tuple[str, str]]
 
 
-def render_package(catalog: Catalog, cache: BuildCache) -> Rendered:
-    """Every file of the catalog's package; a tool whose output is in the cache
-    (`tool_outputs`) is not made again."""
-    outputs = tool_outputs(catalog, cache)
+def render_package(catalog: Catalog, cache: BuildCache, results: ToolResults) -> Rendered:
+    """Every file of the catalog's package; a tool whose output is in the `results` of the
+    catalog's last build (`tool_outputs`) is not made again."""
+    outputs = tool_outputs(catalog, results)
     package = catalog.name
     files = _shared_files(catalog, cache)
     files.update(payload_files(catalog, [output.entries for _, output in outputs]))
@@ -249,10 +255,12 @@ class Package:
 
 @dataclass(frozen=True)
 class _Checked:
-    """A catalog read and checked by this build, to be rendered."""
+    """A catalog read and checked by this build, to be rendered, and its record of per-tool
+    results, which rendering adds to."""
 
     catalog: Catalog
     warnings: tuple[Diagnostic, ...]
+    results: ToolResults
 
     @property
     def name(self) -> str:
@@ -283,10 +291,12 @@ def build(
     for item in found:
         if isinstance(item, _Checked):
             try:
-                package = _render_package(item.catalog, item.warnings, cache)
+                package = _render_package(item.catalog, item.warnings, cache, item.results)
             except CatalogError as exc:
+                item.results.save(keep="output")
                 errors += exc.diagnostics
                 continue
+            item.results.save()
             result.warnings += package.warnings[len(item.warnings) :]
         else:
             package = item
@@ -314,15 +324,21 @@ def _check(
             found.append(package)
             warnings += package.warnings
             continue
+        results = ToolResults(cache, display_name(source, root))
         with _collector_paused():
-            catalog, diagnostics = check_catalog(source, root, providers, cache)
+            catalog, diagnostics = _check_source(source, root, providers, results)
         errors += [d for d in diagnostics if d.level == "error"]
         mine = tuple(d for d in diagnostics if d.level != "error")
         warnings += mine
         if catalog is not None:
-            found.append(_Checked(catalog, mine))
+            found.append(_Checked(catalog, mine, results))
+        else:
+            results.save(keep="output")
     errors += _shared_names([(item.name, item.source, item.name_line) for item in found])
     if errors:
+        for item in found:
+            if isinstance(item, _Checked):
+                item.results.save(keep="output")
         raise CatalogError(errors + warnings)
     return found, sorted(warnings)
 
@@ -342,9 +358,9 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _render_package(
-    catalog: Catalog, warnings: tuple[Diagnostic, ...], cache: BuildCache
+    catalog: Catalog, warnings: tuple[Diagnostic, ...], cache: BuildCache, results: ToolResults
 ) -> Package:
-    rendered = render_package(catalog, cache)
+    rendered = render_package(catalog, cache, results)
     files = rendered.files
     check_examples(catalog, files, cache)
     warnings = (*warnings, *sorted(rendered.warnings))
@@ -363,7 +379,7 @@ def _render_package(
         "name": package.name,
         "source": package.source,
         "name_line": package.name_line,
-        "warnings": [dataclasses.astuple(w) for w in warnings],
+        "warnings": [(w.file, w.line, w.path, w.message, w.level, w.code) for w in warnings],
         "files": refs,
     }
     # Keyed by the bytes this build read, never by a second read that an editor could race.
@@ -384,6 +400,7 @@ def _cached_package(
         return None
     try:
         record = json.loads(record_text)
+        results = ToolResults(cache, record["source"])
         files: dict[str, str] = {}
         tools: dict[str, ToolOutput | None] = {}
         for path, ref in record["files"].items():
@@ -392,8 +409,7 @@ def _cached_package(
             else:
                 entry, part = ref
                 if entry not in tools:
-                    found = cache.get(entry)
-                    tools[entry] = None if found is None else ToolOutput.from_record(found)
+                    tools[entry] = stored_output(results, entry)
                 output = tools[entry]
                 text = (
                     None if output is None else {"module": output.module, "doc": output.doc}[part]

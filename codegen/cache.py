@@ -66,6 +66,14 @@ class BuildCache:
 
     def get(self, entry: str) -> str | None:
         """The text stored under `entry`, when its bytes are still the ones stored."""
+        body = self.get_bytes(entry)
+        try:
+            return None if body is None else body.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def get_bytes(self, entry: str) -> bytes | None:
+        """The bytes stored under `entry`, when they are still the ones stored."""
         if self.directory is None:
             return None
         try:
@@ -75,16 +83,16 @@ class BuildCache:
         digest, newline, body = stored.partition(b"\n")
         if not newline or hashlib.sha256(body).hexdigest().encode() != digest:
             return None
-        try:
-            return body.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+        return body
 
     def put(self, entry: str, text: str) -> None:
         """Store `text`; a cache that cannot be written only makes the next build slower."""
+        self.put_bytes(entry, text.encode("utf-8"))
+
+    def put_bytes(self, entry: str, body: bytes) -> None:
+        """Store `body`; a cache that cannot be written only makes the next build slower."""
         if self.directory is None or not self.writable:
             return
-        body = text.encode("utf-8")
         try:
             self._ignore_in_git()
             folder = self.directory / entry[:2]

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
+from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.payloads.files import Found, payload_diagnostics, sent_names, tool_entries
 from codegen.payloads.schema import Finding
@@ -90,30 +90,29 @@ class _Job:
 
     @property
     def entry(self) -> str:
+        """The output's key in its catalog's record (whose own key holds the source and the
+        generator)."""
         tool = self.tool
-        return key(
-            "tool",
-            self.source,
-            tool.sha256,
-            tool.module,
-            tool.args.class_name,
-            json.dumps(self.sent),
-            ",".join(self.providers),
+        return "\0".join(
+            (
+                tool.sha256,
+                tool.module,
+                tool.args.class_name,
+                json.dumps(self.sent),
+                ",".join(self.providers),
+            )
         )
 
 
-def tool_outputs(catalog: Catalog, cache: BuildCache) -> list[tuple[str, ToolOutput]]:
-    """Each tool's output and its cache entry, in catalog order: from the cache, or made now (in
-    parallel when many are missing). Raise CatalogError with every tool codegen itself failed
-    on."""
+def tool_outputs(catalog: Catalog, results: ToolResults) -> list[tuple[str, ToolOutput]]:
+    """Each tool's output and its key in the catalog's record, in catalog order: from the
+    `results` of the last build, or made now (in parallel when many are missing). Raise
+    CatalogError with every tool codegen itself failed on."""
     jobs = [
         _Job(catalog.source, catalog.name, tool, sent_names(catalog, tool), catalog.providers)
         for tool in catalog.tools
     ]
-    found: list[ToolOutput | None] = []
-    for job in jobs:
-        record = cache.get(job.entry)
-        found.append(None if record is None else ToolOutput.from_record(record))
+    found = [stored_output(results, job.entry) for job in jobs]
     missing = [job for job, output in zip(jobs, found, strict=True) if output is None]
     made = dict(zip((job.entry for job in missing), _make_all(missing), strict=True))
     failures = [d for d in made.values() if isinstance(d, Diagnostic)]
@@ -124,10 +123,16 @@ def tool_outputs(catalog: Catalog, cache: BuildCache) -> list[tuple[str, ToolOut
         if output is None:
             new = made[job.entry]
             assert isinstance(new, ToolOutput)  # failures were raised above
-            cache.put(job.entry, new.record())
+            results.put("output", (job.entry,), new.record())
             output = new
         outputs.append((job.entry, output))
     return outputs
+
+
+def stored_output(results: ToolResults, entry: str) -> ToolOutput | None:
+    """A tool's output kept in its catalog's record under `entry`, if it is there whole."""
+    record = results.get("output", entry)
+    return ToolOutput.from_record(record) if isinstance(record, str) else None
 
 
 def findings(catalog: Catalog, outputs: list[ToolOutput]) -> list[Diagnostic]:

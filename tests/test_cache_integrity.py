@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import pathlib
 import pickle
@@ -15,7 +14,7 @@ import pytest
 from codegen.build import check_catalog
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.catalog.ir import Tool
-from codegen.catalog.reuse import ToolResults
+from codegen.catalog.reuse import ToolResults, unpickled
 from codegen.payloads.schema import Finding
 from codegen.tool_outputs import ToolOutput
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
@@ -66,14 +65,12 @@ def test_a_damaged_cache_entry_is_never_used(built: Path, tmp_path: Path, damage
     damaged = entries(built)
     assert len(damaged) > 10
     for entry in damaged:
-        text = entry.read_text(encoding="utf-8")
+        stored = entry.read_bytes()  # text, or a catalog's pickled record
         if damage == "truncated":
-            entry.write_text(text[: len(text) // 2], encoding="utf-8")
+            entry.write_bytes(stored[: len(stored) // 2])
         else:
-            entry.write_text(
-                text + f"\nimport pathlib\npathlib.Path({str(sentinel)!r}).write_text('ran')\n",
-                encoding="utf-8",
-            )
+            code = f"\nimport pathlib\npathlib.Path({str(sentinel)!r}).write_text('ran')\n"
+            entry.write_bytes(stored + code.encode())
     (built / "generated").rename(tmp_path / "first_output")
     result = run(built, "build")
     assert result.returncode == 0, output(result)
@@ -86,9 +83,9 @@ def test_a_damaged_cache_entry_is_never_used(built: Path, tmp_path: Path, damage
 
 def test_a_damaged_entry_is_replaced_by_a_sound_one(built: Path) -> None:
     for entry in entries(built):
-        entry.write_text("damaged", encoding="utf-8")
+        entry.write_bytes(b"damaged")
     assert run(built, "build").returncode == 0
-    assert all(e.read_text(encoding="utf-8") != "damaged" for e in entries(built))
+    assert all(e.read_bytes() != b"damaged" for e in entries(built))
 
 
 def test_check_writes_nothing_not_even_the_cache(project: Path) -> None:
@@ -111,18 +108,25 @@ class _Planted:
         return (pathlib.Path.write_text, (pathlib.Path(self.sentinel), "ran"))
 
 
-def test_a_planted_record_with_a_matching_digest_runs_no_code(built: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["the record", "each value"])
+def test_a_planted_record_with_a_matching_digest_runs_no_code(
+    built: Path, tmp_path: Path, where: str
+) -> None:
     # A pull request can commit files into .codegen_cache/ with digests that match: the per-tool
     # records are read back with the IR's classes only, never by calling what they name. One
     # tool is edited, so the build reads the record for the others.
     _edit_memory_search(built)
     reference = fresh_tree(built, tmp_path)
     sentinel = tmp_path / "planted_code_ran"
-    planted = base64.b64encode(pickle.dumps({"x": _Planted(str(sentinel))}))
+    payload = _Planted(str(sentinel))
     records = 0
     for entry in entries(built):
         body = entry.read_bytes().partition(b"\n")[2]
-        if body.startswith(b"gA"):  # base64 of a pickle's protocol opcode: a per-tool record
+        if body.startswith(b"\x80\x05"):  # a pickle's protocol opcode: a catalog's record
+            if where == "the record":
+                planted = pickle.dumps({"x": payload})
+            else:  # under the keys the build looks up: each value is unpickled on its own
+                planted = pickle.dumps({k: pickle.dumps(payload) for k in pickle.loads(body)})
             entry.write_bytes(hashlib.sha256(planted).hexdigest().encode() + b"\n" + planted)
             records += 1
     assert records == 1
@@ -141,7 +145,9 @@ def test_the_record_of_tools_with_typed_results_is_read_back(tmp_path: Path) -> 
     assert any(tool.result is not None for tool in catalog.tools)
     written = ToolResults(cache, "memory_tools.yaml")
     assert written.old
-    tools = [value[0] for entry, value in written.old.items() if entry.startswith("tool\0")]
+    tools = [
+        unpickled(value)[0] for entry, value in written.old.items() if entry.startswith("tool\0")
+    ]
     assert len(tools) == 4 and all(isinstance(tool, Tool) for tool in tools)
     assert [tool.wire_name for tool in tools if tool.result is not None] == ["search_files"]
 

@@ -24,7 +24,7 @@ from conftest import run_cli
 import codegen.build
 from codegen import runtime
 from codegen.build import build
-from codegen.cache import DIRECTORY, BuildCache
+from codegen.cache import DIRECTORY, BuildCache, key
 from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -903,24 +903,24 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # Four tools' records (each its module, payload entries and docs page, under one key); the
-    # formatted bodies of both __init__ modules, _handlers, _prompts, _payloads and the package's
-    # mcp module; every module whole (the runtime's too, which is copied, not formatted), as the
-    # catalog's package refers to them; py.typed; the nine payload files; the check of
-    # update_config's examples; the package; the two prompt files and the docs index; and the
-    # catalog's per-tool validation and normalization results (1, rewritten in place by the
-    # next build).
+    # The formatted bodies of both __init__ modules, _handlers, _prompts, _payloads and the
+    # package's mcp module; every module whole (the runtime's too, which is copied, not
+    # formatted), as the catalog's package refers to them; py.typed; the nine payload files; the
+    # check of update_config's examples; the package; the two prompt files and the docs index;
+    # and the catalog's record of per-tool results (1, rewritten in place by the next build): its
+    # tools' items as read, validation and normalization results, and each tool's output (its
+    # module, payload entries and docs page).
     formatted = 6
     modules = formatted + len(runtime.MODULES)
-    assert len(entries) == 4 + formatted + modules + 1 + 9 + 1 + 1 + 2 + 1 + 1
+    assert len(entries) == formatted + modules + 1 + 9 + 1 + 1 + 2 + 1 + 1
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     new = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"} - entries
-    # The edited tool's record, the package, both __init__ modules and _handlers whole: they
-    # changed only in their headers, so their bodies were not formatted again; the eight payload
-    # files that hold the tool's schema (memory.search has no examples to check again); the
-    # prompts module's new body and the module whole, both prompt files and the docs' index.
-    assert len(new) == 5 + 8 + 5, sorted(p.name for p in new)
+    # The package, both __init__ modules and _handlers whole: they changed only in their
+    # headers, so their bodies were not formatted again; the eight payload files that hold the
+    # tool's schema (memory.search has no examples to check again); the prompts module's new body
+    # and the module whole, both prompt files and the docs' index.
+    assert len(new) == 4 + 8 + 5, sorted(p.name for p in new)
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"
@@ -939,7 +939,7 @@ def test_an_unchanged_catalog_is_not_read_again_and_keeps_its_warnings(
     first = build([project / "schemas"], project, cache)
     assert len(front_end_warnings("\n".join(str(w) for w in first.warnings))) == 2
 
-    def unread(path: Path, root: Path) -> None:
+    def unread(path: Path, root: Path, record: object) -> None:
         raise AssertionError(f"{path} was read again")
 
     monkeypatch.setattr(codegen.build, "load_catalog", unread)
@@ -961,10 +961,10 @@ def test_a_catalog_saved_while_it_is_read_is_cached_under_what_was_read(
     cache = BuildCache(project / DIRECTORY)
     real = codegen.build.load_catalog
 
-    def saved_meanwhile(path: Path, root: Path) -> object:
+    def saved_meanwhile(path: Path, root: Path, record: object) -> object:
         # An editor saves between the cache lookup and the read that builds.
         path.write_text(after, encoding="utf-8")
-        return real(path, root)
+        return real(path, root, record)
 
     monkeypatch.setattr(codegen.build, "load_catalog", saved_meanwhile)
     edited = build([source], project, cache)
@@ -987,15 +987,18 @@ def test_a_damaged_cache_is_built_again(project: Path, damage: str | None) -> No
     entries = [
         p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"
     ]
-    # An entry is the digest of its text, a line, and the text (tests/test_cache_integrity.py).
-    texts = {p: p.read_text(encoding="utf-8").partition("\n")[2] for p in entries}
+    # An entry is the digest of its bytes, a line, and the bytes (tests/test_cache_integrity.py):
+    # text, or a catalog's pickled record of per-tool results.
+    texts = {p: p.read_bytes().partition(b"\n")[2].decode("utf-8", "replace") for p in entries}
     records = [p for p in entries if texts[p].startswith('{"name": ')]
     assert len(records) == 2  # one package a catalog
     for record in records:
         if damage is None:  # the entries a record refers to are gone
-            for ref in json.loads(texts[record])["files"].values():
-                # A file by its text, or a part of a tool's record: [entry, part].
-                entry = ref if isinstance(ref, str) else ref[0]
+            package = json.loads(texts[record])
+            for ref in package["files"].values():
+                # A file by its text, or a part of a tool's output in the catalog's record
+                # ([entry, part]), which is gone when the record is.
+                entry = ref if isinstance(ref, str) else key("tool-results", package["source"])
                 (project / DIRECTORY / entry[:2] / entry).unlink(missing_ok=True)
         else:  # damaged with its digest made to match: the record itself is not one codegen wrote
             digest = hashlib.sha256(damage.encode()).hexdigest()

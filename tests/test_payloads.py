@@ -20,6 +20,7 @@ from pydantic import TypeAdapter
 
 from codegen.build import build, check_catalogs, find_sources
 from codegen.cache import BuildCache
+from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import CatalogError
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
 from codegen.payloads.files import indented_json, json_file, payload_files, payloads
@@ -295,10 +296,13 @@ def test_files_joined_from_each_tools_entries_are_the_json_of_the_whole_lists(
             for name, file in PAYLOAD_FILES.items()
         }
         cache = BuildCache(tmp_path / "cache")
-        for _ in range(2):  # made, then every tool's output from the cache
-            outputs = [output for _, output in tool_outputs(catalog, cache)]
+        for _ in range(2):  # made, then every tool's output from the catalog's record
+            results = ToolResults(cache, catalog.source)
+            outputs = [output for _, output in tool_outputs(catalog, results)]
             assert payload_files(catalog, [output.entries for output in outputs]) == whole
             assert findings(catalog, outputs) == warnings
+            results.save()
+        assert len(results.old) == len(catalog.tools)
 
 
 _JSON = st.recursive(

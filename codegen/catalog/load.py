@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from codegen.catalog import yaml_items
+from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, warning
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -195,7 +197,9 @@ def _too_large(size: int) -> str:
     return f"{size:,} bytes: larger than the {MAX_CATALOG_BYTES // 2**20} MiB codegen reads"
 
 
-def load_catalog(path: Path, root: Path) -> LoadedCatalog:
+def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> LoadedCatalog:
+    """A catalog file's data and line map. With the `record` of its last build, a YAML catalog's
+    tools whose text is unchanged are not composed again (`yaml_items`)."""
     name = display_name(path, root)
     raw = read_catalog_bytes(path, name)
     try:
@@ -213,6 +217,10 @@ def load_catalog(path: Path, root: Path) -> LoadedCatalog:
         node = _compose_quietly(name, text.replace("\t", " "))
         data = _load_json(name, text)
     else:
+        read = _read_by_items(name, text, record) if record is not None else None
+        if read is not None:
+            data, lines = read
+            return LoadedCatalog(name, data, digest, lines)
         node = _compose_yaml(name, text)
         data = _construct_yaml(name, node)
     lines = _lines(name, node, problems) if node is not None else {}
@@ -222,6 +230,72 @@ def load_catalog(path: Path, root: Path) -> LoadedCatalog:
         if any(_UNENCODABLE in p.message for p in problems):
             raise CatalogError(problems)  # no later stage could write this text anywhere
     return LoadedCatalog(name, data, digest, lines, tuple(problems))
+
+
+def _read_by_items(
+    name: str, text: str, record: ToolResults
+) -> tuple[Any, dict[JsonPath, int]] | None:
+    """The data and line map of a YAML catalog read a tool's item at a time, each item unchanged
+    since the last build taken from its `record`; None when the text must be read whole."""
+    cut = yaml_items.split(text)
+    header = _clean_piece(name, cut.header) if cut is not None else None
+    if cut is None or header is None:
+        return None
+    data, lines = header
+    if not isinstance(data, dict) or "tools" not in data or data["tools"] is not None:
+        return None
+    tools: list[Any] = []
+    for index, (start, item) in enumerate(cut.items):
+        digest = yaml_items.item_digest(item)
+        stored = record.get("yaml-item", digest)
+        if stored is None:
+            piece = _clean_piece(name, item)
+            if piece is None or not isinstance(piece[0], list) or len(piece[0]) != 1:
+                return None
+            # The item's own lines, from its first line: the root sequence's line is not one.
+            stored = piece[0][0], [(path[1:], line) for path, line in piece[1].items() if path]
+            record.put("yaml-item", (digest,), stored)
+        value, relative = stored
+        tools.append(value)
+        for path, line in relative:
+            lines["tools", index, *path] = start + line
+    data["tools"] = tools
+    return data, lines
+
+
+def _clean_piece(name: str, text: str) -> tuple[Any, dict[JsonPath, int]] | None:
+    """A piece of a catalog's text, composed alone, when nothing about it needs the whole text to
+    be read or reported: no error, alias, duplicate key or non-JSON value, and nesting well
+    inside the limit (the piece is one level less deep than in the catalog)."""
+    if _nesting_bound(text) > MAX_NESTING - 2:
+        return None
+    try:
+        node = _compose(name, text)
+        if node is None or ("&" in text and _has_alias(node)):
+            return None
+        problems: list[Diagnostic] = []
+        lines = _lines(name, node, problems)
+        data = _construct_yaml(name, node)
+    except (yaml.YAMLError, CatalogError):
+        return None
+    if problems or not _is_json_data(data):
+        return None
+    return data, lines
+
+
+def _has_alias(root: yaml.Node) -> bool:
+    """Whether a node tree has a node twice (an alias), without recursion."""
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(n for pair in node.value for n in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return False
 
 
 def _load_json(name: str, text: str) -> Any:

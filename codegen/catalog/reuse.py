@@ -14,7 +14,6 @@ out again.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import hashlib
 import io
@@ -49,43 +48,65 @@ def anchored(source: str, found: list[Relative], line: int, path: str) -> list[D
 
 
 class ToolResults:
-    """The per-tool results of the last build of one catalog file, and those of this build."""
+    """The per-tool results of the last build of one catalog file, and those of this build.
+
+    Each value is kept pickled on its own: a build unpickles only the values it asks for, each
+    into a copy of its own (no later stage's change reaches the record), and saving the record
+    pickles only the values made this build."""
 
     def __init__(self, cache: BuildCache | None, source: str) -> None:
-        self.cache = cache
+        # A cache that keeps nothing (`--no-cache`) is not asked, nor are values pickled for it.
+        self.cache = cache if cache is not None and cache.directory is not None else None
         self.entry = key("tool-results", source)
-        self.old: dict[str, Any] = {}
-        self.new: dict[str, Any] = {}
-        if cache is not None:
-            self.old = self._read(cache.get(self.entry))
+        self.old: dict[str, bytes] = {}
+        self.new: dict[str, bytes] = {}
+        if self.cache is not None:
+            self.old = self._read(self.cache.get_bytes(self.entry))
 
     @staticmethod
-    def _read(text: str | None) -> dict[str, Any]:
-        if text is None:
+    def _read(stored: bytes | None) -> dict[str, bytes]:
+        if stored is None:
             return {}
         try:
-            found = _IrUnpickler(io.BytesIO(base64.b64decode(text))).load()
+            found = unpickled(stored)
         except Exception:  # noqa: BLE001 - not a record this codegen wrote: start again
             return {}
-        return found if isinstance(found, dict) else {}
+        if not isinstance(found, dict):
+            return {}
+        return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)}
 
     def get(self, kind: str, *parts: str) -> Any:
         entry = self._key(kind, parts)
-        value = self.old.get(entry)
-        if value is not None:
-            self.new[entry] = value
+        stored = self.old.get(entry)
+        if stored is None:
+            return None
+        try:
+            value = unpickled(stored)
+        except Exception:  # noqa: BLE001 - not a value this codegen wrote: work it out again
+            return None
+        self.new[entry] = stored
         return value
 
     def put(self, kind: str, parts: tuple[str, ...], value: Any) -> None:
-        self.new[self._key(kind, parts)] = value
+        if self.cache is not None:
+            self.new[self._key(kind, parts)] = pickle.dumps(value, 5)
 
     @staticmethod
     def _key(kind: str, parts: tuple[str, ...]) -> str:
         return "\0".join((kind, *parts))
 
-    def save(self) -> None:
-        if self.cache is not None and self.new != self.old:
-            self.cache.put(self.entry, base64.b64encode(pickle.dumps(self.new, 5)).decode("ascii"))
+    def save(self, *, keep: str | None = None) -> None:
+        """Store this build's values; with `keep`, also the last build's values of that kind
+        that this build did not ask for (a build that stopped before making them)."""
+        kept = {k: v for k, v in self.old.items() if k.startswith(f"{keep}\0")} if keep else {}
+        new = {**kept, **self.new}
+        if self.cache is not None and new != self.old:
+            self.cache.put_bytes(self.entry, pickle.dumps(new, 5))
+
+
+def unpickled(data: bytes) -> Any:
+    """What a record's pickle holds, read with the IR's classes and plain data only."""
+    return _IrUnpickler(io.BytesIO(data)).load()
 
 
 class _IrUnpickler(pickle.Unpickler):

@@ -1,0 +1,228 @@
+"""A YAML catalog read a tool's item at a time (`catalog/yaml_items.py`) gives what reading it whole
+gives: the same data, line map and problems, whether each item is composed now or taken from the
+last build's record; and a text whose lines cannot be cut safely is read whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.corpus import catalog as corpus_catalog
+from codegen.cache import BuildCache
+from codegen.catalog import load
+from codegen.catalog.load import LoadedCatalog, load_catalog
+from codegen.catalog.reuse import ToolResults
+from codegen.catalog.yaml_items import split
+from codegen.diagnostics import CatalogError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def whole(source: Path) -> LoadedCatalog | list[str]:
+    try:
+        return load_catalog(source, source.parent)
+    except CatalogError as exc:
+        return [str(d) for d in exc.diagnostics]
+
+
+def by_items(source: Path, cache: BuildCache) -> LoadedCatalog | list[str]:
+    record = ToolResults(cache, source.name)
+    try:
+        found = load_catalog(source, source.parent, record)
+    except CatalogError as exc:
+        return [str(d) for d in exc.diagnostics]
+    record.save()
+    return found
+
+
+def assert_read_alike(source: Path, cache: BuildCache) -> None:
+    expected = whole(source)
+    assert by_items(source, cache) == expected  # items composed now
+    assert by_items(source, cache) == expected  # items from the record
+
+
+def items_reused(source: Path, cache: BuildCache) -> bool:
+    """Whether the text is read a tool's item at a time, each item from the record (only the
+    header is composed)."""
+    composed: list[str] = []
+    real = load._clean_piece
+
+    def counted(name: str, text: str) -> Any:
+        composed.append(text)
+        return real(name, text)
+
+    text = source.read_text(encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(load, "_clean_piece", counted)
+        read = load._read_by_items(source.name, text, ToolResults(cache, source.name))
+    return read is not None and len(composed) == 1
+
+
+BUNDLED = sorted(
+    p for folder in ("schemas", "tests/fixtures") for p in (ROOT / folder).glob("*.y*ml")
+)
+
+
+@pytest.mark.parametrize("source", BUNDLED, ids=lambda p: p.name)
+def test_bundled_catalogs_read_alike(source: Path, tmp_path: Path) -> None:
+    copy = tmp_path / source.name
+    copy.write_bytes(source.read_bytes())
+    assert_read_alike(copy, BuildCache(tmp_path / "cache"))
+
+
+def test_the_corpus_is_read_by_items_and_alike(tmp_path: Path) -> None:
+    source = tmp_path / "bench_tools.yaml"
+    data = corpus_catalog(30, seed=5)
+    source.write_text(yaml.safe_dump(data, sort_keys=False, width=100), encoding="utf-8")
+    cache = BuildCache(tmp_path / "cache")
+    assert_read_alike(source, cache)
+    found = by_items(source, cache)
+    assert isinstance(found, LoadedCatalog) and found.data == data
+    cut = split(source.read_text(encoding="utf-8"))
+    assert cut is not None and len(cut.items) == 30
+
+
+# Each text is a catalog a line-based cut could misread; each must be read as the whole text is,
+# and the ones marked False must be read whole (their pieces do not stand alone).
+TRICKY = {
+    "indented items, comments at the margin, a key after the tools": (
+        (
+            "name: c\ntools:\n  - name: a\n# a comment at the margin\n    description: A.\n"
+            "  - name: b\n    description: B.\nversion: '1'\n"
+        ),
+        True,
+    ),
+    "a quoted string whose next line looks like an item": (
+        'name: c\ntools:\n- name: a\n  description: "one\n- name: b"\n- name: c\n  description: C.\n',
+        False,
+    ),
+    "a flow sequence across lines": (
+        "name: c\ntools:\n- name: a\n  examples: [1,\n- 2]\n- name: b\n",
+        False,
+    ),
+    "a block scalar": (
+        "name: c\ntools:\n- name: a\n  description: |\n    - not an item\n    tools:\n- name: b\n",
+        True,
+    ),
+    "an alias to an earlier tool": (
+        "name: c\ntools:\n- &first\n  name: a\n- *first\n",
+        False,
+    ),
+    "an anchor and its alias inside one tool": (
+        "name: c\ntools:\n- name: a\n  parameters: &p {type: object}\n  returns: *p\n- name: b\n",
+        False,
+    ),
+    "an ampersand in text, no anchor": (
+        "name: c\ntools:\n- name: a\n  description: Q&A & more\n",
+        True,
+    ),
+    "a duplicate key in a tool": (
+        "name: c\ntools:\n- name: a\n  name: b\n",
+        False,
+    ),
+    "a duplicate key in the header": (
+        "name: c\nname: d\ntools:\n- name: a\n",
+        False,
+    ),
+    "a value that is not JSON": (
+        "name: c\ntools:\n- name: a\n  default: .inf\n",
+        False,
+    ),
+    "a key that is not a string": (
+        "name: c\ntools:\n- name: a\n  1: one\n",
+        False,
+    ),
+    "two documents": ("name: c\ntools:\n- name: a\n---\nname: d\n", False),
+    "a directive": ("%YAML 1.2\n---\nname: c\ntools:\n- name: a\n", False),
+    "carriage returns": ("name: c\r\ntools:\r\n- name: a\r\n", False),
+    "a tools key in a flow mapping": ("{name: c,\ntools:\n [{name: a}]}\n", False),
+    "tools given as a flow list": ("name: c\ntools: [{name: a}]\n", False),
+    "tools twice": ("name: c\ntools:\n- name: a\ntools:\n- name: b\n", False),
+    "an item whose content starts on the next line": (
+        "name: c\ntools:\n-\n  name: a\n- name: b\n",
+        True,
+    ),
+    "a syntax error in a tool": (
+        "name: c\ntools:\n- name: a\n  description: [\n- name: b\n",
+        False,
+    ),
+    "no final newline": ("name: c\ntools:\n  - name: a\n  - name: b", True),
+    "an empty item": ("name: c\ntools:\n-\n- name: b\n", True),
+    "the root is a list": ("- name: c\ntools:\n- name: a\n", False),
+    "an integer too long for Python": (
+        "name: c\ntools:\n- name: a\n  default: " + "9" * 5000 + "\n",
+        False,
+    ),
+    "deep nesting in one tool": (
+        "name: c\ntools:\n- name: a\n  p: " + "[" * 99 + "]" * 99 + "\n",
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", TRICKY, ids=list(TRICKY))
+def test_tricky_texts_read_alike(case: str, tmp_path: Path) -> None:
+    text, cut_safely = TRICKY[case]
+    source = tmp_path / "c.yaml"
+    source.write_text(text, encoding="utf-8", newline="")
+    cache = BuildCache(tmp_path / "cache")
+    assert_read_alike(source, cache)
+    assert items_reused(source, cache) is cut_safely
+
+
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.text(
+        st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30
+    ),  # quotes, newlines, dashes, colons, hashes
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text("ab-: #\n'\"", min_size=1, max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+TOOLS = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.text("abc_-", min_size=1, max_size=5)}, optional={"x": VALUES}
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    TOOLS,
+    st.sampled_from([None, False, True]),
+    st.sampled_from([2, 4]),
+    st.sampled_from([12, 80]),
+    st.booleans(),
+)
+def test_dumped_catalogs_read_alike(
+    tmp_path: Path, tools: list[Any], flow: bool | None, indent: int, width: int, unicode: bool
+) -> None:
+    data = {"name": "c", "tools": tools, "after": {"k": "v"}}
+    text = yaml.safe_dump(
+        data,
+        sort_keys=False,
+        default_flow_style=flow,
+        indent=indent,
+        width=width,
+        allow_unicode=unicode,
+    )
+    source = tmp_path / "c.yaml"
+    source.write_text(text, encoding="utf-8")
+    cache = BuildCache(tmp_path / "cache")
+    assert_read_alike(source, cache)
