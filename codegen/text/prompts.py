@@ -122,8 +122,22 @@ def _listed(
 
 
 def shares_fields(tool: Tool) -> bool:
-    """Whether a line of the tool's section says `like <path>` (the legend then explains it)."""
-    return any(p.owner is not None for p in listed_parameters(tool.args))
+    """Whether a line of the tool's section says `like <path>` (the legend then explains it): an
+    object listed under one parameter is met again, as `listed_parameters` walks them."""
+    return _meets_again(tool.args, set())
+
+
+def _meets_again(obj: ObjectKind, seen: set[str]) -> bool:
+    for field in obj.fields:
+        inner, _ = _inner_object(field.kind)
+        if inner is None or not inner.fields:
+            continue
+        if inner.class_name in seen:
+            return True
+        seen.add(inner.class_name)
+        if _meets_again(inner, seen):
+            return True
+    return False
 
 
 def parameter_lines(args: ObjectKind, call: dict[str, Any] | None = None) -> list[str]:
