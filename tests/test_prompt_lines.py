@@ -522,9 +522,16 @@ SHAPES = {
             "description": "Shows its example call itself.",
             "parameters": {
                 "type": "object",
-                "properties": {"n": {"type": "integer", "examples": [3, 4]}},
+                "properties": {
+                    "n": {"type": "integer", "examples": [3, 4]},
+                    # The call gives `box` null: `w` has no value in it, its null is said.
+                    "box": {
+                        "type": ["object", "null"],
+                        "properties": {"w": {"type": ["integer", "null"], "examples": [None, 2]}},
+                    },
+                },
             },
-            "examples": [{"n": 3}],
+            "examples": [{"n": 3, "box": None}],
         },
     ],
 }

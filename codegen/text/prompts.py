@@ -109,7 +109,8 @@ def _listed(
 ) -> Iterator[Listed]:
     for field in obj.fields:
         path = prefix + field.wire_name
-        value = values.get(field.wire_name, _NOT_IN_CALL) if isinstance(values, dict) else values
+        given = isinstance(values, dict)
+        value = values.get(field.wire_name, _NOT_IN_CALL) if given else _NOT_IN_CALL
         inner, steps = _inner_object(field.kind)
         owner = owners.get(inner.class_name) if inner is not None and inner.fields else None
         yield Listed(field, depth, owner, value)
@@ -168,7 +169,7 @@ _PLAIN_PATH = re.compile(r"[\w$][\w$-]*(?:(?:\.|\[\]\.?|\.\*\.?)[\w$-]+|\[\]|\.\
 
 
 def parameter_line(field: Field, owner: str | None = None, in_call: Any = _NOT_IN_CALL) -> str:
-    """`name?: type constraint ... = default example ... // description` (one line); `owner` is
+    """`name?: type constraint ... =default example ... // description` (one line); `owner` is
     the path of the parameter whose fields this one shares, `in_call` the value the example call
     shown in the prompt gives it."""
     name = field.wire_name if _PLAIN_NAME.fullmatch(field.wire_name) else json_text(field.wire_name)
