@@ -123,14 +123,16 @@ def _check_source(
         loaded = load_catalog(source, root, results)
     except CatalogError as exc:
         return None, exc.diagnostics
-    return _check_loaded(loaded, providers, results)
+    return check_loaded(loaded, providers, results)
 
 
-def _check_loaded(
-    loaded: LoadedCatalog, providers: tuple[str, ...], results: ToolResults
+def check_loaded(
+    loaded: LoadedCatalog,
+    providers: tuple[str, ...] = ALL_PROVIDERS,
+    results: ToolResults | None = None,
 ) -> tuple[Catalog | None, list[Diagnostic]]:
-    """A catalog already read (None when it has errors), and its errors and warnings; only the
-    tools whose definitions changed since the build that made `results` are checked again."""
+    """A catalog already read (None when it has errors), and its errors and warnings; with the
+    `results` of its last build, only the tools whose definitions changed are checked again."""
     found = list(loaded.problems)
     loaded, wild = read_wild(loaded)
     found += wild
@@ -285,7 +287,16 @@ def build(
     catalog whose file is unchanged since a build is neither read nor checked again: its package,
     findings included, comes from the cache."""
     cache = cache or BuildCache(None)
-    found, warnings = _check(find_sources(paths), root or Path.cwd(), cache, providers)
+    try:
+        return _build(paths, root or Path.cwd(), cache, providers)
+    finally:
+        gc.unfreeze()
+
+
+def _build(
+    paths: list[Path], root: Path, cache: BuildCache, providers: tuple[str, ...]
+) -> BuildResult:
+    found, warnings = _check(find_sources(paths), root, cache, providers)
     result = BuildResult(warnings=warnings)
     errors: list[Diagnostic] = []
     for item in found:
@@ -347,12 +358,14 @@ def _check(
 def _collector_paused() -> Iterator[None]:
     # Reading a large catalog makes millions of objects that live to the end of the build and
     # form no cycles; each pass of the cyclic collector walked them all, which took half of a
-    # rebuild of a 2,000-tool catalog. Rendering (black's trees do have cycles) runs with it on.
+    # rebuild of a 2,000-tool catalog. Rendering (black's trees do have cycles) runs with it on,
+    # and the objects made so far are set aside from its passes (`build` puts them back).
     collecting = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if collecting:
             gc.enable()
 

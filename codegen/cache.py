@@ -1,11 +1,16 @@
 """A content-addressed cache of what a build made, so that a rebuild makes only what changed.
 
 An entry's key is the digest of everything its text depends on: the generator (codegen's own code,
-its templates, black's version, Python's) and either a tool's definition, a module's unformatted
-text, or a catalog file's place and bytes (for the record of its whole package). Entries are never
-updated, only added, so a stale entry cannot be read. Each entry starts with the digest of its
-text, checked on every read: an entry cut short or with code appended is built again, never used.
-The directory lives at the project root, ignores itself in git, and can be deleted at any time.
+its templates, black's version, Python's) and either a module's unformatted text, a file's text, or
+a catalog file's place and bytes (for the record of its whole package). Those entries are never
+updated, only added, so a stale entry cannot be read. Each starts with the digest of its bytes,
+checked on every read: an entry cut short or with code appended is built again, never used.
+
+A catalog's record of per-tool results (`catalog/reuse.py`, keyed by the generator and the catalog's
+place) is the one entry that changes: it is a sequence of frames, each with its own digest and
+length, and a build adds a frame rather than writing it whole; a frame that fails its digest ends
+what is read of it. The directory lives at the project root, ignores itself in git, and can be
+deleted at any time.
 """
 
 from __future__ import annotations
@@ -91,6 +96,59 @@ class BuildCache:
 
     def put_bytes(self, entry: str, body: bytes) -> None:
         """Store `body`; a cache that cannot be written only makes the next build slower."""
+        self._replace(entry, hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+
+    # An entry of frames is a sequence of bodies, each after its own digest and length: a build
+    # adds what it made as a frame at the end, instead of writing the whole entry again.
+
+    def get_frames(self, entry: str) -> list[memoryview]:
+        """The frames stored under `entry`, up to the first whose bytes are not the ones stored
+        (a frame cut short by a kill, or damaged)."""
+        if self.directory is None:
+            return []
+        try:
+            stored = memoryview((self.directory / entry[:2] / entry).read_bytes())
+        except OSError:
+            return []
+        frames: list[memoryview] = []
+        start = 0
+        while start < len(stored):
+            end = bytes(stored[start : start + 100]).find(b"\n")
+            digest, _, length = bytes(stored[start : start + max(end, 0)]).partition(b" ")
+            if end < 0 or not length.isdigit():
+                break
+            body = stored[start + end + 1 : start + end + 1 + int(length)]
+            if len(body) != int(length) or hashlib.sha256(body).hexdigest().encode() != digest:
+                break
+            frames.append(body)
+            start += end + 1 + len(body)
+        return frames
+
+    def put_frame(self, entry: str, body: bytes, *, alone: bool) -> None:
+        """Add `body` as the last frame of `entry`, or (`alone`) as its only one."""
+        frame = b"%s %d\n" % (hashlib.sha256(body).hexdigest().encode(), len(body)) + body
+        if alone:
+            self._replace(entry, frame)
+            return
+        if self.directory is None or not self.writable:
+            return
+        path = self.directory / entry[:2] / entry
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError:
+            self._replace(entry, frame)  # there is none yet
+            return
+        try:
+            # One write: a frame cut short by a kill is refused when read, with what follows it.
+            written = 0
+            while written < len(frame):
+                written += os.write(fd, frame[written:])
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    def _replace(self, entry: str, stored: bytes) -> None:
         if self.directory is None or not self.writable:
             return
         try:
@@ -102,7 +160,7 @@ class BuildCache:
             return
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+                handle.write(stored)
             # Whole or absent, even with builds running side by side.
             os.replace(tmp, folder / entry)
         except OSError:

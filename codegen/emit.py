@@ -173,7 +173,7 @@ def _status(out: Path, path: str, directories: dict[str, int | None] | None = No
     the next path."""
     directories = {} if directories is None else directories
     current = os.fspath(out)
-    *folders, name = PurePosixPath(path).parts
+    *folders, name = path.split("/")  # a path the build made: relative, "/"-separated
     for part in folders:
         current = os.path.join(current, part)
         if current not in directories:
@@ -197,8 +197,13 @@ def _lstat_mode(path: str) -> int | None:
 
 
 def _same_bytes(out: Path, path: str, text: str) -> bool:
-    with open(os.path.join(out, path), "rb") as handle:
-        return handle.read() == text.encode("utf-8")
+    data = text.encode("utf-8")
+    fd = os.open(os.path.join(out, path), os.O_RDONLY)
+    try:
+        # One byte more than expected tells a longer file from an equal one.
+        return os.read(fd, len(data) + 1) == data
+    finally:
+        os.close(fd)
 
 
 def _read_inside(out: Path, path: str) -> str | None:
@@ -298,31 +303,27 @@ def _stage(out: Path, outcome: Plan, staged: Path) -> Path:
 
 def _copy_tree(source: Path, target: Path, leave_out: set[str]) -> None:
     target.mkdir()
-    for dirpath, dirnames, filenames in os.walk(source):
-        here = Path(dirpath)
-        relative = here.relative_to(source)
-        for name in [*dirnames, *filenames]:
-            path = (relative / name).as_posix()
-            origin, copy = here / name, target / relative / name
-            if path in leave_out:
-                continue
-            mode = os.lstat(origin).st_mode
-            if stat.S_ISLNK(mode):
-                os.symlink(os.readlink(origin), copy)
-            elif stat.S_ISDIR(mode):
-                copy.mkdir()
-                os.chmod(copy, stat.S_IMODE(mode))
-            else:
-                _link_or_copy(origin, copy)
-        # os.walk goes into no linked directory; nor into one left out.
-        dirnames[:] = [
-            d
-            for d in dirnames
-            if (relative / d).as_posix() not in leave_out and not (here / d).is_symlink()
-        ]
+    # Strings and scandir's entries, not Path objects: this visits every file of the output.
+    pending = [(os.fspath(source), os.fspath(target), "")]
+    while pending:
+        origin_dir, copy_dir, relative = pending.pop()
+        with os.scandir(origin_dir) as entries:
+            for entry in entries:
+                path = relative + entry.name
+                if path in leave_out:
+                    continue
+                copy = os.path.join(copy_dir, entry.name)
+                if entry.is_symlink():
+                    os.symlink(os.readlink(entry.path), copy)
+                elif entry.is_dir(follow_symlinks=False):
+                    os.mkdir(copy)
+                    os.chmod(copy, stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode))
+                    pending.append((entry.path, copy, path + "/"))
+                else:
+                    _link_or_copy(entry.path, copy)
 
 
-def _link_or_copy(origin: Path, copy: Path) -> None:
+def _link_or_copy(origin: str, copy: str) -> None:
     try:
         os.link(origin, copy, follow_symlinks=False)
     except OSError:

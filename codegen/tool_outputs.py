@@ -17,6 +17,7 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
@@ -88,7 +89,7 @@ class _Job:
     sent: dict[str, str]
     providers: tuple[str, ...]
 
-    @property
+    @cached_property
     def entry(self) -> str:
         """The output's key in its catalog's record (whose own key holds the source and the
         generator)."""

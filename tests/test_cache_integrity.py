@@ -121,13 +121,16 @@ def test_a_planted_record_with_a_matching_digest_runs_no_code(
     payload = _Planted(str(sentinel))
     records = 0
     for entry in entries(built):
-        body = entry.read_bytes().partition(b"\n")[2]
+        head, _, body = entry.read_bytes().partition(b"\n")
         if body.startswith(b"\x80\x05"):  # a pickle's protocol opcode: a catalog's record
             if where == "the record":
                 planted = pickle.dumps({"x": payload})
             else:  # under the keys the build looks up: each value is unpickled on its own
-                planted = pickle.dumps({k: pickle.dumps(payload) for k in pickle.loads(body)})
-            entry.write_bytes(hashlib.sha256(planted).hexdigest().encode() + b"\n" + planted)
+                keys = pickle.loads(body[: int(head.split()[1])])
+                planted = pickle.dumps({k: pickle.dumps(payload) for k in keys})
+            # One frame (digest, length, body), as the record's own are written.
+            digest = hashlib.sha256(planted).hexdigest().encode()
+            entry.write_bytes(b"%s %d\n" % (digest, len(planted)) + planted)
             records += 1
     assert records == 1
     (built / "generated").rename(tmp_path / "first_output")

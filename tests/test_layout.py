@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import codegen.python.format
 from codegen.build import build
 from codegen.python import layout
-from codegen.python.format import MODE, format_python
+from codegen.python.format import black_mode, format_python
 from codegen.python.literals import literal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,7 +146,9 @@ def test_every_module_is_what_black_makes_of_it(laid_out: dict[str, str]) -> Non
     assert len(files) > 90
     # The runtime modules are the same text in every package: black reads each text once.
     modules = {text: path for path, text in files.items() if path.endswith(".py")}
-    changed = [path for text, path in modules.items() if black.format_str(text, mode=MODE) != text]
+    changed = [
+        path for text, path in modules.items() if black.format_str(text, mode=black_mode()) != text
+    ]
     assert changed == []
     # Tool modules are split into statements without a syntax tree: the same statements.
     scanned = 0
@@ -208,7 +210,7 @@ def test_the_layout_is_what_black_makes_of_one_line_layouts(
         formatted.append(text)
         return real(text, mode=mode)
 
-    monkeypatch.setattr(codegen.python.format.black, "format_str", spy)
+    monkeypatch.setattr(black, "format_str", spy)
     monkeypatch.setattr(layout, "fits", lambda line: True)
     assert build(sources, root=sources[-1].parent).files == laid_out
     assert sum(text.startswith("SCHEMA: ") for text in formatted) > 20
@@ -224,7 +226,7 @@ def test_black_runs_only_on_statements_with_lines_too_long(
         formatted.append(text)
         return real(text, mode=mode)
 
-    monkeypatch.setattr(codegen.python.format.black, "format_str", spy)
+    monkeypatch.setattr(black, "format_str", spy)
     bench, wide = tmp_path / "bench.json", tmp_path / "wide.json"
     bench.write_text(json.dumps(bench_catalog(40)), encoding="utf-8")
     build([bench], root=tmp_path)
@@ -241,13 +243,13 @@ def test_black_runs_only_on_statements_with_lines_too_long(
 
 def test_a_statement_with_a_long_line_is_formatted_alone() -> None:
     source = f"X = 1\n\n\ndef f() -> None:\n    y = [{', '.join(['1000000'] * 20)}]\n\n\nY = 2\n"
-    assert format_python("m.py", source) == black.format_str(source, mode=MODE)
+    assert format_python("m.py", source) == black.format_str(source, mode=black_mode())
     assert format_python("m.py", source).startswith("X = 1\n\n\ndef f() -> None:\n    y = [\n")
 
 
 def test_blank_lines_between_statements_are_blacks() -> None:
     source = "import re\nX = 1\n\n\n\nY = 2\ndef f() -> None:\n    pass\nZ = 3\n"
-    assert format_python("m.py", source) == black.format_str(source, mode=MODE)
+    assert format_python("m.py", source) == black.format_str(source, mode=black_mode())
 
 
 # Text with the characters that matter to layout: quotes, backslashes, wide characters, spaces.
@@ -270,7 +272,9 @@ _JSON = st.recursive(
 @given(value=_JSON, name=_KEYS)
 def test_data_is_laid_out_as_black_lays_it_out(value: object, name: str) -> None:
     head = f"{name.upper()}: Final[dict[str, object]] = "
-    assert layout.data(value, head) + "\n" == black.format_str(head + literal(value), mode=MODE)
+    assert layout.data(value, head) + "\n" == black.format_str(
+        head + literal(value), mode=black_mode()
+    )
 
 
 _NAMES = st.text(alphabet="abcxyz_", min_size=1, max_size=45)
@@ -289,7 +293,7 @@ def test_calls_signatures_sets_and_imports_are_laid_out_as_black_lays_them_out(
     name: str, arguments: list[str], returns: str
 ) -> None:
     def black_of(text: str) -> str:
-        return black.format_str(text, mode=MODE)
+        return black.format_str(text, mode=black_mode())
 
     call = layout.call(f"{name.upper()}: Final = {name}", arguments)
     assert call + "\n" == black_of(call)

@@ -126,6 +126,9 @@ class LoadedCatalog:
     sha256: str
     lines: dict[JsonPath, int] = field(default_factory=dict)
     problems: tuple[Diagnostic, ...] = ()
+    # For a catalog read a tool's item at a time: each tool's key, the digest of its item's text,
+    # which fixes its data and where its nodes are from its first line. Empty otherwise.
+    tool_keys: tuple[str, ...] = ()
 
     def line_of(self, path: JsonPath) -> int:
         """The line of the nearest node on `path` that we know (1 when nothing is known)."""
@@ -219,8 +222,8 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
     else:
         read = _read_by_items(name, text, record) if record is not None else None
         if read is not None:
-            data, lines = read
-            return LoadedCatalog(name, data, digest, lines)
+            data, lines, keys = read
+            return LoadedCatalog(name, data, digest, lines, tool_keys=keys)
         node = _compose_yaml(name, text)
         data = _construct_yaml(name, node)
     lines = _lines(name, node, problems) if node is not None else {}
@@ -234,7 +237,7 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
 
 def _read_by_items(
     name: str, text: str, record: ToolResults
-) -> tuple[Any, dict[JsonPath, int]] | None:
+) -> tuple[Any, dict[JsonPath, int], tuple[str, ...]] | None:
     """The data and line map of a YAML catalog read a tool's item at a time, each item unchanged
     since the last build taken from its `record`; None when the text must be read whole."""
     cut = yaml_items.split(text)
@@ -245,8 +248,10 @@ def _read_by_items(
     if not isinstance(data, dict) or "tools" not in data or data["tools"] is not None:
         return None
     tools: list[Any] = []
+    keys: list[str] = []
     for index, (start, item) in enumerate(cut.items):
         digest = yaml_items.item_digest(item)
+        keys.append(f"item {digest}")
         stored = record.get("yaml-item", digest)
         if stored is None:
             piece = _clean_piece(name, item)
@@ -260,7 +265,7 @@ def _read_by_items(
         for path, line in relative:
             lines["tools", index, *path] = start + line
     data["tools"] = tools
-    return data, lines
+    return data, lines, tuple(keys)
 
 
 def _clean_piece(name: str, text: str) -> tuple[Any, dict[JsonPath, int]] | None:

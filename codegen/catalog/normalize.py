@@ -59,7 +59,13 @@ def normalize(
         python_name = python_names[index]
         lines_of_tool = lines.get(index, {})
         line, path = loaded.line_of(("tools", index)), format_path(("tools", index))
-        parts = (spec_digest(spec), *python_name, layout(lines_of_tool, line))
+        # A tool read from its item has a key that fixes its data and layout (`tool_keys`).
+        where = (
+            (loaded.tool_keys[index],)
+            if loaded.tool_keys
+            else (spec_digest(spec), layout(lines_of_tool, line))
+        )
+        parts = (*where, *python_name)
         reused = results.get("tool", *parts) if results is not None else None
         if reused is not None:
             tool, found = reused

@@ -7,8 +7,6 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from codegen.catalog.context import GONE, ToolContext
 from codegen.catalog.defaults import corrected
 from codegen.catalog.kinds import (
@@ -231,6 +229,8 @@ def field(
 def default_problems(
     ctx: ToolContext, prop: dict[str, Any], kind: Kind, default: Any
 ) -> Iterator[str]:
+    from jsonschema import Draft202012Validator  # imported when a tool is checked (validate.py)
+
     context = {key: ctx.root[key] for key in ("$defs", "definitions") if key in ctx.root}
     validator = Draft202012Validator({**context, **prop})
     for problem in sorted(validator.iter_errors(default), key=lambda e: list(e.absolute_path)):

@@ -60,15 +60,16 @@ class ToolResults:
         self.entry = key("tool-results", source)
         self.old: dict[str, bytes] = {}
         self.new: dict[str, bytes] = {}
+        self.stored = 0  # the bytes of the record's frames
         if self.cache is not None:
-            self.old = self._read(self.cache.get_bytes(self.entry))
+            for frame in self.cache.get_frames(self.entry):
+                self.old.update(self._read(frame))
+                self.stored += len(frame)
 
     @staticmethod
-    def _read(stored: bytes | None) -> dict[str, bytes]:
-        if stored is None:
-            return {}
+    def _read(frame: memoryview) -> dict[str, bytes]:
         try:
-            found = unpickled(stored)
+            found = unpickled(frame)
         except Exception:  # noqa: BLE001 - not a record this codegen wrote: start again
             return {}
         if not isinstance(found, dict):
@@ -96,15 +97,27 @@ class ToolResults:
         return "\0".join((kind, *parts))
 
     def save(self, *, keep: str | None = None) -> None:
-        """Store this build's values; with `keep`, also the last build's values of that kind
-        that this build did not ask for (a build that stopped before making them)."""
+        """Store this build's values: only those the record lacks, as a frame added at its end;
+        the whole record is written again, with this build's values alone, once most of it is
+        values no build asked for since. With `keep`, the last build's values of that kind that
+        this build did not ask for (a build that stopped before making them) count as asked."""
+        if self.cache is None:
+            return
         kept = {k: v for k, v in self.old.items() if k.startswith(f"{keep}\0")} if keep else {}
-        new = {**kept, **self.new}
-        if self.cache is not None and new != self.old:
-            self.cache.put_bytes(self.entry, pickle.dumps(new, 5))
+        live = {**kept, **self.new}
+        added = {k: v for k, v in live.items() if self.old.get(k) != v}
+        size = sum(map(len, live.values()))
+        if self.stored > 2 * size + _SLACK:
+            self.cache.put_frame(self.entry, pickle.dumps(live, 5), alone=True)
+        elif added:
+            self.cache.put_frame(self.entry, pickle.dumps(added, 5), alone=not self.stored)
 
 
-def unpickled(data: bytes) -> Any:
+# What a record may hold beyond twice its live values before it is written again whole.
+_SLACK = 2**20
+
+
+def unpickled(data: bytes | memoryview) -> Any:
     """What a record's pickle holds, read with the IR's classes and plain data only."""
     return _IrUnpickler(io.BytesIO(data)).load()
 

@@ -7,15 +7,16 @@ import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.reuse import ToolResults, spec_digest
 from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.resources import catalog_meta_schema
+
+if TYPE_CHECKING:  # jsonschema is imported when a tool is checked: a rebuild may check none
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 _SHAPE = "a catalog is a mapping with 'name' and 'tools'"
 
@@ -51,7 +52,7 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
         result.tools_readable = False
     tools = data.get("tools") if isinstance(data, dict) else None
     for index, spec in enumerate(tools if isinstance(tools, list) else ()):
-        digest = spec_digest(spec)
+        digest = catalog.tool_keys[index] if catalog.tool_keys else spec_digest(spec)
         found = results.get("valid", digest) if results is not None else None
         if found is None:
             found = list(_findings(tool_validator, spec))
@@ -67,6 +68,8 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
 @cache
 def _validators() -> tuple[Draft202012Validator, Draft202012Validator]:
     """The catalog's keys (each tool only an item of the list), and one tool."""
+    from jsonschema import Draft202012Validator
+
     meta = catalog_meta_schema()
     shape = copy.deepcopy(meta)
     shape["properties"]["tools"]["items"] = True
@@ -82,6 +85,8 @@ def _findings(validator: Draft202012Validator, instance: Any) -> Iterator[tuple[
 def _most_specific(error: ValidationError) -> ValidationError:
     # anyOf/allOf failures carry the real reason in their context; report the branch that got
     # furthest into the instance, which is where the author's mistake is.
+    from jsonschema.exceptions import best_match
+
     while error.context:
         deepest = max(len(e.absolute_path) for e in error.context)
         error = best_match(e for e in error.context if len(e.absolute_path) == deepest)

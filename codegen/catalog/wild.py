@@ -12,6 +12,7 @@ Each finding names the key itself, so the catalog's line map places it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from pathlib import PurePosixPath
@@ -485,10 +486,10 @@ def read_wild(loaded: LoadedCatalog) -> tuple[LoadedCatalog, list[Diagnostic]]:
     lines = loaded.lines
     if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
         lines = _mcp_lines(loaded)
-        loaded = LoadedCatalog(loaded.file, loaded.data, loaded.sha256, lines, loaded.problems)
+        loaded = dataclasses.replace(loaded, lines=lines)
     reader = WildReader(loaded)
     data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
-    return LoadedCatalog(loaded.file, data, loaded.sha256, lines, loaded.problems), reader.found
+    return dataclasses.replace(loaded, data=data, lines=lines), reader.found
 
 
 def _mcp_lines(loaded: LoadedCatalog) -> dict[JsonPath, int]:

@@ -12,13 +12,30 @@ from __future__ import annotations
 
 import ast
 import re
-
-import black
+from functools import cache
+from typing import TYPE_CHECKING
 
 from codegen.python.layout import LINE_LENGTH, fits
 
-# Fixed here, never read from the user's configuration: the same catalog gives the same bytes everywhere.
-MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
+if TYPE_CHECKING:
+    import black
+
+
+@cache
+def black_mode() -> black.Mode:
+    """Black's mode, fixed here, never read from the user's configuration: the same catalog
+    gives the same bytes everywhere. Black is imported only when a statement needs it (most
+    builds format nothing with it, and importing it took a tenth of a rebuild)."""
+    import black
+
+    return black.Mode(target_versions={black.TargetVersion.PY311}, line_length=LINE_LENGTH)
+
+
+def _black(source: str) -> str:
+    import black
+
+    return black.format_str(source, mode=black_mode())
+
 
 # Lines black cannot split, however long: a docstring, or a string (with a string key) alone on
 # its line, as an item of a list, dict or call that is already open.
@@ -40,7 +57,7 @@ def format_python(path: str, source: str, *, parsed: bool = False) -> str:
     if statements is None:
         statements = _statements(_syntax_tree(path, source), lines)
         if statements is None:
-            return black.format_str(source, mode=MODE)  # statements share a line: not ours
+            return _black(source)  # statements share a line: not ours
     # Only a line over the limit can need black: a string test first, the width of the rest.
     long = {
         number
@@ -60,7 +77,7 @@ def format_python(path: str, source: str, *, parsed: bool = False) -> str:
         if long.isdisjoint(range(first, last)):
             out += lines[first:last]
         else:
-            out.append(black.format_str("".join(lines[first:last]), mode=MODE))
+            out.append(_black("".join(lines[first:last])))
         done = last
         previous = kind
     out += lines[done:]

@@ -9,8 +9,6 @@ on every catalog they build, and that `data` agrees with black on arbitrary JSON
 
 from __future__ import annotations
 
-from black.strings import str_width
-
 from codegen.python.literals import literal
 
 LINE_LENGTH = 100
@@ -20,6 +18,16 @@ INDENT = "    "
 def fits(line: str) -> bool:
     """Whether black would leave `line` (indentation included) on one line."""
     return str_width(line) <= LINE_LENGTH
+
+
+def str_width(line: str) -> int:
+    """A line's width as black counts it: wide characters count twice (black is imported only for
+    a line that has one)."""
+    if line.isascii():
+        return len(line)
+    from black.strings import str_width as width
+
+    return width(line)
 
 
 def call(

@@ -14,19 +14,13 @@ from codegen.python import layout
 from codegen.python.imports import RUNTIME, STDLIB
 from codegen.python.literals import docstring, literal, one_line
 from codegen.python.model import PyTool
-from codegen.resources import templates_dir
+from codegen.resources import template_environment
 from codegen.runtime import _types
 
 
 @cache
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=False,
-        autoescape=False,
-    )
+    env = template_environment(trim_blocks=False)
     env.filters["literal"] = literal
     env.filters["docstring"] = docstring
     env.globals["layout"] = layout

@@ -7,7 +7,7 @@ from functools import cache
 
 import jinja2
 
-from codegen.resources import templates_dir
+from codegen.resources import template_environment
 from codegen.text import describe, markdown
 
 
@@ -25,14 +25,7 @@ def lines(text: str) -> list[str]:
 
 @cache
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-    )
+    env = template_environment(trim_blocks=True, lstrip_blocks=True)
     env.filters.update(
         json=describe.json_text,
         one_line=one_line,
