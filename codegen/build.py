@@ -145,7 +145,7 @@ def check_loaded(
     found += more
     if catalog is None or any(d.level == "error" for d in found):
         return None, found
-    catalog, collisions = with_provider_names(catalog)
+    catalog, collisions = with_provider_names(catalog, results)
     return dataclasses.replace(catalog, providers=providers), found + collisions
 
 

@@ -74,13 +74,8 @@ def read_manifest(out: Path) -> dict[str, str]:
 
 
 def _inside(path: str) -> bool:
-    parts = PurePosixPath(path).parts
-    return (
-        bool(parts)
-        and not PurePosixPath(path).is_absolute()
-        and ".." not in parts
-        and "\\" not in path
-    )
+    # A file the build made: relative, "/"-separated, with no empty, "." or ".." part.
+    return "\\" not in path and all(part not in ("", ".", "..") for part in path.split("/"))
 
 
 def work_directory(out: Path) -> Path:
@@ -225,7 +220,7 @@ def _debris(out: Path, files: dict[str, str]) -> list[Path]:
     found: list[Path] = []
     if os.path.lexists(work_directory(out)):
         found.append(work_directory(out))
-    directories = {PurePosixPath(path).parent for path in files}
+    directories = {PurePosixPath(path.rpartition("/")[0]) for path in files}
     for directory in sorted(directories):
         try:
             names = os.listdir(out / directory)

@@ -77,6 +77,30 @@ def test_a_planted_link_never_leads_a_build_to_delete_outside(built: Path, tmp_p
     assert "generated/evil is a symbolic link" in check.stderr
 
 
+@pytest.mark.parametrize(
+    "claimed",
+    ["../outside.txt", "/tmp/outside.txt", "a/../../outside.txt", ".", "", "a//b", "a\\b"],
+)
+def test_a_manifest_entry_outside_the_output_is_not_trusted(
+    built: Path, tmp_path: Path, claimed: str
+) -> None:
+    # The manifest is a committed file: an entry that is not a path inside the output is not
+    # trusted, not even kept for a source that still exists (this one is not built).
+    outside = built / "outside.txt"
+    outside.write_text("keep me", encoding="utf-8")
+    (built / "notes.txt").write_text("a source that is not a catalog", encoding="utf-8")
+    out = built / "generated"
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    manifest["files"][claimed] = "notes.txt"
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    result = run(built, "build")
+    assert result.returncode == 0, output(result)
+    assert outside.read_text(encoding="utf-8") == "keep me"
+    assert out.is_dir() and (out / "memory_tools" / "__init__.py").is_file()
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    assert claimed not in manifest["files"]
+
+
 def test_a_linked_tools_directory_is_never_written_through(built: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

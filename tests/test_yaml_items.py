@@ -150,6 +150,7 @@ TRICKY = {
     "two documents": ("name: c\ntools:\n- name: a\n---\nname: d\n", False),
     "a directive": ("%YAML 1.2\n---\nname: c\ntools:\n- name: a\n", False),
     "carriage returns": ("name: c\r\ntools:\r\n- name: a\r\n", False),
+    "a line that starts with a tab": ("name: c\ntools:\n- name: a\n  description: x\n\ty\n", False),
     "a tools key in a flow mapping": ("{name: c,\ntools:\n [{name: a}]}\n", False),
     "tools given as a flow list": ("name: c\ntools: [{name: a}]\n", False),
     "tools twice": ("name: c\ntools:\n- name: a\ntools:\n- name: b\n", False),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from codegen.catalog.ir import Catalog
 from codegen.catalog.names import Claim, resolve
+from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import Diagnostic, warning
 
 # SPEC §4, as each provider documents its function names (checked 2026-11-23; README).
@@ -103,9 +104,23 @@ def provider_names(wire_names: list[str]) -> tuple[dict[str, dict[str, str]], li
     return names, collisions
 
 
-def with_provider_names(catalog: Catalog) -> tuple[Catalog, list[Diagnostic]]:
-    """The catalog with its provider names, and a warning for each alias that had to be suffixed."""
-    names, collisions = provider_names([tool.wire_name for tool in catalog.tools])
+def with_provider_names(
+    catalog: Catalog, results: ToolResults | None = None
+) -> tuple[Catalog, list[Diagnostic]]:
+    """The catalog with its provider names, and a warning for each alias that had to be suffixed;
+    with the `results` of its last build, the names are worked out again only when a tool's name
+    changed."""
+    wire_names = [tool.wire_name for tool in catalog.tools]
+    digest = hashlib.sha256("\0".join(wire_names).encode("utf-8", "surrogatepass")).hexdigest()
+    stored = results.get("provider-names", digest) if results is not None else None
+    if stored is not None:
+        names, plain = stored
+        collisions = [Collision(*fields) for fields in plain]
+    else:
+        names, collisions = provider_names(wire_names)
+        if results is not None:
+            plain = [dataclasses.astuple(c) for c in collisions]
+            results.put("provider-names", (digest,), (names, plain))
     tools = {tool.wire_name: tool for tool in catalog.tools}
     providers: dict[tuple[str, str, str, str], list[str]] = {}
     for c in collisions:

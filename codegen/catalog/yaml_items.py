@@ -9,7 +9,7 @@ The cut is made from the lines, which is safe only for plain block YAML: the res
 when every piece composes on its own without an error, with no alias, no duplicate key, nothing
 that is not JSON data, and nesting well inside the limit. A text cut in a wrong place (inside a
 quoted string or a flow collection that spans lines) leaves a piece that does not compose, so
-anything unusual is read whole, as before, which also reports its problems.
+anything unusual is read whole, which also reports its problems.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-# Whatever makes a cut at lines unsafe: more than one document, directives, and line breaks other
-# than \n (YAML 1.1 also breaks lines at NEL and at the Unicode separators).
-_UNSAFE_STARTS = ("---", "...", "%")
+# Whatever makes a cut at lines unsafe: more than one document, directives, a line that starts with
+# a tab (whose column YAML does not count as indentation), and line breaks other than \n (YAML 1.1
+# also breaks lines at NEL and at the Unicode separators).
+_UNSAFE_STARTS = ("---", "...", "%", "\t")
 _UNSAFE_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 _TOOLS = "\ntools:"
 _REST_OF_KEY_LINE = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\n|$)")
@@ -45,8 +46,8 @@ def split(text: str) -> Split | None:
     if key < 0 or text_.find(_TOOLS, key + 1) >= 0:
         return None
     after_key = _REST_OF_KEY_LINE.match(text_, key + len(_TOOLS))
-    first = after_key and _FIRST_CONTENT.match(text_, after_key.end())
-    if not first:
+    first = _FIRST_CONTENT.match(text_, after_key.end()) if after_key else None
+    if after_key is None or first is None:
         return None  # `tools:` is not followed by a block sequence
     indent = len(first.group(1))
     # Each line as far left as the items' dashes (or further), other than a comment: an item's
