@@ -1,8 +1,13 @@
-"""The prompt keeps every fact it gave: each parameter line is read back (name, type, required,
-enum values, default, bounds, pattern, examples, description; nested parameters by their
-indentation, shared ones through `like`) and compared with the catalog's IR, for every tool of
-every bundled and fixture catalog, of a corpus catalog and of a catalog with shared definitions in
-every place; and a pattern is read back whole whatever it holds and whatever follows it."""
+"""The prompt keeps every fact it gave: each tool's heading and example call, and each parameter
+line (name, type, required, enum values, default, bounds, pattern, examples, description; nested
+parameters by their indentation, shared ones through `like`) are read back and compared with the
+catalog's IR, for every tool of every bundled and fixture catalog, of a corpus catalog and of a
+catalog with shared definitions in every place; and a pattern is read back whole whatever it holds
+and whatever follows it.
+
+An example a line leaves out must be found where the prompt says it instead: in the parameter's
+description after `e.g.`, `for example`, `for instance` or `such as`, or (the first one) as the
+value the tool's example call shown in the prompt gives the parameter."""
 
 from __future__ import annotations
 
@@ -116,11 +121,21 @@ def expected(obj: ObjectKind, prefix: str = "") -> list[dict[str, Any]]:
             "bounds": bounds(f.kind),
             "default": json.dumps(f.default) if f.has_default else None,
             "examples": [json.dumps(e) for e in f.examples],
-            "description": "".join(c for c in " ".join(f.description.split()) if c.isprintable()),
+            "description": _prose(f.description),
         }
         rows.append(row)
         rows += _nested(f.kind, path)
     return rows
+
+
+def _prose(text: str) -> str:
+    """Text as a line says it: whitespace runs as one space, no character that is not printable."""
+    return "".join(c for c in " ".join(text.split()) if c.isprintable())
+
+
+def description_lines(text: str) -> list[str]:
+    """A tool's description as its heading and comment lines say it: each non-blank line."""
+    return [line for line in map(_prose, text.splitlines()) if line]
 
 
 def _nested(kind: Kind, path: str) -> list[dict[str, Any]]:
@@ -238,7 +253,7 @@ def read_pattern(r: Reader) -> str:
     for at in range(r.at, len(r.text)):
         after = r.text[at + 1 :]
         if r.text[at] == "/" and (
-            after == "" or after.startswith((" = ", " example ", " examples ", " // "))
+            after == "" or after.startswith(("=", " example ", " examples ", " // "))
         ):
             pattern = r.text[r.at : at]
             r.at = at + 1
@@ -247,7 +262,7 @@ def read_pattern(r: Reader) -> str:
 
 
 def read_line(line: str) -> dict[str, Any]:
-    """`name?: type constraint ... like path = default example(s) ... // description`, read as
+    """`name?: type constraint ... like path =default example(s) ... // description`, read as
     written: the name (not yet its path), the rest as facts."""
     r = Reader(line)
     if line.startswith('"'):
@@ -280,7 +295,7 @@ def read_line(line: str) -> dict[str, Any]:
         else:
             r.at -= 1
             break
-    default = r.json() if r.take(" = ") else None
+    default = r.json() if r.take("=") else None
     examples = []
     if r.take(" example "):
         examples.append(r.json())
@@ -316,47 +331,112 @@ def steps(tree: Any) -> str:
     return ""
 
 
-def read_tool(lines: list[str]) -> list[dict[str, Any]]:
+_NO_VALUE = object()
+
+
+def read_tool(lines: list[str], call: Any = _NO_VALUE) -> list[dict[str, Any]]:
     """A tool's parameter lines read back with their paths: a line one space deeper than the one
-    above is nested in it; a `like` line has the fields of the parameter it names."""
+    above is nested in it; a `like` line has the fields of the parameter it names. Each row also
+    gets the value the tool's example call gives the parameter (`in_call`), followed through
+    objects only."""
     rows: list[dict[str, Any]] = []
-    parents: list[str] = []  # the path prefix at each depth
+    parents: list[tuple[str, Any]] = []  # the path prefix and the call's value at each depth
     for line in lines:
         depth = len(line) - len(line.lstrip(" "))
         assert depth <= len(parents), line
         del parents[depth:]
         row = read_line(line[depth:])
-        row["path"] = (parents[-1] if parents else "") + row["path"]
+        prefix, values = parents[-1] if parents else ("", call)
+        name = row["path"]
+        row["path"] = prefix + name
+        row["in_call"] = values.get(name, _NO_VALUE) if isinstance(values, dict) else _NO_VALUE
         like = row["like"]
         rows.append(row)
-        prefix = row["path"] + steps(row["type"]) + "."
-        parents.append(prefix)
+        inner = steps(row["type"])
+        parents.append((row["path"] + inner + ".", row["in_call"] if inner == "" else _NO_VALUE))
         if like is not None:
             shared = [dict(r) for r in rows if r["path"].startswith(like + ".")]
             assert shared, line
             for copy in shared:
-                copy["path"] = prefix + copy["path"].removeprefix(like + ".")
+                copy["path"] = parents[-1][0] + copy["path"].removeprefix(like + ".")
                 copy["like"] = None
             rows += shared
     return rows
 
 
-def read_prompt(text: str) -> dict[str, list[dict[str, Any]]]:
-    """{tool name: its parameter lines read back}."""
-    listing = text.split("\nTools:\n", 1)[1]
-    tools: dict[str, list[str]] = {}
-    current: list[str] = []
+def read_prompt(text: str) -> dict[str, dict[str, Any]]:
+    """{tool name: {"description": its heading's lines, "call": the example call shown for it (its
+    section's `Example parameters:`, else the instructions' first example when it is this tool's),
+    "rows": its parameter lines read back}}."""
+    instructions, listing = text.split("\nTools:\n", 1)
+    first_call = None
+    if "\nFor example:\n" in instructions:
+        first_call = json.loads(instructions.split("\nFor example:\n", 1)[1].splitlines()[0])
+    tools: dict[str, dict[str, Any]] = {}
     for line in listing.splitlines():
         if line.startswith("## "):
-            current = tools.setdefault(line[3:].split(" // ")[0], [])
-        elif line and not line.startswith(("// ", "Example parameters: ", "No parameters.")):
-            current.append(line)
-    return {name: read_tool(lines) for name, lines in tools.items()}
+            name, _, said = line[3:].partition(" // ")
+            current = tools[name] = {"description": [said] if said else [], "lines": []}
+            current["call"] = None
+        elif line.startswith("// "):
+            current["description"].append(line[3:])
+        elif line.startswith("Example parameters: "):
+            current["call"] = json.loads(line.removeprefix("Example parameters: "))
+        elif line == "No parameters.":
+            assert not current["lines"]
+        elif line:
+            current["lines"].append(line)
+    if first_call is not None and tools[first_call["name"]]["call"] is None:
+        tools[first_call["name"]]["call"] = first_call["parameters"]
+    for tool in tools.values():
+        call = _NO_VALUE if tool["call"] is None else tool["call"]
+        tool["rows"] = read_tool(tool.pop("lines"), call)
+    return tools
+
+
+# How a description gives an example, and what may follow the example's text there.
+_EXAMPLE_MARK = re.compile(r"(?:e\.g\.|for example|for instance|such as),? ", re.IGNORECASE)
+_EXAMPLE_END = re.compile(r"$|[\s,;)]|[.:!?](?:$|\s)")
+
+
+def said_elsewhere(example: str, first: bool, row: dict[str, Any]) -> bool:
+    """Whether the prompt says this example (JSON text) of a row outside its line: as the value the
+    tool's example call gives the parameter (the first example only), or in the description after
+    `e.g.` and the like, as JSON or, for a string that reads as no other JSON, as its characters."""
+    value = json.loads(example)
+    if first and row["in_call"] is not _NO_VALUE and json.dumps(row["in_call"]) == example:
+        return True
+    texts = {example, json.dumps(value, ensure_ascii=False, separators=(",", ":"))}
+    texts.add(json.dumps(value, ensure_ascii=False))
+    if isinstance(value, str) and value:
+        try:
+            json.loads(value)
+        except ValueError:
+            texts.add(value)
+    description = row["description"]
+    return any(
+        description.startswith(text, mark.end())
+        and _EXAMPLE_END.match(description, mark.end() + len(text)) is not None
+        for mark in _EXAMPLE_MARK.finditer(description)
+        for text in texts
+    )
+
+
+def _examples_found(read: list[dict[str, Any]], wanted: list[dict[str, Any]]) -> None:
+    """Each row's examples: those its line lists must be exactly the catalog's ones not said
+    elsewhere; then the row holds them all, as read back from the whole prompt."""
+    assert [r["path"] for r in read] == [w["path"] for w in wanted]
+    for row, want in zip(read, wanted, strict=True):
+        examples = [json.dumps(json.loads(e)) for e in want["examples"]]
+        unsaid = [e for at, e in enumerate(examples) if not said_elsewhere(e, at == 0, row)]
+        assert [json.dumps(json.loads(e)) for e in row["examples"]] == unsaid, row["path"]
+        row["examples"] = want["examples"]
 
 
 def _normalize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
         row.pop("like", None)  # how the prompt said it, not a fact of the parameter
+        row.pop("in_call", None)
         for key in ("low", "high"):
             if key in row["bounds"] and row["bounds"][key] is not None:
                 kind, value = row["bounds"][key]
@@ -425,10 +505,34 @@ SHAPES = {
                         "minItems": 2,
                         "maxItems": 2,
                     },
+                    # Examples the description gives: 4 and "4" (so not on the line), not 45.
+                    "hint": {
+                        "type": ["string", "integer"],
+                        "description": 'A hint, e.g. 4; or such as "4", unlike e.g. 456.',
+                        "examples": ["4", 4, 45],
+                    },
                 },
                 "required": ["route"],
             },
-        }
+            # The first example of `code` is the call's: the line lists only the second.
+            "examples": [{"route": [{"x": 1.5}, {"x": 2.5}], "code": "123456"}],
+        },
+        {
+            "name": "second",
+            "description": "Shows its example call itself.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "n": {"type": "integer", "examples": [3, 4]},
+                    # The call gives `box` null: `w` has no value in it, its null is said.
+                    "box": {
+                        "type": ["object", "null"],
+                        "properties": {"w": {"type": ["integer", "null"], "examples": [None, 2]}},
+                    },
+                },
+            },
+            "examples": [{"n": 3, "box": None}],
+        },
     ],
 }
 
@@ -449,43 +553,51 @@ def catalogs(tmp_path_factory: pytest.TempPathFactory) -> list[Catalog]:
     return _catalogs(tmp_path_factory)
 
 
-def test_every_fact_of_every_parameter_is_read_back_from_the_prompt(
+def test_every_fact_of_every_tool_is_read_back_from_the_prompt(
     catalogs: list[Catalog],
 ) -> None:
     assert len(catalogs) == len(SOURCES) + 2
-    legends = set()
+    legends, elsewhere = set(), 0
     for catalog in catalogs:
         prompts = render_prompts(catalog)
         for name in ("jsonl", "single_json"):
             read = read_prompt(prompts[name])
             # The legend explains `like` exactly when a line says it.
-            said = any(row["like"] for rows in read.values() for row in rows)
+            said = any(row["like"] for tool in read.values() for row in tool["rows"])
             legend = "`like p` means" in prompts[name].split("\nTools:\n")[0]
             assert legend == said, catalog.name
             legends.add(legend)
             assert list(read) == [t.wire_name for t in catalog.tools], catalog.name
             for tool in catalog.tools:
-                assert _normalize(read[tool.wire_name]) == _normalize(expected(tool.args)), (
-                    catalog.name,
-                    tool.wire_name,
-                )
+                where = (catalog.name, tool.wire_name)
+                got = read[tool.wire_name]
+                assert got["description"] == description_lines(tool.description), where
+                if tool.examples:
+                    assert got["call"] == tool.examples[0], where
+                rows, wanted = got["rows"], expected(tool.args)
+                lists = sum(len(r["examples"]) for r in rows)
+                _examples_found(rows, wanted)
+                elsewhere += sum(len(r["examples"]) for r in rows) - lists
+                assert _normalize(rows) == _normalize(wanted), where
     assert legends == {True, False}
+    # Both ways of saying an example elsewhere occur (calendar: `e.g.` and the example call).
+    assert elsewhere > 0
 
 
 # Pieces that make a pattern's `/regex/` literal hard to end: slashes, what may follow it, quotes,
 # backslashes, line breaks.
 _PATTERN_PIECES = st.sampled_from(
-    ["/", " // ", " = ", " example ", " examples ", " ", "a", "^", "$", '"', "\\", "\n"]
+    ["/", " // ", "=", " example ", " examples ", " ", "a", "^", "$", '"', "\\", "\n"]
 )
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(_PATTERN_PIECES, max_size=6).map("".join),
-    st.sampled_from(["", " = 1", ' example "x"', " examples 1, 2", " // a / b"]),
+    st.sampled_from(["", "=1", ' example "x"', " examples 1, 2", " // a / b"]),
 )
 @example("a/ // b", "")
-@example("a/ = b", "")
+@example("a/=b", "")
 @example("a/ example b", "")
 @example("/ x", " // a / b")
 @example("", " // a / b")
@@ -497,7 +609,7 @@ def test_a_pattern_is_read_back_whole_whatever_follows_it(pattern: str, after: s
     assert row["bounds"]["pattern"] == pattern
     assert (row["default"], row["examples"], row["description"]) == {
         "": (None, [], ""),
-        " = 1": ("1", [], ""),
+        "=1": ("1", [], ""),
         ' example "x"': (None, ['"x"'], ""),
         " examples 1, 2": (None, ["1", "2"], ""),
         " // a / b": (None, [], "a / b"),

@@ -32,7 +32,7 @@ def _example_lines(text: str) -> list[str]:
     for line in text.splitlines():
         if line.startswith("## "):
             tool = line[3:].split(" // ")[0]
-        elif line.startswith('{"name": '):
+        elif line.startswith('{"name":'):
             found.append(line)
         elif line.startswith("Example parameters: "):
             parameters = json.loads(line.removeprefix("Example parameters: "))
@@ -67,27 +67,27 @@ def test_the_prompt_lists_every_tool_and_parameter(tmp_path: Path) -> None:
         " // Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
         'filePath: string >=1 chars example "README.md" // Workspace-relative or absolute path of the file to read.\n'
         "startLine?: integer|null >=1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-        'encoding?: "utf-8"|"latin-1"|"ascii" = "utf-8" // Text encoding used to decode the file.'
+        'encoding?: "utf-8"|"latin-1"|"ascii"="utf-8" // Text encoding used to decode the file.'
     )
     # Nested parameters one space deeper, and the catalog's example parameters.
     section = text.split("\n## update_config")[1].split("\n\n")[0]
     assert section.splitlines()[1:] == [
         "settings: object // The configuration values to apply.",
         " timeout: integer >=0 // Request timeout in seconds; 0 disables the timeout.",
-        " retries?: integer = 3 // Number of times a failed request is retried.",
+        " retries?: integer=3 // Number of times a failed request is retried.",
         ' mode?: "fast"|"safe"|"balanced" // Execution mode trading speed against safety checks.',
         " verbose?: boolean // Whether to emit detailed log output.",
         " retryPolicy?: object // How the delay between retries grows.",
         "  backoff?: number >0 // Multiplier applied to the delay after each failed attempt.",
         "  maxDelay?: integer // Upper bound on the delay between retries, in milliseconds.",
-        "dryRun?: boolean = false // Validate the new settings and report the result without applying them.",
-        'Example parameters: {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}',
+        "dryRun?: boolean=false // Validate the new settings and report the result without applying them.",
+        'Example parameters: {"settings":{"timeout":30,"mode":"safe"},"dryRun":true}',
     ]
     # The line format: the keys, and example lines with call ids.
     head = text.split("\nTools:\n")[0]
     for key in ('"name"', '"parameters"', '"call_id"', '"error"'):
         assert key in head
-    assert '"call_id": "call_1"}' in head and '"call_id": "call_2"}' in head
+    assert '"call_id":"call_1"}' in head and '"call_id":"call_2"}' in head
 
 
 def test_the_single_json_prompt_says_object_or_array(tmp_path: Path) -> None:
@@ -110,7 +110,8 @@ def test_a_50_tool_prompt_is_compact(tmp_path: Path) -> None:
     files = build([source], root=tmp_path).files
     text = files["bench_tools/prompts/jsonl.txt"]
     assert text.count("\n## ") == 50
-    # Measured: 14,092 characters (21,003 before the TypeScript-like lines, 14,528 before nested
-    # parameters were indented instead of written as paths; tokens: bench_prompt.py).
-    assert len(text) < 15_000
+    # Measured: 13,841 characters (21,003 before the TypeScript-like lines, 14,528 before nested
+    # parameters were indented instead of written as paths, 14,092 before compact JSON and
+    # `=default`; tokens: bench_prompt.py).
+    assert len(text) < 14_500
     assert re.search(r"\S  ", text) is None  # no padding or alignment

@@ -44,10 +44,12 @@ K = TypeVar("K", bound=Kind)
 C = TypeVar("C", EnumKind, JsonChoiceKind)
 
 
-def json_text(value: object) -> str:
+def json_text(value: object, compact: bool = False) -> str:
     """A value as one line of JSON: every character that is not printable written as an escape, so
-    no line break of any kind (U+2028 included) can reach the text it goes into."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    no line break of any kind (U+2028 included) can reach the text it goes into; `compact` leaves
+    out the spaces after `,` and `:` (a prompt pays a token for each)."""
+    separators = (",", ":") if compact else (", ", ": ")
+    text = json.dumps(value, ensure_ascii=False, default=str, separators=separators)
     if text.isprintable():
         return text  # the common case, tested in C
     return "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text)
@@ -458,7 +460,7 @@ class _ChoiceText(KindText[C]):
         return " | ".join(dict.fromkeys(_json_type_name(c) for c in kind.choices))
 
     def prompt_type(self, kind: C) -> str:
-        return PROMPT_UNION.join(json_text(c) for c in kind.choices)
+        return PROMPT_UNION.join(json_text(c, compact=True) for c in kind.choices)
 
     def made(self, kind: C) -> Any:
         return kind.choices[0] if kind.choices else _NO_SAMPLE

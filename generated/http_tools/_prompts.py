@@ -10,43 +10,43 @@ JSONL_PROMPT: Final = (
     "You can call the tools listed below. To call them, reply with JSON Lines: one JSON object per line, one line per call, and nothing else (no prose, no code fences).\n"
     'Each line has "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need), and may have "call_id" (your id for the call) and "error" (instead of guessing arguments you do not have, say what is missing: the call will not run).\n'
     "For example:\n"
-    '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}, "call_id": "call_1"}\n'
-    '{"name": "http.post", "parameters": {"url": "https://example.com", "body": {}}, "call_id": "call_2"}\n'
+    '{"name":"http.get","parameters":{"url":"https://api.example.com/v1/status","timeoutSeconds":5},"call_id":"call_1"}\n'
+    '{"name":"http.post","parameters":{"url":"https://example.com","body":{}},"call_id":"call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
     "## http.get // Send an HTTP GET request and return the status code, response headers and body text.\n"
-    'url: uri example "https://api.example.com/v1/status" // Absolute URL to fetch.\n'
+    "url: uri // Absolute URL to fetch.\n"
     "headers?: object of string // Request headers, as header name to value.\n"
-    "timeoutSeconds?: number >=0 = 30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
-    "followRedirects?: boolean = true // Whether to follow 3xx redirects automatically.\n"
+    "timeoutSeconds?: number >=0=30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
+    "followRedirects?: boolean=true // Whether to follow 3xx redirects automatically.\n"
     "\n"
     "## http.post // Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
     "url: uri // Absolute URL to post to.\n"
     "body: object|string // Request body: an object is sent as JSON, a string is sent as-is.\n"
-    'Content-Type?: "application/json"|"text/plain" = "application/json" // Media type of the request body.\n'
+    'Content-Type?: "application/json"|"text/plain"="application/json" // Media type of the request body.\n'
 )
 
 
 SINGLE_JSON_PROMPT: Final = (
     'You can call the tools listed below. To call one, reply with one JSON object and nothing else (no prose, no code fences): "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need). To make several calls, reply with a JSON array of such objects. Instead of guessing arguments you do not have, add "error" saying what is missing: the call will not run.\n'
     "For example:\n"
-    '{"name": "http.get", "parameters": {"url": "https://api.example.com/v1/status", "timeoutSeconds": 5}}\n'
+    '{"name":"http.get","parameters":{"url":"https://api.example.com/v1/status","timeoutSeconds":5}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
     "## http.get // Send an HTTP GET request and return the status code, response headers and body text.\n"
-    'url: uri example "https://api.example.com/v1/status" // Absolute URL to fetch.\n'
+    "url: uri // Absolute URL to fetch.\n"
     "headers?: object of string // Request headers, as header name to value.\n"
-    "timeoutSeconds?: number >=0 = 30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
-    "followRedirects?: boolean = true // Whether to follow 3xx redirects automatically.\n"
+    "timeoutSeconds?: number >=0=30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
+    "followRedirects?: boolean=true // Whether to follow 3xx redirects automatically.\n"
     "\n"
     "## http.post // Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
     "url: uri // Absolute URL to post to.\n"
     "body: object|string // Request body: an object is sent as JSON, a string is sent as-is.\n"
-    'Content-Type?: "application/json"|"text/plain" = "application/json" // Media type of the request body.\n'
+    'Content-Type?: "application/json"|"text/plain"="application/json" // Media type of the request body.\n'
 )

@@ -10,73 +10,73 @@ JSONL_PROMPT: Final = (
     "You can call the tools listed below. To call them, reply with JSON Lines: one JSON object per line, one line per call, and nothing else (no prose, no code fences).\n"
     'Each line has "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need), and may have "call_id" (your id for the call) and "error" (instead of guessing arguments you do not have, say what is missing: the call will not run).\n'
     "For example:\n"
-    '{"name": "memory.search", "parameters": {"query": "agent state consistency"}, "call_id": "call_1"}\n'
-    '{"name": "search_files", "parameters": {"pattern": "**/*.py"}, "call_id": "call_2"}\n'
+    '{"name":"memory.search","parameters":{"query":"agent state consistency"},"call_id":"call_1"}\n'
+    '{"name":"search_files","parameters":{"pattern":"**/*.py"},"call_id":"call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
     "## memory.search // Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.\n"
-    'query: string example "agent state consistency" // Natural-language text describing what to look for.\n'
-    "limit?: integer 1..50 = 3 // Maximum number of passages to return.\n"
+    "query: string // Natural-language text describing what to look for.\n"
+    "limit?: integer 1..50=3 // Maximum number of passages to return.\n"
     "\n"
     '## search_files // List files in the workspace whose paths match a glob pattern such as "src/**/*.py". Returns workspace-relative paths sorted alphabetically.\n'
     'pattern: string examples "**/*.py", "docs/*.md" // Glob pattern to match against workspace-relative file paths (supports *, ? and **).\n'
-    "caseSensitive?: boolean = true // Whether the pattern is matched case-sensitively.\n"
-    "maxResults?: integer 1..10000 = 100 // Maximum number of matching paths to return.\n"
+    "caseSensitive?: boolean=true // Whether the pattern is matched case-sensitively.\n"
+    "maxResults?: integer 1..10000=100 // Maximum number of matching paths to return.\n"
     "\n"
     "## read_file // Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
     'filePath: string >=1 chars example "README.md" // Workspace-relative or absolute path of the file to read.\n'
     "startLine?: integer|null >=1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-    'encoding?: "utf-8"|"latin-1"|"ascii" = "utf-8" // Text encoding used to decode the file.\n'
+    'encoding?: "utf-8"|"latin-1"|"ascii"="utf-8" // Text encoding used to decode the file.\n'
     "\n"
     "## update_config // Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.\n"
     "settings: object // The configuration values to apply.\n"
     " timeout: integer >=0 // Request timeout in seconds; 0 disables the timeout.\n"
-    " retries?: integer = 3 // Number of times a failed request is retried.\n"
+    " retries?: integer=3 // Number of times a failed request is retried.\n"
     ' mode?: "fast"|"safe"|"balanced" // Execution mode trading speed against safety checks.\n'
     " verbose?: boolean // Whether to emit detailed log output.\n"
     " retryPolicy?: object // How the delay between retries grows.\n"
     "  backoff?: number >0 // Multiplier applied to the delay after each failed attempt.\n"
     "  maxDelay?: integer // Upper bound on the delay between retries, in milliseconds.\n"
-    "dryRun?: boolean = false // Validate the new settings and report the result without applying them.\n"
-    'Example parameters: {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}\n'
+    "dryRun?: boolean=false // Validate the new settings and report the result without applying them.\n"
+    'Example parameters: {"settings":{"timeout":30,"mode":"safe"},"dryRun":true}\n'
 )
 
 
 SINGLE_JSON_PROMPT: Final = (
     'You can call the tools listed below. To call one, reply with one JSON object and nothing else (no prose, no code fences): "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need). To make several calls, reply with a JSON array of such objects. Instead of guessing arguments you do not have, add "error" saying what is missing: the call will not run.\n'
     "For example:\n"
-    '{"name": "memory.search", "parameters": {"query": "agent state consistency"}}\n'
+    '{"name":"memory.search","parameters":{"query":"agent state consistency"}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
     "## memory.search // Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.\n"
-    'query: string example "agent state consistency" // Natural-language text describing what to look for.\n'
-    "limit?: integer 1..50 = 3 // Maximum number of passages to return.\n"
+    "query: string // Natural-language text describing what to look for.\n"
+    "limit?: integer 1..50=3 // Maximum number of passages to return.\n"
     "\n"
     '## search_files // List files in the workspace whose paths match a glob pattern such as "src/**/*.py". Returns workspace-relative paths sorted alphabetically.\n'
     'pattern: string examples "**/*.py", "docs/*.md" // Glob pattern to match against workspace-relative file paths (supports *, ? and **).\n'
-    "caseSensitive?: boolean = true // Whether the pattern is matched case-sensitively.\n"
-    "maxResults?: integer 1..10000 = 100 // Maximum number of matching paths to return.\n"
+    "caseSensitive?: boolean=true // Whether the pattern is matched case-sensitively.\n"
+    "maxResults?: integer 1..10000=100 // Maximum number of matching paths to return.\n"
     "\n"
     "## read_file // Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
     'filePath: string >=1 chars example "README.md" // Workspace-relative or absolute path of the file to read.\n'
     "startLine?: integer|null >=1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-    'encoding?: "utf-8"|"latin-1"|"ascii" = "utf-8" // Text encoding used to decode the file.\n'
+    'encoding?: "utf-8"|"latin-1"|"ascii"="utf-8" // Text encoding used to decode the file.\n'
     "\n"
     "## update_config // Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.\n"
     "settings: object // The configuration values to apply.\n"
     " timeout: integer >=0 // Request timeout in seconds; 0 disables the timeout.\n"
-    " retries?: integer = 3 // Number of times a failed request is retried.\n"
+    " retries?: integer=3 // Number of times a failed request is retried.\n"
     ' mode?: "fast"|"safe"|"balanced" // Execution mode trading speed against safety checks.\n'
     " verbose?: boolean // Whether to emit detailed log output.\n"
     " retryPolicy?: object // How the delay between retries grows.\n"
     "  backoff?: number >0 // Multiplier applied to the delay after each failed attempt.\n"
     "  maxDelay?: integer // Upper bound on the delay between retries, in milliseconds.\n"
-    "dryRun?: boolean = false // Validate the new settings and report the result without applying them.\n"
-    'Example parameters: {"settings": {"timeout": 30, "mode": "safe"}, "dryRun": true}\n'
+    "dryRun?: boolean=false // Validate the new settings and report the result without applying them.\n"
+    'Example parameters: {"settings":{"timeout":30,"mode":"safe"},"dryRun":true}\n'
 )

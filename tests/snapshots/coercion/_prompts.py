@@ -10,10 +10,10 @@ JSONL_PROMPT: Final = (
     "You can call the tools listed below. To call them, reply with JSON Lines: one JSON object per line, one line per call, and nothing else (no prose, no code fences).\n"
     'Each line has "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need), and may have "call_id" (your id for the call) and "error" (instead of guessing arguments you do not have, say what is missing: the call will not run).\n'
     "For example:\n"
-    '{"name": "scalars", "parameters": {}, "call_id": "call_1"}\n'
-    '{"name": "choices", "parameters": {}, "call_id": "call_2"}\n'
+    '{"name":"scalars","parameters":{},"call_id":"call_1"}\n'
+    '{"name":"choices","parameters":{},"call_id":"call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper; `like p` means the same parameters as p.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper; `like p` means the same parameters as p.\n"
     "\n"
     "Tools:\n"
     "\n"
@@ -61,7 +61,7 @@ JSONL_PROMPT: Final = (
     " timeout: integer >=0 // Timeout in seconds.\n"
     " retry?: object // How failures are retried.\n"
     "  attempts: integer <=5 // How many attempts.\n"
-    "  backoff?: number = 2.0 // Delay multiplier.\n"
+    "  backoff?: number=2.0 // Delay multiplier.\n"
     "origin?: object // Where to start.\n"
     " x: number // Horizontal coordinate.\n"
     " y: number // Vertical coordinate.\n"
@@ -69,12 +69,12 @@ JSONL_PROMPT: Final = (
     "target?: object // A counted target or a named one; the first member corrects what it checks.\n"
     "\n"
     "## defaults // Defaults of every shape.\n"
-    "limit?: integer = 10 // A scalar default.\n"
-    'labels?: string[] = ["a", "b"] // A list default.\n'
-    'options?: object = {"verbose": true} // An object default.\n'
+    "limit?: integer=10 // A scalar default.\n"
+    'labels?: string[]=["a","b"] // A list default.\n'
+    'options?: object={"verbose":true} // An object default.\n'
     " verbose?: boolean // Talk more.\n"
-    " depth?: integer = 1 // How deep.\n"
-    'since?: date-time = "2024-01-01T00:00:00+00:00" // A timestamp default.\n'
+    " depth?: integer=1 // How deep.\n"
+    'since?: date-time="2024-01-01T00:00:00+00:00" // A timestamp default.\n'
     "note?: string // Optional, without a default.\n"
     "\n"
     "## required_params // Required and optional parameters.\n"
@@ -88,9 +88,9 @@ JSONL_PROMPT: Final = (
 SINGLE_JSON_PROMPT: Final = (
     'You can call the tools listed below. To call one, reply with one JSON object and nothing else (no prose, no code fences): "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need). To make several calls, reply with a JSON array of such objects. Instead of guessing arguments you do not have, add "error" saying what is missing: the call will not run.\n'
     "For example:\n"
-    '{"name": "scalars", "parameters": {}}\n'
+    '{"name":"scalars","parameters":{}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper; `like p` means the same parameters as p.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper; `like p` means the same parameters as p.\n"
     "\n"
     "Tools:\n"
     "\n"
@@ -138,7 +138,7 @@ SINGLE_JSON_PROMPT: Final = (
     " timeout: integer >=0 // Timeout in seconds.\n"
     " retry?: object // How failures are retried.\n"
     "  attempts: integer <=5 // How many attempts.\n"
-    "  backoff?: number = 2.0 // Delay multiplier.\n"
+    "  backoff?: number=2.0 // Delay multiplier.\n"
     "origin?: object // Where to start.\n"
     " x: number // Horizontal coordinate.\n"
     " y: number // Vertical coordinate.\n"
@@ -146,12 +146,12 @@ SINGLE_JSON_PROMPT: Final = (
     "target?: object // A counted target or a named one; the first member corrects what it checks.\n"
     "\n"
     "## defaults // Defaults of every shape.\n"
-    "limit?: integer = 10 // A scalar default.\n"
-    'labels?: string[] = ["a", "b"] // A list default.\n'
-    'options?: object = {"verbose": true} // An object default.\n'
+    "limit?: integer=10 // A scalar default.\n"
+    'labels?: string[]=["a","b"] // A list default.\n'
+    'options?: object={"verbose":true} // An object default.\n'
     " verbose?: boolean // Talk more.\n"
-    " depth?: integer = 1 // How deep.\n"
-    'since?: date-time = "2024-01-01T00:00:00+00:00" // A timestamp default.\n'
+    " depth?: integer=1 // How deep.\n"
+    'since?: date-time="2024-01-01T00:00:00+00:00" // A timestamp default.\n'
     "note?: string // Optional, without a default.\n"
     "\n"
     "## required_params // Required and optional parameters.\n"

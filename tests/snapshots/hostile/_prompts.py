@@ -10,10 +10,10 @@ JSONL_PROMPT: Final = (
     "You can call the tools listed below. To call them, reply with JSON Lines: one JSON object per line, one line per call, and nothing else (no prose, no code fences).\n"
     'Each line has "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need), and may have "call_id" (your id for the call) and "error" (instead of guessing arguments you do not have, say what is missing: the call will not run).\n'
     "For example:\n"
-    '{"name": "hostile.tool-one", "parameters": {"str": "\'\'\'\\n{{ x }}", "class": "example"}, "call_id": "call_1"}\n'
-    '{"name": "hostile-tool.two", "parameters": {"outer": {"it\'s": 1}}, "call_id": "call_2"}\n'
+    '{"name":"hostile.tool-one","parameters":{"str":"\'\'\'\\n{{ x }}","class":"example"},"call_id":"call_1"}\n'
+    '{"name":"hostile-tool.two","parameters":{"outer":{"it\'s":1}},"call_id":"call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
@@ -30,23 +30,23 @@ JSONL_PROMPT: Final = (
     "// fs\n"
     "// nel\n"
     "// \\\n"
-    'str: string = "\\"\\"\\" + __import__(\'os\').system(\'x\') + \\"\\"\\"\\\\" examples "\'\'\'\\n{{ x }}", "\\\\", "\\u2028\\u2029\\u0000" // Shadows the builtin `str` in the class body; """ __import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'str\') """\n'
-    "int?: integer = 0 // Shadows `int`.\n"
-    "float?: number = -0.0 // Shadows `float`.\n"
-    "bool?: boolean = true // Shadows `bool`.\n"
+    'str: string="\\"\\"\\" + __import__(\'os\').system(\'x\') + \\"\\"\\"\\\\" examples "\\\\", "\\u2028\\u2029\\u0000" // Shadows the builtin `str` in the class body; """ __import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'str\') """\n'
+    "int?: integer=0 // Shadows `int`.\n"
+    "float?: number=-0.0 // Shadows `float`.\n"
+    "bool?: boolean=true // Shadows `bool`.\n"
     "list?: string[] // Shadows `list`.\n"
     "dict?: object of integer // Shadows `dict`.\n"
     "object?: any // Any value; shadows `object`. '''\n"
-    "dataclasses?: integer = 1 // Shadows the module `dataclasses` used by list defaults.\n"
+    "dataclasses?: integer=1 // Shadows the module `dataclasses` used by list defaults.\n"
     "dataclass?: string // Shadows the decorator `dataclass`.\n"
     "field?: string // `field`, also the Python name of names with no ASCII letters.\n"
-    '"名前"?: string // Japanese name: no ASCII letters, so it needs a Python name of its own.\n'
+    "名前?: string // Japanese name: no ASCII letters, so it needs a Python name of its own.\n"
     "datetime?: date-time // Shadows the class `datetime`.\n"
     "date?: date // Shadows the class `date`.\n"
     "re?: string /^[^\"'\\\\]*$/ // Shadows the module `re`; no quotes or backslashes allowed.\n"
     "class: string // A keyword.\n"
     "from?: integer >=0 // A keyword.\n"
-    "lambda?: boolean = false // A keyword.\n"
+    "lambda?: boolean=false // A keyword.\n"
     'match?: "case"|"\\"\\"\\""|"\'\'\'"|"\\\\" // A soft keyword.\n'
     "type?: string // A soft keyword (3.12) and a builtin.\n"
     "len?: integer >=0 // Shadows `len`.\n"
@@ -54,7 +54,7 @@ JSONL_PROMPT: Final = (
     "v?: integer <=100 // The generated code's `v`.\n"
     "src?: string >=1 chars // The generated code's `src`.\n"
     "errors?: integer[] // The generated code's `errors`.\n"
-    "warnings?: string[] = [] // The generated code's `warnings`.\n"
+    "warnings?: string[]=[] // The generated code's `warnings`.\n"
     "path?: string // The generated code's `path`.\n"
     "c?: number|null // The generated code's `c`.\n"
     "key?: string // The generated code's `key`.\n"
@@ -70,9 +70,9 @@ JSONL_PROMPT: Final = (
     "ABSENT?: string // The runtime's `ABSENT`.\n"
     "arguments?: integer >=0 // The generated root helper is `_arguments`.\n"
     "Content-Type?: string // Dash: `content_type`.\n"
-    '"2fa"?: boolean // Leading digit: `field_2fa`.\n'
+    "2fa?: boolean // Leading digit: `field_2fa`.\n"
     "größe?: integer // Non-ASCII letters.\n"
-    'tags?: string[] = ["\'\'\'", "\\\\", "\\"\\"\\""] // A list default, written after the field `dataclasses`.\n'
+    'tags?: string[]=["\'\'\'","\\\\","\\"\\"\\""] // A list default, written after the field `dataclasses`.\n'
     "when?: date-time // A `datetime` annotation after the field `datetime`.\n"
     "day?: date // A `date` annotation after the field `date`.\n"
     "name?: string // A `str` annotation after the field `str`.\n"
@@ -96,17 +96,17 @@ JSONL_PROMPT: Final = (
     ' "{% raw %}"?: string // Jinja block.\n'
     ' "${x}"?: string // Shell/JS interpolation.\n'
     ' "# comment"?: string // A comment starter.\n'
-    ' "a.b-c d"?: integer = 7 // Dots, dashes and spaces.\n'
+    ' "a.b-c d"?: integer=7 // Dots, dashes and spaces.\n'
     ' "\\u0000"?: string // NUL.\n'
     ' "\\u2028"?: string // A line separator alone.\n'
     ' "%s %(x)s {0}"?: string // Format directives.\n'
     " shared?: object\n"
     '  "\\"\\"\\"; __import__(\'os\').system(\'x\') #"?: string // A property name that tries to close a string.\n'
-    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe" = "\'\'\'" // Enum of hostile values.\n'
+    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe"="\'\'\'" // Enum of hostile values.\n'
     'mixed?: 1|"1"|true|"true"|2.5 // Enum of mixed JSON types.\n'
-    'note?: string = "\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" examples "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
+    'note?: string="\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" examples "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
     "pattern?: string /^(\"\"\"|'''|\\\\|[a-z])+$/ // A pattern with quotes and backslashes.\n"
-    'config?: object of string = {"k\\"\\"\\"": "v\'\'\'\\\\", "{{ x }}": "\\u2028"} // A map with a hostile default.\n'
+    'config?: object of string={"k\\"\\"\\"":"v\'\'\'\\\\","{{ x }}":"\\u2028"} // A map with a hostile default.\n'
     "\n"
     '## ns:tool_3 // Leading whitespace, then "quotes" at the end"""\n'
     "x?: string // \\\n"
@@ -123,9 +123,9 @@ JSONL_PROMPT: Final = (
 SINGLE_JSON_PROMPT: Final = (
     'You can call the tools listed below. To call one, reply with one JSON object and nothing else (no prose, no code fences): "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need). To make several calls, reply with a JSON array of such objects. Instead of guessing arguments you do not have, add "error" saying what is missing: the call will not run.\n'
     "For example:\n"
-    '{"name": "hostile.tool-one", "parameters": {"str": "\'\'\'\\n{{ x }}", "class": "example"}}\n'
+    '{"name":"hostile.tool-one","parameters":{"str":"\'\'\'\\n{{ x }}","class":"example"}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
@@ -142,23 +142,23 @@ SINGLE_JSON_PROMPT: Final = (
     "// fs\n"
     "// nel\n"
     "// \\\n"
-    'str: string = "\\"\\"\\" + __import__(\'os\').system(\'x\') + \\"\\"\\"\\\\" examples "\'\'\'\\n{{ x }}", "\\\\", "\\u2028\\u2029\\u0000" // Shadows the builtin `str` in the class body; """ __import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'str\') """\n'
-    "int?: integer = 0 // Shadows `int`.\n"
-    "float?: number = -0.0 // Shadows `float`.\n"
-    "bool?: boolean = true // Shadows `bool`.\n"
+    'str: string="\\"\\"\\" + __import__(\'os\').system(\'x\') + \\"\\"\\"\\\\" examples "\\\\", "\\u2028\\u2029\\u0000" // Shadows the builtin `str` in the class body; """ __import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'str\') """\n'
+    "int?: integer=0 // Shadows `int`.\n"
+    "float?: number=-0.0 // Shadows `float`.\n"
+    "bool?: boolean=true // Shadows `bool`.\n"
     "list?: string[] // Shadows `list`.\n"
     "dict?: object of integer // Shadows `dict`.\n"
     "object?: any // Any value; shadows `object`. '''\n"
-    "dataclasses?: integer = 1 // Shadows the module `dataclasses` used by list defaults.\n"
+    "dataclasses?: integer=1 // Shadows the module `dataclasses` used by list defaults.\n"
     "dataclass?: string // Shadows the decorator `dataclass`.\n"
     "field?: string // `field`, also the Python name of names with no ASCII letters.\n"
-    '"名前"?: string // Japanese name: no ASCII letters, so it needs a Python name of its own.\n'
+    "名前?: string // Japanese name: no ASCII letters, so it needs a Python name of its own.\n"
     "datetime?: date-time // Shadows the class `datetime`.\n"
     "date?: date // Shadows the class `date`.\n"
     "re?: string /^[^\"'\\\\]*$/ // Shadows the module `re`; no quotes or backslashes allowed.\n"
     "class: string // A keyword.\n"
     "from?: integer >=0 // A keyword.\n"
-    "lambda?: boolean = false // A keyword.\n"
+    "lambda?: boolean=false // A keyword.\n"
     'match?: "case"|"\\"\\"\\""|"\'\'\'"|"\\\\" // A soft keyword.\n'
     "type?: string // A soft keyword (3.12) and a builtin.\n"
     "len?: integer >=0 // Shadows `len`.\n"
@@ -166,7 +166,7 @@ SINGLE_JSON_PROMPT: Final = (
     "v?: integer <=100 // The generated code's `v`.\n"
     "src?: string >=1 chars // The generated code's `src`.\n"
     "errors?: integer[] // The generated code's `errors`.\n"
-    "warnings?: string[] = [] // The generated code's `warnings`.\n"
+    "warnings?: string[]=[] // The generated code's `warnings`.\n"
     "path?: string // The generated code's `path`.\n"
     "c?: number|null // The generated code's `c`.\n"
     "key?: string // The generated code's `key`.\n"
@@ -182,9 +182,9 @@ SINGLE_JSON_PROMPT: Final = (
     "ABSENT?: string // The runtime's `ABSENT`.\n"
     "arguments?: integer >=0 // The generated root helper is `_arguments`.\n"
     "Content-Type?: string // Dash: `content_type`.\n"
-    '"2fa"?: boolean // Leading digit: `field_2fa`.\n'
+    "2fa?: boolean // Leading digit: `field_2fa`.\n"
     "größe?: integer // Non-ASCII letters.\n"
-    'tags?: string[] = ["\'\'\'", "\\\\", "\\"\\"\\""] // A list default, written after the field `dataclasses`.\n'
+    'tags?: string[]=["\'\'\'","\\\\","\\"\\"\\""] // A list default, written after the field `dataclasses`.\n'
     "when?: date-time // A `datetime` annotation after the field `datetime`.\n"
     "day?: date // A `date` annotation after the field `date`.\n"
     "name?: string // A `str` annotation after the field `str`.\n"
@@ -208,17 +208,17 @@ SINGLE_JSON_PROMPT: Final = (
     ' "{% raw %}"?: string // Jinja block.\n'
     ' "${x}"?: string // Shell/JS interpolation.\n'
     ' "# comment"?: string // A comment starter.\n'
-    ' "a.b-c d"?: integer = 7 // Dots, dashes and spaces.\n'
+    ' "a.b-c d"?: integer=7 // Dots, dashes and spaces.\n'
     ' "\\u0000"?: string // NUL.\n'
     ' "\\u2028"?: string // A line separator alone.\n'
     ' "%s %(x)s {0}"?: string // Format directives.\n'
     " shared?: object\n"
     '  "\\"\\"\\"; __import__(\'os\').system(\'x\') #"?: string // A property name that tries to close a string.\n'
-    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe" = "\'\'\'" // Enum of hostile values.\n'
+    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe"="\'\'\'" // Enum of hostile values.\n'
     'mixed?: 1|"1"|true|"true"|2.5 // Enum of mixed JSON types.\n'
-    'note?: string = "\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" examples "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
+    'note?: string="\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" examples "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
     "pattern?: string /^(\"\"\"|'''|\\\\|[a-z])+$/ // A pattern with quotes and backslashes.\n"
-    'config?: object of string = {"k\\"\\"\\"": "v\'\'\'\\\\", "{{ x }}": "\\u2028"} // A map with a hostile default.\n'
+    'config?: object of string={"k\\"\\"\\"":"v\'\'\'\\\\","{{ x }}":"\\u2028"} // A map with a hostile default.\n'
     "\n"
     '## ns:tool_3 // Leading whitespace, then "quotes" at the end"""\n'
     "x?: string // \\\n"

@@ -10,10 +10,10 @@ JSONL_PROMPT: Final = (
     "You can call the tools listed below. To call them, reply with JSON Lines: one JSON object per line, one line per call, and nothing else (no prose, no code fences).\n"
     'Each line has "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need), and may have "call_id" (your id for the call) and "error" (instead of guessing arguments you do not have, say what is missing: the call will not run).\n'
     "For example:\n"
-    '{"name": "lookup", "parameters": {"id": "example"}, "call_id": "call_1"}\n'
-    '{"name": "fetch_page", "parameters": {"url": "https://example.com"}, "call_id": "call_2"}\n'
+    '{"name":"lookup","parameters":{"id":"example"},"call_id":"call_1"}\n'
+    '{"name":"fetch_page","parameters":{"url":"https://example.com"},"call_id":"call_2"}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
@@ -28,9 +28,9 @@ JSONL_PROMPT: Final = (
 SINGLE_JSON_PROMPT: Final = (
     'You can call the tools listed below. To call one, reply with one JSON object and nothing else (no prose, no code fences): "name" (the tool\'s name, exactly as listed) and "parameters" (an object; leave out optional parameters you do not need). To make several calls, reply with a JSON array of such objects. Instead of guessing arguments you do not have, add "error" saying what is missing: the call will not run.\n'
     "For example:\n"
-    '{"name": "lookup", "parameters": {"id": "example"}}\n'
+    '{"name":"lookup","parameters":{"id":"example"}}\n'
     "\n"
-    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `= default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
+    "Each parameter below is one line: `name: type`, or `name?: type` when it is optional, then its constraints, `=default`, examples and `// description`; `date`, `date-time` and `uri` are strings in that format. Nested parameters follow their parent, one space deeper.\n"
     "\n"
     "Tools:\n"
     "\n"
