@@ -6,7 +6,7 @@ import dataclasses
 import gc
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +14,7 @@ from pathlib import Path
 from codegen import runtime
 from codegen.cache import BuildCache
 from codegen.catalog.aliases import with_provider_names
-from codegen.catalog.ir import Catalog
+from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.load import (
     CATALOG_SUFFIXES,
     LoadedCatalog,
@@ -42,7 +42,7 @@ from codegen.python.render import (
     render_tools_init,
 )
 from codegen.text.docs import doc_path, render_index
-from codegen.text.prompts import PROMPTS, render_prompts
+from codegen.text.prompts import PROMPTS, render_prompts, tool_section
 from codegen.tool_outputs import ToolOutput, findings, stored_output, tool_outputs
 
 META_SCHEMA_NAME = "catalog.schema.json"
@@ -184,7 +184,13 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
     catalog's last build (`tool_outputs`) is not made again."""
     outputs = tool_outputs(catalog, results)
     package = catalog.name
-    files = _shared_files(catalog, results)
+    sections = {tool.wire_name: output.section for tool, (_, output) in zip(catalog.tools, outputs)}
+
+    def section(tool: Tool, example_above: bool) -> str:
+        # A section is kept with the tool's output, made without the example call above it.
+        return tool_section(tool, True) if example_above else sections[tool.wire_name]
+
+    files = _shared_files(catalog, results, section)
     files.update(payload_files(catalog, [output.entries for _, output in outputs]))
     tool_files: dict[str, tuple[str, str]] = {}
     for tool, (entry, output) in zip(catalog.tools, outputs, strict=True):
@@ -195,7 +201,9 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
     return Rendered(dict(sorted(files.items())), warnings, tool_files)
 
 
-def _shared_files(catalog: Catalog, results: ToolResults) -> dict[str, str]:
+def _shared_files(
+    catalog: Catalog, results: ToolResults, section: Callable[[Tool, bool], str]
+) -> dict[str, str]:
     """The files made from the whole catalog: its modules beside the tools', prompts, docs index."""
     package = catalog.name
     # The runtime's modules are codegen's own Python, copied: its tests hold them black's
@@ -208,7 +216,7 @@ def _shared_files(catalog: Catalog, results: ToolResults) -> dict[str, str]:
         f"{package}/mcp.py": render_mcp(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
-    prompts = render_prompts(catalog)
+    prompts = render_prompts(catalog, section)
     shared[f"{package}/_prompts.py"] = render_prompts_module(
         catalog, {PROMPTS[name]: text for name, text in prompts.items()}
     )

@@ -1,5 +1,5 @@
 """Each tool's share of its package, made once per definition: its module, its entry in each
-payload file with the findings of what a format loses, and its docs page.
+payload file with the findings of what a format loses, its docs page, and its prompt section.
 
 The back ends are pure functions of the tool and the little they need of its catalog (its source,
 the names providers send it under, the providers chosen); this module alone caches what they make,
@@ -30,6 +30,7 @@ from codegen.python.render import environment as python_templates
 from codegen.python.render import render_tool
 from codegen.text.docs import render_tool_doc
 from codegen.text.environment import environment as text_templates
+from codegen.text.prompts import tool_section
 
 # Below this many tools to make, starting worker processes costs more than it saves.
 PARALLEL_FROM = 16
@@ -43,12 +44,13 @@ class ToolOutput:
     entries: dict[str, str]  # payload constant → the tool's entry, as text inside the list
     findings: tuple[Found, ...]  # what the payload formats lose, relative to the tool
     doc: str  # docs/tools/<module>.md
+    section: str  # the tool's section of the prompts (`tool_section`)
 
     def record(self) -> str:
         """The output as one cache entry: a line of JSON (the findings, and the name and length of
         each text), then the texts one after the other. Reading it back slices the texts out
         instead of decoding them from JSON strings, which took most of a rebuild's reading."""
-        texts = {"module": self.module, "doc": self.doc, **self.entries}
+        texts = {"module": self.module, "doc": self.doc, "section": self.section, **self.entries}
         head = {
             "findings": [[fmt, list(f.path), f.message, f.code] for fmt, f in self.findings],
             "texts": [[name, len(text)] for name, text in texts.items()],
@@ -71,12 +73,12 @@ class ToolOutput:
                 if not isinstance(name, str) or not isinstance(length, int) or length < 0:
                     return None
                 texts[name], start = body[start : start + length], start + length
-            module, doc = texts.pop("module"), texts.pop("doc")
+            module, doc, section = texts.pop("module"), texts.pop("doc"), texts.pop("section")
         except (ValueError, KeyError, TypeError):
             return None
         if not newline or start != len(body):
             return None
-        return ToolOutput(module, texts, findings, doc)
+        return ToolOutput(module, texts, findings, doc, section)
 
 
 @dataclass(frozen=True)
@@ -186,8 +188,9 @@ def _make(job: _Job) -> ToolOutput | Diagnostic:
         module = format_python(path, render_tool(job.source, tool), parsed=True)
         entries, found = tool_entries(job.source, tool, job.sent, job.providers)
         doc = render_tool_doc(job.source, tool, list(job.sent.items()))
+        section = tool_section(tool)
     except CatalogError as exc:
         return exc.diagnostics[0]
     except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
         return Diagnostic(job.source, tool.line, tool.path, internal_error(exc))
-    return ToolOutput(module, entries, tuple(found), doc)
+    return ToolOutput(module, entries, tuple(found), doc, section)

@@ -157,7 +157,9 @@ def test_the_record_of_tools_with_typed_results_is_read_back(tmp_path: Path) -> 
 
 def _output() -> ToolOutput:
     finding = Finding(("properties", "q"), "cannot say minLength", "CG102")
-    return ToolOutput("X = 1\n", {"MCP_TOOLS": '  {"a": "é\\n"}'}, (("MCP", finding),), "# q\n")
+    return ToolOutput(
+        "X = 1\n", {"MCP_TOOLS": '  {"a": "é\\n"}'}, (("MCP", finding),), "# q\n", "## q\n"
+    )
 
 
 def test_a_tools_record_gives_back_its_output() -> None:
@@ -168,12 +170,14 @@ def test_a_tools_record_gives_back_its_output() -> None:
     "record",
     [
         "",  # no head
-        '{"findings": [], "texts": [["module", 3], ["doc", 0]]}\nX = 1\n',  # longer than said
-        '{"findings": [], "texts": [["module", 9], ["doc", 0]]}\nX = 1\n',  # shorter than said
-        '{"findings": [], "texts": [["module", -1], ["doc", 0]]}\n',
-        '{"findings": [], "texts": [["doc", 0]]}\n',  # no module
-        '{"findings": [1], "texts": [["module", 0], ["doc", 0]]}\n',
-        '{"texts": [["module", 0], ["doc", 0]]}\n',
+        # longer than said, then shorter than said
+        '{"findings": [], "texts": [["module", 3], ["doc", 0], ["section", 0]]}\nX = 1\n',
+        '{"findings": [], "texts": [["module", 9], ["doc", 0], ["section", 0]]}\nX = 1\n',
+        '{"findings": [], "texts": [["module", -1], ["doc", 0], ["section", 0]]}\n',
+        '{"findings": [], "texts": [["doc", 0], ["section", 0]]}\n',  # no module
+        '{"findings": [], "texts": [["module", 0], ["doc", 0]]}\n',  # no section
+        '{"findings": [1], "texts": [["module", 0], ["doc", 0], ["section", 0]]}\n',
+        '{"texts": [["module", 0], ["doc", 0], ["section", 0]]}\n',
         "[]\n",
     ],
 )
