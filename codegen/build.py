@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen import runtime
-from codegen.cache import BuildCache
+from codegen.cache import BuildCache, key, pack_texts, unpack_texts
 from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.load import (
@@ -389,27 +389,27 @@ def _render_package(
     check_examples(catalog, files, cache)
     warnings = (*warnings, *sorted(rendered.warnings))
     package = Package(catalog.name, catalog.source, catalog.name_line, files, warnings)
-    # Tool modules and docs pages are in the catalog's record already, in their tools' outputs,
-    # and the other files are kept there by their text: the package's record refers to both, so
-    # it stays small, and the catalog's record drops what no build asks for any more.
-    refs: dict[str, str | tuple[str, str]] = {}
-    for path, text in files.items():
-        if path in rendered.tool_files:
-            refs[path] = rendered.tool_files[path]
-            continue
-        entry = refs[path] = _digest(text)
-        if not results.kept("file", entry):
-            results.put("file", (entry,), text)
-    record = {
+    # Tool modules and docs pages are in the catalog's record already, in their tools' outputs:
+    # the package's record refers to them. It holds the other files' texts beside, and is
+    # replaced by each build of the catalog, so the cache holds one package a catalog.
+    refs = {path: rendered.tool_files[path] for path in files if path in rendered.tool_files}
+    others = {path: text for path, text in files.items() if path not in rendered.tool_files}
+    head = {
         "name": package.name,
         "source": package.source,
         "name_line": package.name_line,
+        # The bytes this build read, never a second read that an editor could race.
+        "sha256": catalog.sha256,
         "warnings": [(w.file, w.line, w.path, w.message, w.level, w.code) for w in warnings],
-        "files": refs,
+        "tools": refs,
     }
-    # Keyed by the bytes this build read, never by a second read that an editor could race.
-    results.put("package", (catalog.sha256, ",".join(catalog.providers)), json.dumps(record))
+    cache.put(_package_entry(catalog.source, catalog.providers), json.dumps(head))
+    cache.put(_package_entry(catalog.source, catalog.providers, "files"), pack_texts({}, others))
     return package
+
+
+def _package_entry(source: str, providers: tuple[str, ...], part: str = "head") -> str:
+    return key("package", part, source, ",".join(providers))
 
 
 def _cached_package(
@@ -419,29 +419,27 @@ def _cached_package(
         digest = hashlib.sha256(read_catalog_bytes(source, source.name)).hexdigest()
     except CatalogError:
         return None  # reading it again reports why
-    results = ToolResults(cache, display_name(source, root))
-    record_text = results.get("package", digest, ",".join(providers))
-    if not isinstance(record_text, str):
-        return None
+    name = display_name(source, root)
+    head_text = cache.get(_package_entry(name, providers))
     try:
-        record = json.loads(record_text)
-        files: dict[str, str] = {}
+        head = json.loads(head_text or "null")
+        if not isinstance(head, dict) or head["sha256"] != digest:
+            return None  # the catalog changed since its package was made
+        unpacked = unpack_texts(cache.get(_package_entry(name, providers, "files")) or "")
+        if unpacked is None:
+            return None
+        files = unpacked[1]
+        results = ToolResults(cache, name)
         tools: dict[str, ToolOutput | None] = {}
-        for path, ref in record["files"].items():
-            if isinstance(ref, str):
-                text = results.get("file", ref)
-            else:
-                entry, part = ref
-                if entry not in tools:
-                    tools[entry] = stored_output(results, entry)
-                output = tools[entry]
-                text = (
-                    None if output is None else {"module": output.module, "doc": output.doc}[part]
-                )
-            if text is None:
-                return None  # an entry was deleted: build the catalog again
-            files[path] = text
-        warnings = tuple(Diagnostic(*fields) for fields in record["warnings"])
-        return Package(record["name"], record["source"], record["name_line"], files, warnings)
+        for path, (entry, part) in head["tools"].items():
+            if entry not in tools:
+                tools[entry] = stored_output(results, entry)
+            output = tools[entry]
+            if output is None:
+                return None  # no longer in the catalog's record: build the catalog again
+            files[path] = {"module": output.module, "doc": output.doc}[part]
+        warnings = tuple(Diagnostic(*fields) for fields in head["warnings"])
+        files = dict(sorted(files.items()))
+        return Package(head["name"], head["source"], head["name_line"], files, warnings)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None  # not a record this codegen wrote: build the catalog again

@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
+from codegen.cache import pack_texts, unpack_texts
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
 from codegen.catalog.reuse import ToolResults
@@ -47,36 +48,25 @@ class ToolOutput:
     section: str  # the tool's section of the prompts (`tool_section`)
 
     def record(self) -> str:
-        """The output as one cache entry: a line of JSON (the findings, and the name and length of
-        each text), then the texts one after the other. Reading it back slices the texts out
-        instead of decoding them from JSON strings, which took most of a rebuild's reading."""
+        """The output as one value of its catalog's record (`cache.pack_texts`)."""
         texts = {"module": self.module, "doc": self.doc, "section": self.section, **self.entries}
-        head = {
-            "findings": [[fmt, list(f.path), f.message, f.code] for fmt, f in self.findings],
-            "texts": [[name, len(text)] for name, text in texts.items()],
-        }
-        return json.dumps(head) + "\n" + "".join(texts.values())
+        found = [[fmt, list(f.path), f.message, f.code] for fmt, f in self.findings]
+        return pack_texts({"findings": found}, texts)
 
     @staticmethod
     def from_record(record: str) -> ToolOutput | None:
         """The output a record holds; None for one this codegen did not write."""
-        head, newline, body = record.partition("\n")
+        unpacked = unpack_texts(record)
+        if unpacked is None:
+            return None
+        head, texts = unpacked
         try:
-            stored = json.loads(head)
             findings = tuple(
                 (str(fmt), Finding(tuple(path), str(message), str(code)))
-                for fmt, path, message, code in stored["findings"]
+                for fmt, path, message, code in head["findings"]
             )
-            texts: dict[str, str] = {}
-            start = 0
-            for name, length in stored["texts"]:
-                if not isinstance(name, str) or not isinstance(length, int) or length < 0:
-                    return None
-                texts[name], start = body[start : start + length], start + length
             module, doc, section = texts.pop("module"), texts.pop("doc"), texts.pop("section")
         except (ValueError, KeyError, TypeError):
-            return None
-        if not newline or start != len(body):
             return None
         return ToolOutput(module, texts, findings, doc, section)
 

@@ -63,7 +63,9 @@ def test_a_damaged_cache_entry_is_never_used(built: Path, tmp_path: Path, damage
     reference = fresh_tree(built, tmp_path)
     sentinel = tmp_path / "appended_code_ran"
     damaged = entries(built)
-    assert len(damaged) == 2  # the catalog's record (its package's within), the examples' check
+    # The catalog's record, its package's (a head and the files beside the tools'), the examples'
+    # check.
+    assert len(damaged) == 4
     for entry in damaged:
         stored = entry.read_bytes()  # text, or a catalog's pickled record
         if damage == "truncated":

@@ -8,6 +8,7 @@ what only a process shows (a first build, a failed build's exit, stdin, usage er
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -904,20 +905,21 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # The catalog's record (1, added to by the next build): its tools' items as read, their
+    # The catalog's record (added to by the next build): its tools' items as read, their
     # validation and normalization results, each tool's output (its module, payload entries and
-    # docs page), the formatted bodies of the modules made from the whole catalog, every other
-    # file of the package by its text, and the package's record, which refers to those; and the
-    # check of update_config's examples.
-    assert len(entries) == 2
-    record = next(p for p in entries if p.stat().st_size > 100_000)
+    # docs page) and the formatted bodies of the modules made from the whole catalog; the
+    # package's record (replaced by the next build), a head that refers to the tools' outputs
+    # and the other files' texts; and the check of update_config's examples.
+    assert len(entries) == 4
+    entry = ToolResults(BuildCache(cache), "schemas/memory_tools.yaml").entry
+    record = cache / entry[:2] / entry
     size = record.stat().st_size
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     now = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # Nothing new beside it (memory.search has no examples to check again): the catalog's record
-    # has a frame more, with the edited tool's results and output, the files that changed and the
-    # package's new record, smaller than what it had.
+    # Nothing new beside them (memory.search has no examples to check again): the catalog's
+    # record has a frame more, with the edited tool's results and output and the formatted bodies
+    # that changed, smaller than what it had.
     assert now == entries
     assert size < record.stat().st_size < 2 * size
     with_cache = tree(built / "generated")
@@ -983,19 +985,21 @@ def test_a_damaged_cache_is_built_again(project: Path, damage: str | None) -> No
     (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
     cache = BuildCache(project / DIRECTORY)
     first = build([project / "schemas"], project, cache)
-    packages = 0
-    for source in ("schemas/contacts.yaml", "schemas/memory_tools.yaml"):
-        # Each catalog's record holds its package's record, which refers to files and tool
-        # outputs kept beside it in the same record (tests/test_cache_integrity.py).
-        record = ToolResults(cache, source)
-        kept = {k: v for k, v in record.old.items() if k.startswith("package\0")}
-        packages += len(kept)
-        if damage is None:  # the entries the package's record refers to are gone
+    entries = [
+        p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"
+    ]
+    # An entry is the digest of its bytes, a line, and the bytes (tests/test_cache_integrity.py).
+    texts = {p: p.read_bytes().partition(b"\n")[2].decode("utf-8", "replace") for p in entries}
+    heads = [p for p in entries if texts[p].startswith('{"name": ')]
+    assert len(heads) == 2  # one package a catalog
+    for head in heads:
+        if damage is None:  # the tools' outputs the package's record refers to are gone
+            record = ToolResults(cache, json.loads(texts[head])["source"])
+            kept = {k: v for k, v in record.old.items() if not k.startswith("output\0")}
             cache.put_frame(record.entry, pickle.dumps(kept), alone=True)
-        else:  # a record codegen did not write, in a sound frame: not one codegen can read
-            planted = {k: pickle.dumps(damage) for k in kept}
-            cache.put_frame(record.entry, pickle.dumps(planted), alone=False)
-    assert packages == 2  # one package a catalog
+        else:  # damaged with its digest made to match: a record codegen did not write
+            digest = hashlib.sha256(damage.encode()).hexdigest()
+            head.write_text(f"{digest}\n{damage}", encoding="utf-8")
     assert build([project / "schemas"], project, cache) == first
 
 

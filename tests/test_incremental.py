@@ -20,6 +20,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import codegen.catalog.reuse
 import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
 from codegen.build import BuildResult, build
@@ -220,3 +221,32 @@ def test_a_tool_is_made_again_only_when_its_definition_changed(
     changed = build([source], tmp_path, cache)
     assert made == ["tool_2"]
     assert changed == build([source], tmp_path, BuildCache(None))
+
+
+def test_the_cache_stays_bounded_over_many_edits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each build adds a frame to the catalog's record and replaces its package's entries: the
+    # record is written again whole once stale values outweigh live ones (no slack here, so that
+    # a few edits of a small catalog show it), and nothing else accumulates.
+    monkeypatch.setattr(codegen.catalog.reuse, "_SLACK", 0)
+    source = tmp_path / "memory_tools.yaml"
+    text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
+    cache = BuildCache(tmp_path / ".cache")
+
+    def sizes() -> dict[str, int]:
+        found = (tmp_path / ".cache").rglob("*")
+        return {p.name: p.stat().st_size for p in found if p.is_file() and p.name != ".gitignore"}
+
+    record = codegen.catalog.reuse.ToolResults(cache, source.name).entry
+    first: dict[str, int] = {}
+    largest = 0
+    for edit in range(12):
+        source.write_text(text.replace("Find passages", f"Find {edit} passages"), encoding="utf-8")
+        build([source], tmp_path, cache)
+        now = sizes()
+        first = first or now
+        largest = max(largest, now[record])
+        assert set(now) == set(first)  # the same entries, replaced or added to
+    assert first[record] < largest <= 3 * first[record]
+    assert sizes()[record] < largest  # written again whole at least once
