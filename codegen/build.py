@@ -172,7 +172,7 @@ def render_catalog(catalog: Catalog) -> dict[str, str]:
 @dataclass(frozen=True)
 class Rendered:
     """A catalog's package: its files, the payload back end's warnings, and for each file that is
-    part of a tool's output, the tool's cache entry and the part."""
+    part of a tool's output, the tool's key in the catalog's record and the part."""
 
     files: dict[str, str]
     warnings: list[Diagnostic]

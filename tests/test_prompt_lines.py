@@ -253,7 +253,7 @@ def read_pattern(r: Reader) -> str:
     for at in range(r.at, len(r.text)):
         after = r.text[at + 1 :]
         if r.text[at] == "/" and (
-            after == "" or after.startswith(("=", " example ", " examples ", " // "))
+            after == "" or after.startswith((" =", " example ", " examples ", " // "))
         ):
             pattern = r.text[r.at : at]
             r.at = at + 1
@@ -295,7 +295,9 @@ def read_line(line: str) -> dict[str, Any]:
         else:
             r.at -= 1
             break
-    default = r.json() if r.take("=") else None
+    # `=` right after a type name, ` =` after a constraint or a literal.
+    glued = r.text[r.at - 1].isalpha()
+    default = r.json() if r.take("=" if glued else " =") else None
     examples = []
     if r.take(" example "):
         examples.append(r.json())
@@ -587,17 +589,18 @@ def test_every_fact_of_every_tool_is_read_back_from_the_prompt(
 # Pieces that make a pattern's `/regex/` literal hard to end: slashes, what may follow it, quotes,
 # backslashes, line breaks.
 _PATTERN_PIECES = st.sampled_from(
-    ["/", " // ", "=", " example ", " examples ", " ", "a", "^", "$", '"', "\\", "\n"]
+    ["/", " // ", "=", " =", " example ", " examples ", " ", "a", "^", "$", '"', "\\", "\n"]
 )
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(_PATTERN_PIECES, max_size=6).map("".join),
-    st.sampled_from(["", "=1", ' example "x"', " examples 1, 2", " // a / b"]),
+    st.sampled_from(["", " =1", ' example "x"', " examples 1, 2", " // a / b"]),
 )
 @example("a/ // b", "")
 @example("a/=b", "")
+@example("a/ =b", "")
 @example("a/ example b", "")
 @example("/ x", " // a / b")
 @example("", " // a / b")
@@ -609,7 +612,7 @@ def test_a_pattern_is_read_back_whole_whatever_follows_it(pattern: str, after: s
     assert row["bounds"]["pattern"] == pattern
     assert (row["default"], row["examples"], row["description"]) == {
         "": (None, [], ""),
-        "=1": ("1", [], ""),
+        " =1": ("1", [], ""),
         ' example "x"': (None, ['"x"'], ""),
         " examples 1, 2": (None, ["1", "2"], ""),
         " // a / b": (None, [], "a / b"),

@@ -67,7 +67,7 @@ def test_the_prompt_lists_every_tool_and_parameter(tmp_path: Path) -> None:
         " // Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
         'filePath: string >=1 chars example "README.md" // Workspace-relative or absolute path of the file to read.\n'
         "startLine?: integer|null >=1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-        'encoding?: "utf-8"|"latin-1"|"ascii"="utf-8" // Text encoding used to decode the file.'
+        'encoding?: "utf-8"|"latin-1"|"ascii" ="utf-8" // Text encoding used to decode the file.'
     )
     # Nested parameters one space deeper, and the catalog's example parameters.
     section = text.split("\n## update_config")[1].split("\n\n")[0]

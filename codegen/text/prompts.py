@@ -178,7 +178,9 @@ def parameter_line(field: Field, owner: str | None = None, in_call: Any = _NOT_I
     if owner is not None:
         text += f" like {owner if _PLAIN_PATH.fullmatch(owner) else json_text(owner)}"
     if field.has_default:
-        text += f"={prompt_json(field.default)}"
+        # `string="primary"`; after a bound, a pattern or a literal a space keeps `=` apart from
+        # it (`<=500 chars =null`, `1|5|9 =5`, not `chars=null` or `9=5`).
+        text += ("=" if text[-1].isalpha() else " =") + prompt_json(field.default)
     description = one_line(field.description)
     examples = unsaid_examples(field.examples, description, in_call)
     if examples:
@@ -232,7 +234,7 @@ _EXAMPLE_WORDS = (" example ", " examples ")
 
 
 # What may follow a pattern on its line: its end, a default, examples, the description.
-_AFTER_PATTERN = ("", "=", " example ", " examples ", " // ")
+_AFTER_PATTERN = ("", " =", " example ", " examples ", " // ")
 
 
 def pattern_text(pattern: str) -> str:

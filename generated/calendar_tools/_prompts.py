@@ -22,14 +22,14 @@ JSONL_PROMPT: Final = (
     "title: string 1..200 chars // Short summary shown in calendar views.\n"
     "start: object // When the event starts.\n"
     " dateTime: date-time // RFC 3339 timestamp, e.g. 2025-03-14T09:30:00+01:00.\n"
-    ' timeZone?: string /^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$/="UTC" // IANA time zone name used to display and expand the time.\n'
+    ' timeZone?: string /^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$/ ="UTC" // IANA time zone name used to display and expand the time.\n'
     "end: object like start // When the event ends; must be after the start.\n"
     "allDay?: boolean=false // Treat the event as lasting whole days; only the date part of start and end is used.\n"
     "location?: string|null <=500 chars=null // Free-text location or meeting room; null for no location.\n"
-    "priority?: 1|5|9=5 // iCalendar priority of the event (1 = high, 5 = normal, 9 = low).\n"
+    "priority?: 1|5|9 =5 // iCalendar priority of the event (1 = high, 5 = normal, 9 = low).\n"
     'tags?: string[] <=10 items=[] example ["planning","q2"] // Labels used to group and filter events.\n'
     "reminders?: object[] <=5 items // Notifications sent before the event starts.\n"
-    ' method?: "email"|"popup"="popup" // How the reminder is delivered.\n'
+    ' method?: "email"|"popup" ="popup" // How the reminder is delivered.\n'
     " minutesBefore: integer 0..40320 // How many minutes before the start the reminder fires (up to four weeks).\n"
     "extendedProperties?: object // Arbitrary application-specific key/value data stored with the event and returned unchanged.\n"
     "\n"
@@ -41,8 +41,8 @@ JSONL_PROMPT: Final = (
     'startDate: date example "2025-03-01" // First day (inclusive) of the range, in the calendar\'s time zone.\n'
     'endDate: date example "2025-03-31" // Last day (inclusive) of the range, in the calendar\'s time zone.\n'
     "query?: string|null <=256 chars // Free-text search over title, description, location and attendee names; null matches all events.\n"
-    'orderBy?: "startTime"|"updated"="startTime" // Sort order of the returned events.\n'
-    "maxResults?: integer 1..250=25 // Maximum number of events to return in one page.\n"
+    'orderBy?: "startTime"|"updated" ="startTime" // Sort order of the returned events.\n'
+    "maxResults?: integer 1..250 =25 // Maximum number of events to return in one page.\n"
     "pageToken?: string|null=null // Token from a previous response to continue listing; null for the first page.\n"
     "\n"
     "## update_event // Change selected fields of an existing event. Fields that are omitted are left unchanged; set description to null to clear it.\n"
@@ -52,34 +52,34 @@ JSONL_PROMPT: Final = (
     'colorId?: integer|string example 4 // Event color, either a palette index from 1 to 11 or a hex color such as "#1a73e8".\n'
     'status?: "confirmed"|"tentative"|"cancelled" // Confirmation status of the event.\n'
     "recurrence?: any[] // Recurrence rules in any form the calendar backend accepts (RRULE strings or structured rule objects); replaces the existing rules.\n"
-    'sendUpdates?: "all"|"externalOnly"|"none"="all" // Which attendees are notified about the change.\n'
+    'sendUpdates?: "all"|"externalOnly"|"none" ="all" // Which attendees are notified about the change.\n'
     "\n"
     "## invite_attendees // Add people or resources (such as meeting rooms) to an event and send them invitations. Inviting addresses outside the organization requires a current two-factor authentication code.\n"
     "eventId: string /^[a-z0-9]{5,1024}$/ // Identifier of the event to invite attendees to.\n"
     "attendees: object[] 1..100 items // People or resources to invite.\n"
     ' email: string /^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$/ example "ada@example.com" // Email address of the invitee.\n'
     " displayName?: string <=100 chars // Name shown in the attendee list.\n"
-    ' role?: "required"|"optional"|"resource"="required" // Whether attendance is required, optional, or the invitee is a bookable resource.\n'
+    ' role?: "required"|"optional"|"resource" ="required" // Whether attendance is required, optional, or the invitee is a bookable resource.\n'
     "message?: string <=1000 chars // Personal note included in the invitation email.\n"
     "2fa_code?: string 6 chars /^[0-9]{6}$/ // Six-digit one-time code from the user's authenticator app; needed only when inviting external addresses.\n"
     "\n"
     "## send_webhook // Deliver a calendar notification to an external HTTP endpoint, for example to sync an event into another system. Returns the HTTP status code and response body of the endpoint.\n"
     "url: uri // HTTPS endpoint that receives the notification.\n"
-    'method?: "POST"|"PUT"="POST" // HTTP method used for the request.\n'
+    'method?: "POST"|"PUT" ="POST" // HTTP method used for the request.\n'
     'headers?: object of string example {"Authorization":"Bearer abc123"} // Additional HTTP headers to send, as header name to value.\n'
-    'Content-Type?: "application/json"|"application/x-www-form-urlencoded"="application/json" // Media type of the request body.\n'
+    'Content-Type?: "application/json"|"application/x-www-form-urlencoded" ="application/json" // Media type of the request body.\n'
     'X-Request-ID?: string /^[0-9a-fA-F-]{8,64}$/ example "3f2b8c1e-9d4a-4e7b-a1c2-5f6e7d8c9b0a" // Idempotency key; the receiver can use it to discard duplicate deliveries.\n'
     "schemaVersion?: 2 // Version of the notification payload format; always 2.\n"
     "payload: object // Notification body, serialized according to Content-Type.\n"
-    "timeoutSeconds?: number >0 <300=10.0 // Seconds to wait for the endpoint to respond.\n"
+    "timeoutSeconds?: number >0 <300 =10.0 // Seconds to wait for the endpoint to respond.\n"
     'Example parameters: {"url":"https://hooks.example.com/calendar","payload":{"event":"created","eventId":"7kq2c9v1m0h4tb"}}\n'
     "\n"
     "## upload_attachment // Attach a file (agenda, slides, minutes) to an event. The file is stored with the event and shared with its attendees according to its classification.\n"
     "eventId: string /^[a-z0-9]{5,1024}$/ // Identifier of the event the file is attached to.\n"
     "file: string // The file to upload.\n"
     'fileName?: string 1..255 chars /^[^/\\\\]+$/ example "agenda.pdf" // Name shown to attendees; must not contain path separators.\n'
-    'class?: "PUBLIC"|"PRIVATE"|"CONFIDENTIAL"="PUBLIC" // iCalendar access classification (CLASS) that controls who can see the attachment.\n'
-    "imageQuality?: number >0 <=1=0.85 // JPEG quality used when the attachment is an image and is re-encoded; 1.0 keeps the original.\n"
+    'class?: "PUBLIC"|"PRIVATE"|"CONFIDENTIAL" ="PUBLIC" // iCalendar access classification (CLASS) that controls who can see the attachment.\n'
+    "imageQuality?: number >0 <=1 =0.85 // JPEG quality used when the attachment is an image and is re-encoded; 1.0 keeps the original.\n"
     "expiresOn?: date|null=null // Day after which the attachment is removed from the event; null keeps it indefinitely.\n"
 )
 
@@ -98,14 +98,14 @@ SINGLE_JSON_PROMPT: Final = (
     "title: string 1..200 chars // Short summary shown in calendar views.\n"
     "start: object // When the event starts.\n"
     " dateTime: date-time // RFC 3339 timestamp, e.g. 2025-03-14T09:30:00+01:00.\n"
-    ' timeZone?: string /^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$/="UTC" // IANA time zone name used to display and expand the time.\n'
+    ' timeZone?: string /^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$/ ="UTC" // IANA time zone name used to display and expand the time.\n'
     "end: object like start // When the event ends; must be after the start.\n"
     "allDay?: boolean=false // Treat the event as lasting whole days; only the date part of start and end is used.\n"
     "location?: string|null <=500 chars=null // Free-text location or meeting room; null for no location.\n"
-    "priority?: 1|5|9=5 // iCalendar priority of the event (1 = high, 5 = normal, 9 = low).\n"
+    "priority?: 1|5|9 =5 // iCalendar priority of the event (1 = high, 5 = normal, 9 = low).\n"
     'tags?: string[] <=10 items=[] example ["planning","q2"] // Labels used to group and filter events.\n'
     "reminders?: object[] <=5 items // Notifications sent before the event starts.\n"
-    ' method?: "email"|"popup"="popup" // How the reminder is delivered.\n'
+    ' method?: "email"|"popup" ="popup" // How the reminder is delivered.\n'
     " minutesBefore: integer 0..40320 // How many minutes before the start the reminder fires (up to four weeks).\n"
     "extendedProperties?: object // Arbitrary application-specific key/value data stored with the event and returned unchanged.\n"
     "\n"
@@ -117,8 +117,8 @@ SINGLE_JSON_PROMPT: Final = (
     'startDate: date example "2025-03-01" // First day (inclusive) of the range, in the calendar\'s time zone.\n'
     'endDate: date example "2025-03-31" // Last day (inclusive) of the range, in the calendar\'s time zone.\n'
     "query?: string|null <=256 chars // Free-text search over title, description, location and attendee names; null matches all events.\n"
-    'orderBy?: "startTime"|"updated"="startTime" // Sort order of the returned events.\n'
-    "maxResults?: integer 1..250=25 // Maximum number of events to return in one page.\n"
+    'orderBy?: "startTime"|"updated" ="startTime" // Sort order of the returned events.\n'
+    "maxResults?: integer 1..250 =25 // Maximum number of events to return in one page.\n"
     "pageToken?: string|null=null // Token from a previous response to continue listing; null for the first page.\n"
     "\n"
     "## update_event // Change selected fields of an existing event. Fields that are omitted are left unchanged; set description to null to clear it.\n"
@@ -128,33 +128,33 @@ SINGLE_JSON_PROMPT: Final = (
     'colorId?: integer|string example 4 // Event color, either a palette index from 1 to 11 or a hex color such as "#1a73e8".\n'
     'status?: "confirmed"|"tentative"|"cancelled" // Confirmation status of the event.\n'
     "recurrence?: any[] // Recurrence rules in any form the calendar backend accepts (RRULE strings or structured rule objects); replaces the existing rules.\n"
-    'sendUpdates?: "all"|"externalOnly"|"none"="all" // Which attendees are notified about the change.\n'
+    'sendUpdates?: "all"|"externalOnly"|"none" ="all" // Which attendees are notified about the change.\n'
     "\n"
     "## invite_attendees // Add people or resources (such as meeting rooms) to an event and send them invitations. Inviting addresses outside the organization requires a current two-factor authentication code.\n"
     "eventId: string /^[a-z0-9]{5,1024}$/ // Identifier of the event to invite attendees to.\n"
     "attendees: object[] 1..100 items // People or resources to invite.\n"
     ' email: string /^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$/ example "ada@example.com" // Email address of the invitee.\n'
     " displayName?: string <=100 chars // Name shown in the attendee list.\n"
-    ' role?: "required"|"optional"|"resource"="required" // Whether attendance is required, optional, or the invitee is a bookable resource.\n'
+    ' role?: "required"|"optional"|"resource" ="required" // Whether attendance is required, optional, or the invitee is a bookable resource.\n'
     "message?: string <=1000 chars // Personal note included in the invitation email.\n"
     "2fa_code?: string 6 chars /^[0-9]{6}$/ // Six-digit one-time code from the user's authenticator app; needed only when inviting external addresses.\n"
     "\n"
     "## send_webhook // Deliver a calendar notification to an external HTTP endpoint, for example to sync an event into another system. Returns the HTTP status code and response body of the endpoint.\n"
     "url: uri // HTTPS endpoint that receives the notification.\n"
-    'method?: "POST"|"PUT"="POST" // HTTP method used for the request.\n'
+    'method?: "POST"|"PUT" ="POST" // HTTP method used for the request.\n'
     'headers?: object of string example {"Authorization":"Bearer abc123"} // Additional HTTP headers to send, as header name to value.\n'
-    'Content-Type?: "application/json"|"application/x-www-form-urlencoded"="application/json" // Media type of the request body.\n'
+    'Content-Type?: "application/json"|"application/x-www-form-urlencoded" ="application/json" // Media type of the request body.\n'
     'X-Request-ID?: string /^[0-9a-fA-F-]{8,64}$/ example "3f2b8c1e-9d4a-4e7b-a1c2-5f6e7d8c9b0a" // Idempotency key; the receiver can use it to discard duplicate deliveries.\n'
     "schemaVersion?: 2 // Version of the notification payload format; always 2.\n"
     "payload: object // Notification body, serialized according to Content-Type.\n"
-    "timeoutSeconds?: number >0 <300=10.0 // Seconds to wait for the endpoint to respond.\n"
+    "timeoutSeconds?: number >0 <300 =10.0 // Seconds to wait for the endpoint to respond.\n"
     'Example parameters: {"url":"https://hooks.example.com/calendar","payload":{"event":"created","eventId":"7kq2c9v1m0h4tb"}}\n'
     "\n"
     "## upload_attachment // Attach a file (agenda, slides, minutes) to an event. The file is stored with the event and shared with its attendees according to its classification.\n"
     "eventId: string /^[a-z0-9]{5,1024}$/ // Identifier of the event the file is attached to.\n"
     "file: string // The file to upload.\n"
     'fileName?: string 1..255 chars /^[^/\\\\]+$/ example "agenda.pdf" // Name shown to attendees; must not contain path separators.\n'
-    'class?: "PUBLIC"|"PRIVATE"|"CONFIDENTIAL"="PUBLIC" // iCalendar access classification (CLASS) that controls who can see the attachment.\n'
-    "imageQuality?: number >0 <=1=0.85 // JPEG quality used when the attachment is an image and is re-encoded; 1.0 keeps the original.\n"
+    'class?: "PUBLIC"|"PRIVATE"|"CONFIDENTIAL" ="PUBLIC" // iCalendar access classification (CLASS) that controls who can see the attachment.\n'
+    "imageQuality?: number >0 <=1 =0.85 // JPEG quality used when the attachment is an image and is re-encoded; 1.0 keeps the original.\n"
     "expiresOn?: date|null=null // Day after which the attachment is removed from the event; null keeps it indefinitely.\n"
 )

@@ -20,13 +20,13 @@ JSONL_PROMPT: Final = (
     "## http.get // Send an HTTP GET request and return the status code, response headers and body text.\n"
     "url: uri // Absolute URL to fetch.\n"
     "headers?: object of string // Request headers, as header name to value.\n"
-    "timeoutSeconds?: number >=0=30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
+    "timeoutSeconds?: number >=0 =30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
     "followRedirects?: boolean=true // Whether to follow 3xx redirects automatically.\n"
     "\n"
     "## http.post // Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
     "url: uri // Absolute URL to post to.\n"
     "body: object|string // Request body: an object is sent as JSON, a string is sent as-is.\n"
-    'Content-Type?: "application/json"|"text/plain"="application/json" // Media type of the request body.\n'
+    'Content-Type?: "application/json"|"text/plain" ="application/json" // Media type of the request body.\n'
 )
 
 
@@ -42,11 +42,11 @@ SINGLE_JSON_PROMPT: Final = (
     "## http.get // Send an HTTP GET request and return the status code, response headers and body text.\n"
     "url: uri // Absolute URL to fetch.\n"
     "headers?: object of string // Request headers, as header name to value.\n"
-    "timeoutSeconds?: number >=0=30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
+    "timeoutSeconds?: number >=0 =30 // Seconds to wait for a response before giving up; 0 waits indefinitely.\n"
     "followRedirects?: boolean=true // Whether to follow 3xx redirects automatically.\n"
     "\n"
     "## http.post // Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.\n"
     "url: uri // Absolute URL to post to.\n"
     "body: object|string // Request body: an object is sent as JSON, a string is sent as-is.\n"
-    'Content-Type?: "application/json"|"text/plain"="application/json" // Media type of the request body.\n'
+    'Content-Type?: "application/json"|"text/plain" ="application/json" // Media type of the request body.\n'
 )

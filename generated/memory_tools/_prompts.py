@@ -19,17 +19,17 @@ JSONL_PROMPT: Final = (
     "\n"
     "## memory.search // Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.\n"
     "query: string // Natural-language text describing what to look for.\n"
-    "limit?: integer 1..50=3 // Maximum number of passages to return.\n"
+    "limit?: integer 1..50 =3 // Maximum number of passages to return.\n"
     "\n"
     '## search_files // List files in the workspace whose paths match a glob pattern such as "src/**/*.py". Returns workspace-relative paths sorted alphabetically.\n'
     'pattern: string examples "**/*.py", "docs/*.md" // Glob pattern to match against workspace-relative file paths (supports *, ? and **).\n'
     "caseSensitive?: boolean=true // Whether the pattern is matched case-sensitively.\n"
-    "maxResults?: integer 1..10000=100 // Maximum number of matching paths to return.\n"
+    "maxResults?: integer 1..10000 =100 // Maximum number of matching paths to return.\n"
     "\n"
     "## read_file // Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
     'filePath: string >=1 chars example "README.md" // Workspace-relative or absolute path of the file to read.\n'
     "startLine?: integer|null >=1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-    'encoding?: "utf-8"|"latin-1"|"ascii"="utf-8" // Text encoding used to decode the file.\n'
+    'encoding?: "utf-8"|"latin-1"|"ascii" ="utf-8" // Text encoding used to decode the file.\n'
     "\n"
     "## update_config // Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.\n"
     "settings: object // The configuration values to apply.\n"
@@ -56,17 +56,17 @@ SINGLE_JSON_PROMPT: Final = (
     "\n"
     "## memory.search // Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.\n"
     "query: string // Natural-language text describing what to look for.\n"
-    "limit?: integer 1..50=3 // Maximum number of passages to return.\n"
+    "limit?: integer 1..50 =3 // Maximum number of passages to return.\n"
     "\n"
     '## search_files // List files in the workspace whose paths match a glob pattern such as "src/**/*.py". Returns workspace-relative paths sorted alphabetically.\n'
     'pattern: string examples "**/*.py", "docs/*.md" // Glob pattern to match against workspace-relative file paths (supports *, ? and **).\n'
     "caseSensitive?: boolean=true // Whether the pattern is matched case-sensitively.\n"
-    "maxResults?: integer 1..10000=100 // Maximum number of matching paths to return.\n"
+    "maxResults?: integer 1..10000 =100 // Maximum number of matching paths to return.\n"
     "\n"
     "## read_file // Read the text contents of a file in the workspace, optionally starting at a given line number.\n"
     'filePath: string >=1 chars example "README.md" // Workspace-relative or absolute path of the file to read.\n'
     "startLine?: integer|null >=1 // 1-based line number to start reading from; null or omitted reads from the beginning.\n"
-    'encoding?: "utf-8"|"latin-1"|"ascii"="utf-8" // Text encoding used to decode the file.\n'
+    'encoding?: "utf-8"|"latin-1"|"ascii" ="utf-8" // Text encoding used to decode the file.\n'
     "\n"
     "## update_config // Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.\n"
     "settings: object // The configuration values to apply.\n"

@@ -70,7 +70,7 @@ JSONL_PROMPT: Final = (
     "\n"
     "## defaults // Defaults of every shape.\n"
     "limit?: integer=10 // A scalar default.\n"
-    'labels?: string[]=["a","b"] // A list default.\n'
+    'labels?: string[] =["a","b"] // A list default.\n'
     'options?: object={"verbose":true} // An object default.\n'
     " verbose?: boolean // Talk more.\n"
     " depth?: integer=1 // How deep.\n"
@@ -147,7 +147,7 @@ SINGLE_JSON_PROMPT: Final = (
     "\n"
     "## defaults // Defaults of every shape.\n"
     "limit?: integer=10 // A scalar default.\n"
-    'labels?: string[]=["a","b"] // A list default.\n'
+    'labels?: string[] =["a","b"] // A list default.\n'
     'options?: object={"verbose":true} // An object default.\n'
     " verbose?: boolean // Talk more.\n"
     " depth?: integer=1 // How deep.\n"

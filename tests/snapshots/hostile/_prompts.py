@@ -54,7 +54,7 @@ JSONL_PROMPT: Final = (
     "v?: integer <=100 // The generated code's `v`.\n"
     "src?: string >=1 chars // The generated code's `src`.\n"
     "errors?: integer[] // The generated code's `errors`.\n"
-    "warnings?: string[]=[] // The generated code's `warnings`.\n"
+    "warnings?: string[] =[] // The generated code's `warnings`.\n"
     "path?: string // The generated code's `path`.\n"
     "c?: number|null // The generated code's `c`.\n"
     "key?: string // The generated code's `key`.\n"
@@ -72,7 +72,7 @@ JSONL_PROMPT: Final = (
     "Content-Type?: string // Dash: `content_type`.\n"
     "2fa?: boolean // Leading digit: `field_2fa`.\n"
     "größe?: integer // Non-ASCII letters.\n"
-    'tags?: string[]=["\'\'\'","\\\\","\\"\\"\\""] // A list default, written after the field `dataclasses`.\n'
+    'tags?: string[] =["\'\'\'","\\\\","\\"\\"\\""] // A list default, written after the field `dataclasses`.\n'
     "when?: date-time // A `datetime` annotation after the field `datetime`.\n"
     "day?: date // A `date` annotation after the field `date`.\n"
     "name?: string // A `str` annotation after the field `str`.\n"
@@ -102,7 +102,7 @@ JSONL_PROMPT: Final = (
     ' "%s %(x)s {0}"?: string // Format directives.\n'
     " shared?: object\n"
     '  "\\"\\"\\"; __import__(\'os\').system(\'x\') #"?: string // A property name that tries to close a string.\n'
-    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe"="\'\'\'" // Enum of hostile values.\n'
+    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe" ="\'\'\'" // Enum of hostile values.\n'
     'mixed?: 1|"1"|true|"true"|2.5 // Enum of mixed JSON types.\n'
     'note?: string="\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" examples "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
     "pattern?: string /^(\"\"\"|'''|\\\\|[a-z])+$/ // A pattern with quotes and backslashes.\n"
@@ -166,7 +166,7 @@ SINGLE_JSON_PROMPT: Final = (
     "v?: integer <=100 // The generated code's `v`.\n"
     "src?: string >=1 chars // The generated code's `src`.\n"
     "errors?: integer[] // The generated code's `errors`.\n"
-    "warnings?: string[]=[] // The generated code's `warnings`.\n"
+    "warnings?: string[] =[] // The generated code's `warnings`.\n"
     "path?: string // The generated code's `path`.\n"
     "c?: number|null // The generated code's `c`.\n"
     "key?: string // The generated code's `key`.\n"
@@ -184,7 +184,7 @@ SINGLE_JSON_PROMPT: Final = (
     "Content-Type?: string // Dash: `content_type`.\n"
     "2fa?: boolean // Leading digit: `field_2fa`.\n"
     "größe?: integer // Non-ASCII letters.\n"
-    'tags?: string[]=["\'\'\'","\\\\","\\"\\"\\""] // A list default, written after the field `dataclasses`.\n'
+    'tags?: string[] =["\'\'\'","\\\\","\\"\\"\\""] // A list default, written after the field `dataclasses`.\n'
     "when?: date-time // A `datetime` annotation after the field `datetime`.\n"
     "day?: date // A `date` annotation after the field `date`.\n"
     "name?: string // A `str` annotation after the field `str`.\n"
@@ -214,7 +214,7 @@ SINGLE_JSON_PROMPT: Final = (
     ' "%s %(x)s {0}"?: string // Format directives.\n'
     " shared?: object\n"
     '  "\\"\\"\\"; __import__(\'os\').system(\'x\') #"?: string // A property name that tries to close a string.\n'
-    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe"="\'\'\'" // Enum of hostile values.\n'
+    'choice?: "\\""|"\'"|"\\"\\"\\""|"\'\'\'"|"back\\\\"|"\\\\"|"new\\nline"|"cr\\rlf"|"\\u2028"|"\\u2029"|"\\u0000"|"\\t"|"{{ x }}"|"{% raw %}"|"${x}"|"# c"|"__import__(\'os\').system(\'x\')"|"Größe" ="\'\'\'" // Enum of hostile values.\n'
     'mixed?: 1|"1"|true|"true"|2.5 // Enum of mixed JSON types.\n'
     'note?: string="\\"\\"\\"\\n__import__(\'builtins\').__dict__.__setitem__(\'HOSTILE_PWNED\', \'default\')\\n\\"\\"\\"\\\\" examples "\'\'\'", "\\"\\"\\"", "\\\\", "{{ x }}", "\\u2028" // Hostile default and examples.\n'
     "pattern?: string /^(\"\"\"|'''|\\\\|[a-z])+$/ // A pattern with quotes and backslashes.\n"
