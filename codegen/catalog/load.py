@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from codegen.catalog import yaml_items
+from codegen.catalog import items
 from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, warning
 
@@ -201,8 +201,8 @@ def _too_large(size: int) -> str:
 
 
 def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> LoadedCatalog:
-    """A catalog file's data and line map. With the `record` of its last build, a YAML catalog's
-    tools whose text is unchanged are not composed again (`yaml_items`)."""
+    """A catalog file's data and line map. With the `record` of its last build, the tools whose
+    text is unchanged are not read again (`items`)."""
     name = display_name(path, root)
     raw = read_catalog_bytes(path, name)
     try:
@@ -212,18 +212,19 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
             [Diagnostic(name, 1, "(file)", f"not UTF-8 text: {exc.reason}")]
         ) from None
     digest = hashlib.sha256(raw).hexdigest()
+    is_json = path.suffix == ".json"
+    read = _read_by_items(name, text, record, is_json) if record is not None else None
+    if read is not None:
+        data, lines, keys = read
+        return LoadedCatalog(name, data, digest, lines, tool_keys=keys)
     problems: list[Diagnostic] = []
-    if path.suffix == ".json":
+    if is_json:
         # YAML forbids tabs where JSON allows them; outside strings (the only place valid JSON has
         # them raw) a tab and a space mean the same, so the lines survive the swap. The node tree
         # is read first: it checks the nesting before json's recursive reader sees it.
         node = _compose_quietly(name, text.replace("\t", " "))
         data = _load_json(name, text)
     else:
-        read = _read_by_items(name, text, record) if record is not None else None
-        if read is not None:
-            data, lines, keys = read
-            return LoadedCatalog(name, data, digest, lines, tool_keys=keys)
         node = _compose_yaml(name, text)
         data = _construct_yaml(name, node)
     lines = _lines(name, node, problems) if node is not None else {}
@@ -236,52 +237,69 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
 
 
 def _read_by_items(
-    name: str, text: str, record: ToolResults
+    name: str, text: str, record: ToolResults, is_json: bool
 ) -> tuple[Any, dict[JsonPath, int], tuple[str, ...]] | None:
-    """The data and line map of a YAML catalog read a tool's item at a time, each item unchanged
-    since the last build taken from its `record`; None when the text must be read whole."""
-    cut = yaml_items.split(text)
-    header = _clean_piece(name, cut.header) if cut is not None else None
+    """The data and line map of a catalog read a tool's item at a time, each item unchanged since
+    the last build taken from its `record`; None when the text must be read whole."""
+    cut = items.split_json(text) if is_json else items.split_yaml(text)
+    header = _clean_piece(name, cut.header, is_json) if cut is not None else None
     if cut is None or header is None:
         return None
     data, lines = header
-    if not isinstance(data, dict) or "tools" not in data or data["tools"] is not None:
+    # The `tools` key the cut found, and the list the items go in (empty, or YAML's null).
+    where = [p for p, at in lines.items() if p and p[-1] == "tools" and at == cut.key_line]
+    owner = _at(data, where[0][:-1]) if len(where) == 1 else None
+    if not isinstance(owner, dict) or owner.get("tools", 0) != ([] if is_json else None):
         return None
+    kind = "json-item" if is_json else "yaml-item"
     tools: list[Any] = []
     keys: list[str] = []
     for index, (start, item) in enumerate(cut.items):
-        digest = yaml_items.item_digest(item)
-        keys.append(f"item {digest}")
-        stored = record.get("yaml-item", digest)
+        digest = items.item_digest(item)
+        keys.append(f"{kind} {digest}")
+        stored = record.get(kind, digest)
         if stored is None:
-            piece = _clean_piece(name, item)
-            if piece is None or not isinstance(piece[0], list) or len(piece[0]) != 1:
+            piece = _clean_piece(name, item, is_json)
+            if piece is None:
                 return None
-            # The item's own lines, from its first line: the root sequence's line is not one.
-            stored = piece[0][0], [(path[1:], line) for path, line in piece[1].items() if path]
-            record.put("yaml-item", (digest,), stored)
+            value, relative = piece
+            if not is_json:  # a YAML item alone is a list of one, whose line is not the item's
+                if not isinstance(value, list) or len(value) != 1:
+                    return None
+                value, relative = value[0], {p[1:]: at for p, at in relative.items() if p}
+            stored = value, list(relative.items())
+            record.put(kind, (digest,), stored)
         value, relative = stored
         tools.append(value)
         for path, line in relative:
-            lines["tools", index, *path] = start + line
-    data["tools"] = tools
+            lines[(*where[0], index, *path)] = start + line
+    owner["tools"] = tools
     return data, lines, tuple(keys)
 
 
-def _clean_piece(name: str, text: str) -> tuple[Any, dict[JsonPath, int]] | None:
-    """A piece of a catalog's text, composed alone, when nothing about it needs the whole text to
-    be read or reported: no error, alias, duplicate key or non-JSON value, and nesting well
-    inside the limit (the piece is one level less deep than in the catalog)."""
-    if _nesting_bound(text) > MAX_NESTING - 2:
+def _at(data: Any, path: JsonPath) -> Any:
+    for part in path:
+        if not isinstance(data, dict) or not isinstance(part, str):
+            return None
+        data = data.get(part)
+    return data
+
+
+def _clean_piece(name: str, text: str, is_json: bool) -> tuple[Any, dict[JsonPath, int]] | None:
+    """A piece of a catalog's text, read alone, when nothing about it needs the whole text to be
+    read or reported: no error, alias, duplicate key or non-JSON value, and nesting well inside
+    the limit (the piece is a few levels less deep than in the catalog)."""
+    if _nesting_bound(text) > MAX_NESTING - 4:
         return None
     try:
-        node = _compose(name, text)
+        node = _compose(name, text.replace("\t", " ") if is_json else text)
         if node is None or ("&" in text and _has_alias(node)):
             return None
         problems: list[Diagnostic] = []
         lines = _lines(name, node, problems)
-        data = _construct_yaml(name, node)
-    except (yaml.YAMLError, CatalogError):
+        # JSON's own reader, as for the whole file (YAML reads some escapes otherwise).
+        data = json.loads(text) if is_json else _construct_yaml(name, node)
+    except (yaml.YAMLError, CatalogError, ValueError, RecursionError):
         return None
     if problems or not _is_json_data(data):
         return None

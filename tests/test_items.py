@@ -1,9 +1,10 @@
-"""A YAML catalog read a tool's item at a time (`catalog/yaml_items.py`) gives what reading it whole
-gives: the same data, line map and problems, whether each item is composed now or taken from the
-last build's record; and a text whose lines cannot be cut safely is read whole."""
+"""A catalog read a tool's item at a time (`catalog/items.py`), YAML or indented JSON, gives what
+reading it whole gives: the same data, line map and problems, whether each item is read now or
+taken from the last build's record; and a text whose lines cannot be cut safely is read whole."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,9 @@ from hypothesis import strategies as st
 from bench.corpus import catalog as corpus_catalog
 from codegen.cache import BuildCache
 from codegen.catalog import load
+from codegen.catalog.items import split_json, split_yaml
 from codegen.catalog.load import LoadedCatalog, load_catalog
 from codegen.catalog.reuse import ToolResults
-from codegen.catalog.yaml_items import split
 from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +46,8 @@ def by_items(source: Path, cache: BuildCache) -> tuple[Any, ...] | list[str]:
     except CatalogError as exc:
         return [str(d) for d in exc.diagnostics]
     record.save()
-    tools = loaded.data.get("tools") if isinstance(loaded.data, dict) else None
+    data = loaded.data if isinstance(loaded.data, dict) else {}
+    tools = data.get("tools", data.get("result", {}).get("tools"))  # an MCP reply's under result
     assert loaded.tool_keys == () or len(loaded.tool_keys) == len(tools or ())
     return read(loaded)
 
@@ -62,19 +64,23 @@ def items_reused(source: Path, cache: BuildCache) -> bool:
     composed: list[str] = []
     real = load._clean_piece
 
-    def counted(name: str, text: str) -> Any:
+    def counted(name: str, text: str, is_json: bool) -> Any:
         composed.append(text)
-        return real(name, text)
+        return real(name, text, is_json)
 
     text = source.read_text(encoding="utf-8")
+    is_json = source.suffix == ".json"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(load, "_clean_piece", counted)
-        read = load._read_by_items(source.name, text, ToolResults(cache, source.name))
+        read = load._read_by_items(source.name, text, ToolResults(cache, source.name), is_json)
     return read is not None and len(composed) == 1
 
 
 BUNDLED = sorted(
-    p for folder in ("schemas", "tests/fixtures") for p in (ROOT / folder).glob("*.y*ml")
+    p
+    for folder in ("schemas", "tests/fixtures", "tests/fixtures/mcp", "tests/importing")
+    for p in (ROOT / folder).glob("*")
+    if p.suffix in (".yaml", ".json")
 )
 
 
@@ -93,8 +99,14 @@ def test_the_corpus_is_read_by_items_and_alike(tmp_path: Path) -> None:
     assert_read_alike(source, cache)
     found = load_catalog(source, source.parent, ToolResults(cache, source.name))
     assert found.data == data and len(set(found.tool_keys)) == 30
-    cut = split(source.read_text(encoding="utf-8"))
+    cut = split_yaml(source.read_text(encoding="utf-8"))
     assert cut is not None and len(cut.items) == 30
+    as_json = tmp_path / "bench_tools.json"
+    as_json.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    assert_read_alike(as_json, cache)
+    cut = split_json(as_json.read_text(encoding="utf-8"))
+    assert cut is not None and len(cut.items) == 30
+    assert items_reused(as_json, cache)
 
 
 # Each text is a catalog a line-based cut could misread; each must be read as the whole text is,
@@ -186,6 +198,71 @@ def test_tricky_texts_read_alike(case: str, tmp_path: Path) -> None:
     assert items_reused(source, cache) is cut_safely
 
 
+# The same for indented JSON.
+JSON_TRICKY = {
+    "items at two spaces, a key after the tools": (
+        (
+            '{\n  "name": "c",\n  "tools": [\n    {\n      "name": "a"\n    },\n    {\n'
+            '      "name": "b"\n    }\n  ],\n  "version": "1"\n}\n'
+        ),
+        True,
+    ),
+    "an MCP reply: the tools under result": (
+        '{"jsonrpc": "2.0", "id": 1, "result": {\n "tools": [\n  {\n   "name": "a"\n  }\n ]\n}}\n',
+        True,
+    ),
+    "tabs": ('{\n\t"name": "c",\n\t"tools": [\n\t\t{\n\t\t\t"name": "a"\n\t\t}\n\t]\n}', True),
+    "blank lines between items": (
+        '{"name": "c",\n"tools": [\n  {\n    "name": "a"\n  },\n\n  {\n    "name": "b"\n  }\n]}\n',
+        True,
+    ),
+    "a missing comma between items": (
+        '{"name": "c", "tools": [\n  {\n    "name": "a"\n  }\n  {\n    "name": "b"\n  }\n]}\n',
+        False,
+    ),
+    "a comma after the last item": (
+        '{"name": "c", "tools": [\n  {\n    "name": "a"\n  },\n]}\n',
+        False,
+    ),
+    "a nested object closed at the items' indentation": (
+        '{"name": "c", "tools": [\n  {\n  "p": {\n  },\n  "name": "a"\n  }\n]}\n',
+        False,
+    ),
+    "minified": ('{"name": "c", "tools": [{"name": "a"}]}', False),
+    "a duplicate key in a tool": (
+        '{"name": "c", "tools": [\n  {\n    "name": "a",\n    "name": "b"\n  }\n]}\n',
+        False,
+    ),
+    "a lone surrogate": (
+        '{"name": "c", "tools": [\n  {\n    "name": "\\ud800"\n  }\n]}\n',
+        False,
+    ),
+    "a surrogate pair": (
+        '{"name": "c",\n"tools": [\n  {\n    "name": "\\ud83d\\ude00"\n  }\n]}\n',
+        True,
+    ),
+    "NaN": ('{"name": "c", "tools": [\n  {\n    "default": NaN\n  }\n]}\n', False),
+    "tools twice": (
+        '{"tools": [\n  {\n    "name": "a"\n  }\n],\n"x": {"tools": [\n  {\n  }\n]}}\n',
+        False,
+    ),
+    "a syntax error in a tool": (
+        '{"name": "c", "tools": [\n  {\n    "name": \n  }\n]}\n',
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", JSON_TRICKY, ids=list(JSON_TRICKY))
+def test_tricky_json_reads_alike(case: str, tmp_path: Path) -> None:
+    text, cut_safely = JSON_TRICKY[case]
+    source = tmp_path / "c.json"
+    source.write_text(text, encoding="utf-8", newline="")
+    cache = BuildCache(tmp_path / "cache")
+    assert_read_alike(source, cache)
+    assert items_reused(source, cache) is cut_safely
+
+
 SCALARS = st.one_of(
     st.none(),
     st.booleans(),
@@ -237,3 +314,18 @@ def test_dumped_catalogs_read_alike(
     source.write_text(text, encoding="utf-8")
     cache = BuildCache(tmp_path / "cache")
     assert_read_alike(source, cache)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(TOOLS, st.sampled_from([None, 1, 2, 4, "\t"]), st.booleans(), st.booleans())
+def test_dumped_json_catalogs_read_alike(
+    tmp_path: Path, tools: list[Any], indent: int | str | None, ascii_only: bool, mcp: bool
+) -> None:
+    data: dict[str, Any] = {"name": "c", "tools": tools, "after": {"k": "v"}}
+    if mcp:
+        data = {"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}
+    source = tmp_path / "c.json"
+    source.write_text(json.dumps(data, indent=indent, ensure_ascii=ascii_only), encoding="utf-8")
+    assert_read_alike(source, BuildCache(tmp_path / "cache"))
