@@ -2,9 +2,9 @@
 payload file with the findings of what a format loses, its docs page, and its prompt section.
 
 The back ends are pure functions of the tool and the little they need of its catalog (its source,
-the names providers send it under, the providers chosen); this module alone caches what they make,
-under one key per tool: all of those inputs and the Python names the catalog gave the tool. A
-tool's record is made again only when one of them changed. Payload findings are kept relative to
+the names providers send it under, the providers chosen); this module keeps what they make in the
+catalog's record (`catalog/reuse.py`), under one key per tool: all of those inputs and the Python
+names the catalog gave the tool. A tool's output is made again only when one of them changed. Payload findings are kept relative to
 the tool (a path inside its parameters) and anchored where the tool is now, so a tool that only
 moved is not made again and its findings still name its new place.
 """

@@ -1,14 +1,19 @@
-"""What the last build of a catalog found per tool, so that a rebuild validates and normalizes only
-the tools whose definitions changed.
+"""What the last build of a catalog made per tool, so that a rebuild reads, validates, normalizes
+and renders only the tools whose definitions changed.
 
 A tool's results depend on its definition alone, given its Python names and where its nodes are
-relative to its first line (what its findings say): those are the key. Findings are kept relative
-to the tool (a line offset, the path after `tools[i]`) and anchored where the tool is now, so a
-tool that only moved is not checked again. The checks that need every tool (duplicate names, the
-Python names of `names.resolve`, provider aliases) still run over all of them: they read names only.
+relative to its first line (what its findings say): those are the key (for a tool read from its
+item, the item's digest holds both). Findings are kept relative to the tool (a line offset, the
+path after `tools[i]`) and anchored where the tool is now, so a tool that only moved is not checked
+again. The checks that need every tool (duplicate names, the Python names of `names.resolve`) still
+run over all of them: they read names only; the provider names are kept under the tools' names.
 
-The record is one entry of the build cache per catalog file, rewritten by each build with the
-tools it has now. Whatever it cannot give back (absent, unreadable, another codegen's) is worked
+The record is one entry of the build cache per catalog file, holding by kind: each tool's item as
+read (`load`), its validation (`valid`) and its IR with its findings (`tool`), its output
+(`tool_outputs`: module, payload entries, docs page, prompt section), the provider names, and the
+formatted bodies of the modules made from the whole catalog (`text`). A build adds a frame with
+what it made and writes the record again whole once values no build asked for since outweigh the
+live ones (`save`). Whatever it cannot give back (absent, unreadable, another codegen's) is worked
 out again.
 """
 
