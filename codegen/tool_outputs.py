@@ -19,7 +19,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
-from codegen.cache import pack_texts, unpack_texts
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
 from codegen.catalog.reuse import ToolResults
@@ -47,28 +46,39 @@ class ToolOutput:
     doc: str  # docs/tools/<module>.md
     section: str  # the tool's section of the prompts (`tool_section`)
 
-    def record(self) -> str:
-        """The output as one value of its catalog's record (`cache.pack_texts`)."""
-        texts = {"module": self.module, "doc": self.doc, "section": self.section, **self.entries}
-        found = [[fmt, list(f.path), f.message, f.code] for fmt, f in self.findings]
-        return pack_texts({"findings": found}, texts)
+    def record(self) -> tuple[object, ...]:
+        """The output as plain data, one value of its catalog's record."""
+        found = [(fmt, f.path, f.message, f.code) for fmt, f in self.findings]
+        return self.module, self.entries, found, self.doc, self.section
 
     @staticmethod
-    def from_record(record: str) -> ToolOutput | None:
+    def from_record(record: object) -> ToolOutput | None:
         """The output a record holds; None for one this codegen did not write."""
-        unpacked = unpack_texts(record)
-        if unpacked is None:
+        if not (isinstance(record, tuple) and len(record) == 5):
             return None
-        head, texts = unpacked
-        try:
-            findings = tuple(
-                (str(fmt), Finding(tuple(path), str(message), str(code)))
-                for fmt, path, message, code in head["findings"]
-            )
-            module, doc, section = texts.pop("module"), texts.pop("doc"), texts.pop("section")
-        except (ValueError, KeyError, TypeError):
+        module, entries, found, doc, section = record
+        if not (
+            isinstance(module, str)
+            and isinstance(doc, str)
+            and isinstance(section, str)
+            and isinstance(entries, dict)
+            and _all_text(*entries, *entries.values())
+            and isinstance(found, list)
+        ):
             return None
-        return ToolOutput(module, texts, findings, doc, section)
+        findings: list[Found] = []
+        for item in found:
+            if not (isinstance(item, tuple) and len(item) == 4):
+                return None
+            fmt, path, message, code = item
+            if not (_all_text(fmt, message, code) and isinstance(path, tuple)):
+                return None
+            findings.append((fmt, Finding(path, message, code)))
+        return ToolOutput(module, entries, tuple(findings), doc, section)
+
+
+def _all_text(*values: object) -> bool:
+    return all(isinstance(value, str) for value in values)
 
 
 @dataclass(frozen=True)
@@ -125,7 +135,7 @@ def tool_outputs(catalog: Catalog, results: ToolResults) -> list[tuple[str, Tool
 def stored_output(results: ToolResults, entry: str) -> ToolOutput | None:
     """A tool's output kept in its catalog's record under `entry`, if it is there whole."""
     record = results.get("output", entry)
-    return ToolOutput.from_record(record) if isinstance(record, str) else None
+    return None if record is None else ToolOutput.from_record(record)
 
 
 def findings(catalog: Catalog, outputs: list[ToolOutput]) -> list[Diagnostic]:

@@ -171,16 +171,15 @@ def test_a_tools_record_gives_back_its_output() -> None:
 @pytest.mark.parametrize(
     "record",
     [
-        "",  # no head
-        # longer than said, then shorter than said
-        '{"findings": [], "texts": [["module", 3], ["doc", 0], ["section", 0]]}\nX = 1\n',
-        '{"findings": [], "texts": [["module", 9], ["doc", 0], ["section", 0]]}\nX = 1\n',
-        '{"findings": [], "texts": [["module", -1], ["doc", 0], ["section", 0]]}\n',
-        '{"findings": [], "texts": [["doc", 0], ["section", 0]]}\n',  # no module
-        '{"findings": [], "texts": [["module", 0], ["doc", 0]]}\n',  # no section
-        '{"findings": [1], "texts": [["module", 0], ["doc", 0], ["section", 0]]}\n',
-        '{"texts": [["module", 0], ["doc", 0], ["section", 0]]}\n',
-        "[]\n",
+        "",
+        (),
+        ("X = 1\n", {}, [], "# q\n"),  # no section
+        ("X = 1\n", [], [], "# q\n", "## q\n"),  # entries not a mapping
+        ("X = 1\n", {"MCP_TOOLS": 1}, [], "# q\n", "## q\n"),
+        ("X = 1\n", {}, [1], "# q\n", "## q\n"),
+        ("X = 1\n", {}, [("MCP", ("p",), 1, "CG201")], "# q\n", "## q\n"),
+        (None, {}, [], "# q\n", "## q\n"),
+        {"module": "X = 1\n"},
     ],
 )
 def test_a_tools_record_codegen_did_not_write_is_not_used(record: str) -> None:
