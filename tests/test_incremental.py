@@ -250,3 +250,23 @@ def test_the_cache_stays_bounded_over_many_edits(
         assert set(now) == set(first)  # the same entries, replaced or added to
     assert first[record] < largest <= 3 * first[record]
     assert sizes()[record] < largest  # written again whole at least once
+
+
+@pytest.mark.parametrize("reply", sorted((ROOT / "tests" / "fixtures" / "mcp").glob("*.json")))
+def test_an_edited_mcp_reply_builds_from_the_cache_as_without_it(
+    reply: Path, tmp_path: Path
+) -> None:
+    # A reply's tools sit under `result` (or at its top) as `inputSchema`: read a tool at a time,
+    # their keys and line maps must still be those of the catalog the reply is read as.
+    source = tmp_path / reply.name
+    source.write_bytes(reply.read_bytes())
+    cache = BuildCache(tmp_path / ".cache")
+    build([source], tmp_path, cache)
+    text = source.read_text(encoding="utf-8")
+    source.write_text(
+        text.replace('"description": "', '"description": "Edited. ', 1), encoding="utf-8"
+    )
+    cached, fresh = build([source], tmp_path, cache), build([source], tmp_path, BuildCache(None))
+    assert cached.files == fresh.files
+    assert [str(d) for d in cached.warnings] == [str(d) for d in fresh.warnings]
+    assert any("Edited." in text for text in cached.files.values())

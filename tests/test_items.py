@@ -49,6 +49,17 @@ def by_items(source: Path, cache: BuildCache) -> tuple[Any, ...] | list[str]:
     data = loaded.data if isinstance(loaded.data, dict) else {}
     tools = data.get("tools", data.get("result", {}).get("tools"))  # an MCP reply's under result
     assert loaded.tool_keys == () or len(loaded.tool_keys) == len(tools or ())
+    # Each tool's own line map is the catalog's lines under that tool.
+    prefix: tuple[str, ...] = ("tools",) if "tools" in data else ("result", "tools")
+    assert list(loaded.tool_lines) == [
+        {
+            p[len(prefix) + 1 :]: at
+            for p, at in loaded.lines.items()
+            if p[: len(prefix) + 1] == (*prefix, i)
+        }
+        for i in range(len(loaded.tool_lines))
+    ]
+    assert len(loaded.tool_lines) == len(loaded.tool_keys)
     return read(loaded)
 
 

@@ -127,8 +127,10 @@ class LoadedCatalog:
     lines: dict[JsonPath, int] = field(default_factory=dict)
     problems: tuple[Diagnostic, ...] = ()
     # For a catalog read a tool's item at a time: each tool's key, the digest of its item's text,
-    # which fixes its data and where its nodes are from its first line. Empty otherwise.
+    # which fixes its data and where its nodes are from its first line; and each tool's line map,
+    # by path inside the tool (the lines of `lines` under `tools[i]`). Empty otherwise.
     tool_keys: tuple[str, ...] = ()
+    tool_lines: tuple[dict[JsonPath, int], ...] = ()
 
     def line_of(self, path: JsonPath) -> int:
         """The line of the nearest node on `path` that we know (1 when nothing is known)."""
@@ -215,8 +217,8 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
     is_json = path.suffix == ".json"
     read = _read_by_items(name, text, record, is_json) if record is not None else None
     if read is not None:
-        data, lines, keys = read
-        return LoadedCatalog(name, data, digest, lines, tool_keys=keys)
+        data, lines, keys, by_tool = read
+        return LoadedCatalog(name, data, digest, lines, tool_keys=keys, tool_lines=by_tool)
     problems: list[Diagnostic] = []
     if is_json:
         # YAML forbids tabs where JSON allows them; outside strings (the only place valid JSON has
@@ -238,7 +240,7 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
 
 def _read_by_items(
     name: str, text: str, record: ToolResults, is_json: bool
-) -> tuple[Any, dict[JsonPath, int], tuple[str, ...]] | None:
+) -> tuple[Any, dict[JsonPath, int], tuple[str, ...], tuple[dict[JsonPath, int], ...]] | None:
     """The data and line map of a catalog read a tool's item at a time, each item unchanged since
     the last build taken from its `record`; None when the text must be read whole."""
     cut = items.split_json(text) if is_json else items.split_yaml(text)
@@ -254,6 +256,7 @@ def _read_by_items(
     kind = "json-item" if is_json else "yaml-item"
     tools: list[Any] = []
     keys: list[str] = []
+    by_tool: list[dict[JsonPath, int]] = []
     for index, (start, item) in enumerate(cut.items):
         digest = items.item_digest(item)
         keys.append(f"{kind} {digest}")
@@ -271,10 +274,12 @@ def _read_by_items(
             record.put(kind, (digest,), stored)
         value, relative = stored
         tools.append(value)
-        for path, line in relative:
-            lines[(*where[0], index, *path)] = start + line
+        own = {path: start + line for path, line in relative}
+        by_tool.append(own)
+        for path, line in own.items():
+            lines[(*where[0], index, *path)] = line
     owner["tools"] = tools
-    return data, lines, tuple(keys)
+    return data, lines, tuple(keys), tuple(by_tool)
 
 
 def _at(data: Any, path: JsonPath) -> Any:

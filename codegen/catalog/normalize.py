@@ -158,7 +158,9 @@ def tool_python_names(
 
 
 def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:
-    """Each tool's line map, by path inside the tool: one pass over the catalog's lines."""
+    """Each tool's line map, by path inside the tool: as read, or one pass over the catalog's lines."""
+    if loaded.tool_lines:
+        return dict(enumerate(loaded.tool_lines))
     found: dict[int, dict[JsonPath, int]] = {}
     for path, line in loaded.lines.items():
         if len(path) >= 2 and path[0] == "tools" and isinstance(path[1], int):

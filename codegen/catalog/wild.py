@@ -486,7 +486,8 @@ def read_wild(loaded: LoadedCatalog) -> tuple[LoadedCatalog, list[Diagnostic]]:
     lines = loaded.lines
     if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
         lines = _mcp_lines(loaded)
-        loaded = dataclasses.replace(loaded, lines=lines)
+        # Its tools' own line maps are by the reply's paths (`inputSchema`): made again from these.
+        loaded = dataclasses.replace(loaded, lines=lines, tool_lines=())
     reader = WildReader(loaded)
     data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
     return dataclasses.replace(loaded, data=data, lines=lines), reader.found
