@@ -403,8 +403,10 @@ def _render_package(
         "warnings": [(w.file, w.line, w.path, w.message, w.level, w.code) for w in warnings],
         "tools": refs,
     }
-    cache.put(_package_entry(catalog.source, catalog.providers), json.dumps(head))
-    cache.put(_package_entry(catalog.source, catalog.providers, "files"), pack_texts({}, others))
+    for part, text in (("head", json.dumps(head)), ("files", pack_texts({}, others))):
+        entry = _package_entry(catalog.source, catalog.providers, part)
+        cache.put(entry, text)
+        cache.claim(f"package\0{part}\0{catalog.source}\0{','.join(catalog.providers)}", entry)
     return package
 
 

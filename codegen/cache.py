@@ -9,8 +9,9 @@ checked on every read: an entry cut short or with code appended is built again, 
 A catalog's record of per-tool results (`catalog/reuse.py`, keyed by the generator and the catalog's
 place) is the one entry that changes: it is a sequence of frames, each with its own digest and
 length, and a build adds a frame rather than writing it whole; a frame that fails its digest ends
-what is read of it. The directory lives at the project root, ignores itself in git, and can be
-deleted at any time.
+what is read of it. A catalog's record and its package's entries are named by slots (`claim`), so
+that the first build of another codegen removes the ones the last made, which it would never read.
+The directory lives at the project root, ignores itself in git, and can be deleted at any time.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 from functools import cache
@@ -168,12 +170,40 @@ class BuildCache:
         except OSError:
             Path(tmp).unlink(missing_ok=True)
 
+    def claim(self, slot: str, entry: str) -> None:
+        """Make `entry` the entry of `slot`, a name that outlives codegen's versions (a catalog's
+        record, its package's): the entry the slot had, made by another version of codegen and
+        never to be read again, is removed, so that upgrading codegen leaves no stale records."""
+        if self.directory is None or not self.writable:
+            return
+        slots = self.directory / "slots"
+        marker = slots / hashlib.sha256(slot.encode("utf-8", "surrogatepass")).hexdigest()
+        try:
+            previous = marker.read_text(encoding="ascii")
+        except (OSError, UnicodeDecodeError):
+            previous = ""
+        if previous == entry:
+            return
+        if _ENTRY.fullmatch(previous):  # a planted marker names nothing outside the entries
+            (self.directory / previous[:2] / previous).unlink(missing_ok=True)
+        try:
+            slots.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=slots, prefix=".", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="ascii") as handle:
+                handle.write(entry)
+            os.replace(tmp, marker)
+        except OSError:
+            pass  # the next build claims it again
+
     def _ignore_in_git(self) -> None:
         assert self.directory is not None
         marker = self.directory / ".gitignore"
         if not marker.exists():
             self.directory.mkdir(parents=True, exist_ok=True)
             marker.write_text("# Made by codegen build: a cache, never committed.\n*\n")
+
+
+_ENTRY = re.compile(r"[0-9a-f]{64}")
 
 
 def pack_texts(head: dict[str, Any], texts: dict[str, str]) -> str:

@@ -64,8 +64,8 @@ def test_a_damaged_cache_entry_is_never_used(built: Path, tmp_path: Path, damage
     sentinel = tmp_path / "appended_code_ran"
     damaged = entries(built)
     # The catalog's record, its package's (a head and the files beside the tools'), the examples'
-    # check.
-    assert len(damaged) == 4
+    # check, and the three slots that name the current record and package entries.
+    assert len(damaged) == 7
     for entry in damaged:
         stored = entry.read_bytes()  # text, or a catalog's pickled record
         if damage == "truncated":
@@ -185,3 +185,17 @@ def test_a_tools_record_gives_back_its_output() -> None:
 def test_a_tools_record_codegen_did_not_write_is_not_used(record: str) -> None:
     # Its digest matching (tests above), a record of another shape is made again, never read.
     assert ToolOutput.from_record(record) is None
+
+
+def test_a_planted_slot_removes_nothing_outside_the_cache(built: Path, tmp_path: Path) -> None:
+    # A slot names the entry a newer codegen removes: one that names a path instead is ignored.
+    victim = built / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    slots = list((built / DIRECTORY / "slots").iterdir())
+    assert len(slots) == 3
+    for slot in slots:  # an absolute path: joined to the cache's directory, it would reach it
+        slot.write_text(str(victim), encoding="ascii")
+    _edit_memory_search(built)
+    assert run(built, "build").returncode == 0
+    assert victim.read_text(encoding="utf-8") == "keep me"
+    assert all(len(slot.read_text(encoding="ascii")) == 64 for slot in slots)

@@ -20,6 +20,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import codegen.cache
 import codegen.catalog.reuse
 import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
@@ -270,3 +271,25 @@ def test_an_edited_mcp_reply_builds_from_the_cache_as_without_it(
     assert cached.files == fresh.files
     assert [str(d) for d in cached.warnings] == [str(d) for d in fresh.warnings]
     assert any("Edited." in text for text in cached.files.values())
+
+
+def test_a_new_codegen_removes_the_records_an_older_one_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every entry's key holds the generator's digest, so another codegen never reads the last
+    # one's records: its first build removes them (slots name each catalog's current entries).
+    source = tmp_path / "memory_tools.yaml"
+    source.write_text((ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8"))
+    cache = BuildCache(tmp_path / ".cache")
+
+    def entries() -> set[str]:
+        return {p.name for p in (tmp_path / ".cache").glob("??/*")}
+
+    build([source], tmp_path, cache)
+    first = entries()
+    monkeypatch.setattr(codegen.cache, "generator_digest", lambda: "another codegen")
+    build([source], tmp_path, cache)
+    second = entries()
+    # The catalog's record and its package's two entries are replaced; the examples' check (a
+    # few bytes a tool) is made again beside the old one.
+    assert len(first - second) == 3 and len(second - first) == 4

@@ -62,6 +62,7 @@ class ToolResults:
     def __init__(self, cache: BuildCache | None, source: str) -> None:
         # A cache that keeps nothing (`--no-cache`) is not asked, nor are values pickled for it.
         self.cache = cache if cache is not None and cache.directory is not None else None
+        self.source = source
         self.entry = key("tool-results", source)
         self.old: dict[str, bytes] = {}
         self.new: dict[str, bytes] = {}
@@ -125,6 +126,7 @@ class ToolResults:
             self.cache.put_frame(self.entry, pickle.dumps(live, 5), alone=True)
         elif added:
             self.cache.put_frame(self.entry, pickle.dumps(added, 5), alone=not self.stored)
+        self.cache.claim(f"tool-results\0{self.source}", self.entry)
 
 
 # What a record may hold beyond twice its live values before it is written again whole.
