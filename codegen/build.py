@@ -403,7 +403,10 @@ def _render_package(
         "warnings": [(w.file, w.line, w.path, w.message, w.level, w.code) for w in warnings],
         "tools": refs,
     }
-    for part, text in (("head", json.dumps(head)), ("files", pack_texts({}, others))):
+    # Two entries, each written whole or not at all: the files say which bytes they were made from
+    # too, so that a head is never read beside another build's files.
+    made_from = {"sha256": catalog.sha256}
+    for part, text in (("head", json.dumps(head)), ("files", pack_texts(made_from, others))):
         entry = _package_entry(catalog.source, catalog.providers, part)
         cache.put(entry, text)
         cache.claim(f"package\0{part}\0{catalog.source}\0{','.join(catalog.providers)}", entry)
@@ -428,8 +431,8 @@ def _cached_package(
         if not isinstance(head, dict) or head["sha256"] != digest:
             return None  # the catalog changed since its package was made
         unpacked = unpack_texts(cache.get(_package_entry(name, providers, "files")) or "")
-        if unpacked is None:
-            return None
+        if unpacked is None or unpacked[0].get("sha256") != digest:
+            return None  # written by another build than the head, or not at all
         files = unpacked[1]
         results = ToolResults(cache, name)
         tools: dict[str, ToolOutput | None] = {}

@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from codegen.catalog.ir import Catalog
 from codegen.catalog.names import Claim, resolve
@@ -104,6 +105,25 @@ def provider_names(wire_names: list[str]) -> tuple[dict[str, dict[str, str]], li
     return names, collisions
 
 
+def _is_names(stored: Any) -> bool:
+    """The shape of the provider names kept: ({provider: {wire name: name}}, [collision fields])."""
+    if not (isinstance(stored, tuple) and len(stored) == 2):
+        return False
+    names, plain = stored
+    return (
+        isinstance(names, dict)
+        and all(
+            isinstance(by_wire, dict) and all(isinstance(v, str) for v in by_wire.values())
+            for by_wire in names.values()
+        )
+        and isinstance(plain, list)
+        and all(
+            isinstance(c, tuple) and len(c) == 5 and all(isinstance(f, str) for f in c)
+            for c in plain
+        )
+    )
+
+
 def with_provider_names(
     catalog: Catalog, results: ToolResults | None = None
 ) -> tuple[Catalog, list[Diagnostic]]:
@@ -112,7 +132,7 @@ def with_provider_names(
     changed."""
     wire_names = [tool.wire_name for tool in catalog.tools]
     digest = hashlib.sha256("\0".join(wire_names).encode("utf-8", "surrogatepass")).hexdigest()
-    stored = results.get("provider-names", digest) if results is not None else None
+    stored = results.get("provider-names", digest, shape=_is_names) if results is not None else None
     if stored is not None:
         names, plain = stored
         collisions = [Collision(*fields) for fields in plain]

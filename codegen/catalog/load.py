@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from codegen.catalog import items
-from codegen.catalog.reuse import ToolResults
+from codegen.catalog.reuse import ToolResults, pairs_of
 from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, warning
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -248,8 +248,9 @@ def _read_by_items(
     if cut is None or header is None:
         return None
     data, lines = header
-    # The `tools` key the cut found, and the list the items go in (empty, or YAML's null).
-    where = [p for p, at in lines.items() if p and p[-1] == "tools" and at == cut.key_line]
+    # The `tools` key the cut found, which must be the catalog's own (or an MCP reply's, under
+    # `result`), and the list the items go in (empty, or YAML's null).
+    where = [p for p, at in lines.items() if p in _TOOLS_PATHS and at == cut.key_line]
     owner = _at(data, where[0][:-1]) if len(where) == 1 else None
     if not isinstance(owner, dict) or owner.get("tools", 0) != ([] if is_json else None):
         return None
@@ -260,7 +261,7 @@ def _read_by_items(
     for index, (start, item) in enumerate(cut.items):
         digest = items.item_digest(item)
         keys.append(f"{kind} {digest}")
-        stored = record.get(kind, digest)
+        stored = record.get(kind, digest, shape=_is_item)
         if stored is None:
             piece = _clean_piece(name, item, is_json)
             if piece is None:
@@ -280,6 +281,14 @@ def _read_by_items(
             lines[(*where[0], index, *path)] = line
     owner["tools"] = tools
     return data, lines, tuple(keys), tuple(by_tool)
+
+
+_TOOLS_PATHS = (("tools",), ("result", "tools"))
+
+
+def _is_item(stored: Any) -> bool:
+    """The shape of an item as read: (its data, [(path inside it, line from its first), ...])."""
+    return isinstance(stored, tuple) and len(stored) == 2 and pairs_of(stored[1], tuple, int)
 
 
 def _at(data: Any, path: JsonPath) -> Any:

@@ -17,7 +17,15 @@ from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import Claim, Names, class_stem, identifier, pascal, resolve, snake_base
 from codegen.catalog.objects import object_kind
 from codegen.catalog.returns import result_of
-from codegen.catalog.reuse import ToolResults, anchored, layout, moved, relative, spec_digest
+from codegen.catalog.reuse import (
+    ToolResults,
+    anchored,
+    is_relative,
+    layout,
+    moved,
+    relative,
+    spec_digest,
+)
 from codegen.catalog.rules import kind_of
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
 
@@ -66,7 +74,7 @@ def normalize(
             else (spec_digest(spec), layout(lines_of_tool, line))
         )
         parts = (*where, *python_name)
-        reused = results.get("tool", *parts) if results is not None else None
+        reused = results.get("tool", *parts, shape=_is_reused) if results is not None else None
         if reused is not None:
             tool, found = reused
             problems += anchored(loaded.file, found, line, path)
@@ -155,6 +163,16 @@ def tool_python_names(
             module, stem = given[first[spec["name"]]]
             chosen[index] = (module, stem)
     return chosen
+
+
+def _is_reused(value: Any) -> bool:
+    """The shape of a tool normalized before: (its IR, or None after an error; its findings)."""
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and (value[0] is None or isinstance(value[0], Tool))
+        and is_relative(value[1])
+    )
 
 
 def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:

@@ -23,6 +23,7 @@ import dataclasses
 import hashlib
 import io
 import pickle
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from codegen.cache import BuildCache, key
@@ -31,6 +32,29 @@ from codegen.diagnostics import Diagnostic, JsonPath, format_path
 
 # (line offset from the tool's first line, path after the tool's own, message, level, code)
 Relative = tuple[int, str, str, str, str]
+
+
+def pairs_of(value: Any, first: type | tuple[type, ...], second: type) -> bool:
+    """Whether `value` is a list of pairs of those types (the shape of line maps and findings)."""
+    return isinstance(value, list) and all(
+        isinstance(pair, tuple)
+        and len(pair) == 2
+        and isinstance(pair[0], first)
+        and isinstance(pair[1], second)
+        for pair in value
+    )
+
+
+def is_relative(value: Any) -> bool:
+    """Whether `value` is a list of findings kept relative to their tool (`Relative`)."""
+    return isinstance(value, list) and all(
+        isinstance(found, tuple)
+        and len(found) == 5
+        and type(found[0]) is int
+        and all(isinstance(part, str) for part in found[1:])
+        and found[3] in ("error", "warning", "note")
+        for found in value
+    )
 
 
 def spec_digest(spec: Any) -> str:
@@ -82,7 +106,9 @@ class ToolResults:
             return {}
         return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)}
 
-    def get(self, kind: str, *parts: str) -> Any:
+    def get(self, kind: str, *parts: str, shape: Callable[[Any], bool] = lambda _: True) -> Any:
+        """The last build's value under this key, when it has the `shape` its reader expects
+        (None otherwise: a value this codegen did not write is worked out again)."""
         entry = self._key(kind, parts)
         stored = self.old.get(entry)
         if stored is None:
@@ -90,6 +116,8 @@ class ToolResults:
         try:
             value = unpickled(stored)
         except Exception:  # noqa: BLE001 - not a value this codegen wrote: work it out again
+            return None
+        if not shape(value):
             return None
         self.new[entry] = stored
         return value

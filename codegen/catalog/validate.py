@@ -10,7 +10,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from codegen.catalog.load import LoadedCatalog
-from codegen.catalog.reuse import ToolResults, spec_digest
+from codegen.catalog.reuse import ToolResults, pairs_of, spec_digest
 from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.resources import catalog_meta_schema
 
@@ -53,7 +53,7 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
     tools = data.get("tools") if isinstance(data, dict) else None
     for index, spec in enumerate(tools if isinstance(tools, list) else ()):
         digest = catalog.tool_keys[index] if catalog.tool_keys else spec_digest(spec)
-        found = results.get("valid", digest) if results is not None else None
+        found = results.get("valid", digest, shape=_is_findings) if results is not None else None
         if found is None:
             found = list(_findings(tool_validator, spec))
             if results is not None:
@@ -63,6 +63,10 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
             result.broken_tools.add(index)
     result.diagnostics = sorted(set(result.diagnostics))
     return result
+
+
+def _is_findings(found: Any) -> bool:
+    return pairs_of(found, tuple, str)
 
 
 @cache
