@@ -122,15 +122,6 @@ class ToolResults:
         self.new[entry] = stored
         return value
 
-    def kept(self, kind: str, *parts: str) -> bool:
-        """Whether the last build has a value under this key, which is then kept for the next
-        one, unread (for a key that is the digest of its value)."""
-        entry = self._key(kind, parts)
-        stored = self.old.get(entry)
-        if stored is not None:
-            self.new[entry] = stored
-        return stored is not None
-
     def put(self, kind: str, parts: tuple[str, ...], value: Any) -> None:
         if self.cache is not None:
             self.new[self._key(kind, parts)] = pickle.dumps(value, 5)
