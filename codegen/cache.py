@@ -105,15 +105,15 @@ class BuildCache:
     # An entry of frames is a sequence of bodies, each after its own digest and length: a build
     # adds what it made as a frame at the end, instead of writing the whole entry again.
 
-    def get_frames(self, entry: str) -> list[memoryview]:
+    def get_frames(self, entry: str) -> tuple[list[memoryview], bool]:
         """The frames stored under `entry`, up to the first whose bytes are not the ones stored
-        (a frame cut short by a kill, or damaged)."""
+        (a frame cut short by a kill, or damaged), and whether that was all of it."""
         if self.directory is None:
-            return []
+            return [], True
         try:
             stored = memoryview((self.directory / entry[:2] / entry).read_bytes())
         except OSError:
-            return []
+            return [], True
         frames: list[memoryview] = []
         start = 0
         while start < len(stored):
@@ -126,7 +126,7 @@ class BuildCache:
                 break
             frames.append(body)
             start += end + 1 + len(body)
-        return frames
+        return frames, start == len(stored)
 
     def put_frame(self, entry: str, body: bytes, *, alone: bool) -> None:
         """Add `body` as the last frame of `entry`, or (`alone`) as its only one."""

@@ -104,7 +104,13 @@ def plan(result: BuildResult, out: Path, root: Path) -> Plan:
         else:
             outcome.unchanged.append(path)
     for path, source in sorted(previous.items()):
-        if path not in outcome.files and ours_to_drop(source) and _status(out, path) is not None:
+        # A build writes files only: an entry that names a directory (a hand-edited manifest)
+        # would leave out everything under it, the files this build makes there too.
+        if (
+            path not in outcome.files
+            and ours_to_drop(source)
+            and _status(out, path, directories) == stat.S_IFREG
+        ):
             outcome.orphaned.append(path)
     outcome.debris = _debris(out, outcome.files)
     return outcome

@@ -88,7 +88,9 @@ def split_json(text: str) -> Split | None:
     at one indentation), or None when its lines cannot be cut safely."""
     text_ = "\n" + text
     keys = list(_JSON_TOOLS.finditer(text_))
-    if len(keys) != 1:
+    # A raw NEL or line separator inside a string breaks a line for YAML, which gives a JSON
+    # file's line map: only the whole file's reading counts them where they are.
+    if len(keys) != 1 or any(b in text for b in _UNSAFE_BREAKS):
         return None
     key = keys[0]
     first = _JSON_FIRST.match(text_, key.end())

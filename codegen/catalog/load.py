@@ -251,6 +251,8 @@ def _read_by_items(
     # The `tools` key the cut found, which must be the catalog's own (or an MCP reply's, under
     # `result`), and the list the items go in (empty, or YAML's null).
     where = [p for p, at in lines.items() if p in _TOOLS_PATHS and at == cut.key_line]
+    if where == [("result", "tools")] and ("name" in data or "tools" in data):
+        return None  # a catalog, whose tools are its own `tools`, not an MCP reply's
     owner = _at(data, where[0][:-1]) if len(where) == 1 else None
     if not isinstance(owner, dict) or owner.get("tools", 0) != ([] if is_json else None):
         return None
@@ -303,7 +305,9 @@ def _clean_piece(name: str, text: str, is_json: bool) -> tuple[Any, dict[JsonPat
     """A piece of a catalog's text, read alone, when nothing about it needs the whole text to be
     read or reported: no error, alias, duplicate key or non-JSON value, and nesting well inside
     the limit (the piece is a few levels less deep than in the catalog)."""
-    if _nesting_bound(text) > MAX_NESTING - 4:
+    if _nesting_bound(text) > MAX_NESTING - 4 or "<<" in text:
+        # A merge key (`<<`) is flattened when the data is built, after the line map is made
+        # from the nodes: only the whole file's reading gives its lines and its duplicates.
         return None
     try:
         node = _compose(name, text.replace("\t", " ") if is_json else text)

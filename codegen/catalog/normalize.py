@@ -54,6 +54,8 @@ def normalize(
     owners: dict[str, tuple[int, str]] = {}
     seen: set[str] = set()
     python_names = tool_python_names(loaded, skip, problems)
+    # A tool read from its item has a key that fixes its data and layout (`tool_keys`).
+    keys = loaded.tool_keys if len(loaded.tool_keys) == len(data["tools"]) else ()
     for index, spec in enumerate(data["tools"]):
         if index in skip:
             continue
@@ -67,12 +69,7 @@ def normalize(
         python_name = python_names[index]
         lines_of_tool = lines.get(index, {})
         line, path = loaded.line_of(("tools", index)), format_path(("tools", index))
-        # A tool read from its item has a key that fixes its data and layout (`tool_keys`).
-        where = (
-            (loaded.tool_keys[index],)
-            if loaded.tool_keys
-            else (spec_digest(spec), layout(lines_of_tool, line))
-        )
+        where = (keys[index],) if keys else (spec_digest(spec), layout(lines_of_tool, line))
         parts = (*where, *python_name)
         reused = results.get("tool", *parts, shape=_is_reused) if results is not None else None
         if reused is not None:
@@ -177,7 +174,7 @@ def _is_reused(value: Any) -> bool:
 
 def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:
     """Each tool's line map, by path inside the tool: as read, or one pass over the catalog's lines."""
-    if loaded.tool_lines:
+    if loaded.tool_lines and len(loaded.tool_lines) == len(loaded.data["tools"]):
         return dict(enumerate(loaded.tool_lines))
     found: dict[int, dict[JsonPath, int]] = {}
     for path, line in loaded.lines.items():

@@ -91,8 +91,10 @@ class ToolResults:
         self.old: dict[str, bytes] = {}
         self.new: dict[str, bytes] = {}
         self.stored = 0  # the bytes of the record's frames
+        self.whole = True  # False: bytes after the frames read (a frame cut short, say)
         if self.cache is not None:
-            for frame in self.cache.get_frames(self.entry):
+            frames, self.whole = self.cache.get_frames(self.entry)
+            for frame in frames:
                 self.old.update(self._read(frame))
                 self.stored += len(frame)
 
@@ -141,7 +143,8 @@ class ToolResults:
         live = {**kept, **self.new}
         added = {k: v for k, v in live.items() if self.old.get(k) != v}
         size = sum(map(len, live.values()))
-        if self.stored > 2 * size + _SLACK:
+        if self.stored > 2 * size + _SLACK or not self.whole:
+            # Written again whole; a frame added after damaged bytes would never be read.
             self.cache.put_frame(self.entry, pickle.dumps(live, 5), alone=True)
         elif added:
             self.cache.put_frame(self.entry, pickle.dumps(added, 5), alone=not self.stored)

@@ -51,8 +51,10 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
         result.diagnostics.append(catalog.diagnostic(path, message))
         result.tools_readable = False
     tools = data.get("tools") if isinstance(data, dict) else None
-    for index, spec in enumerate(tools if isinstance(tools, list) else ()):
-        digest = catalog.tool_keys[index] if catalog.tool_keys else spec_digest(spec)
+    tools = tools if isinstance(tools, list) else []
+    keys = catalog.tool_keys if len(catalog.tool_keys) == len(tools) else ()
+    for index, spec in enumerate(tools):
+        digest = keys[index] if keys else spec_digest(spec)
         found = results.get("valid", digest, shape=_is_findings) if results is not None else None
         if found is None:
             found = list(_findings(tool_validator, spec))
