@@ -3,11 +3,13 @@
 An entry's key is the digest of everything its text depends on: the generator (codegen's own code,
 its templates, black's version, Python's) and either a module's unformatted text, a file's text, or
 a catalog file's place and bytes (for the record of its whole package). Those entries are never
-updated, only added, so a stale entry cannot be read. Each starts with the digest of its bytes,
-checked on every read: an entry cut short or with code appended is built again, never used.
+updated, only added, so a stale entry cannot be read. Each starts with its seal, an HMAC of its
+bytes under a key of the user's own (`seal`), checked on every read: an entry cut short, with code
+appended, or made on another machine (committed by a pull request, say) is built again, never
+used.
 
 A catalog's record of per-tool results (`catalog/reuse.py`, keyed by the generator and the catalog's
-place) is the one entry that changes: it is a sequence of frames, each with its own digest and
+place) is the one entry that changes: it is a sequence of frames, each with its own seal and
 length, and a build adds a frame rather than writing it whole; a frame that fails its digest ends
 what is read of it. A catalog's record and its package's entries are named by slots (`claim`), so
 that the first build of another codegen removes the ones the last made, which it would never read.
@@ -17,9 +19,12 @@ The directory lives at the project root, ignores itself in git, and can be delet
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
+import stat
 import sys
 import tempfile
 from functools import cache
@@ -53,6 +58,44 @@ def generator_digest() -> str:
         digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def seal(body: bytes | memoryview) -> bytes:
+    """What an entry starts with: the HMAC-SHA256 of its bytes under this user's key. A digest of
+    the bytes alone would show damage only: anyone can compute it, so a cache a pull request
+    committed could put any text of the right shape into the output (and `build --check` would
+    agree). Sealed, an entry made elsewhere is never read."""
+    return hmac.new(user_key(), body, hashlib.sha256).hexdigest().encode()
+
+
+@cache
+def user_key() -> bytes:
+    """This user's secret for sealing cache entries, made once, in the user's own cache directory
+    (`$XDG_CACHE_HOME/codegen`, else `~/.cache/codegen`), readable by the user only. Where there
+    is none to be had, a key of this process alone: the cache is then never reused."""
+    try:
+        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "codegen"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = folder / "cache-key"
+        if not path.exists():
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key-")  # mode 0600
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(secrets.token_bytes(32))
+                os.link(tmp, path)  # the first process to get there makes it, whole
+            except FileExistsError:
+                pass
+            finally:
+                os.unlink(tmp)
+        found = os.lstat(path)
+        owned = not hasattr(os, "getuid") or found.st_uid == os.getuid()
+        if stat.S_ISREG(found.st_mode) and owned and not found.st_mode & 0o077:
+            secret = path.read_bytes()
+            if len(secret) == 32:
+                return secret
+    except (OSError, RuntimeError):  # no home, a read-only one
+        pass
+    return secrets.token_bytes(32)
 
 
 def key(*parts: str) -> str:
@@ -90,7 +133,7 @@ class BuildCache:
         except OSError:
             return None
         digest, newline, body = stored.partition(b"\n")
-        if not newline or hashlib.sha256(body).hexdigest().encode() != digest:
+        if not newline or seal(body) != digest:
             return None
         return body
 
@@ -100,7 +143,7 @@ class BuildCache:
 
     def put_bytes(self, entry: str, body: bytes) -> None:
         """Store `body`; a cache that cannot be written only makes the next build slower."""
-        self._replace(entry, hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+        self._replace(entry, seal(body) + b"\n" + body)
 
     # An entry of frames is a sequence of bodies, each after its own digest and length: a build
     # adds what it made as a frame at the end, instead of writing the whole entry again.
@@ -122,7 +165,7 @@ class BuildCache:
             if end < 0 or not length.isdigit():
                 break
             body = stored[start + end + 1 : start + end + 1 + int(length)]
-            if len(body) != int(length) or hashlib.sha256(body).hexdigest().encode() != digest:
+            if len(body) != int(length) or seal(body) != digest:
                 break
             frames.append(body)
             start += end + 1 + len(body)
@@ -130,7 +173,7 @@ class BuildCache:
 
     def put_frame(self, entry: str, body: bytes, *, alone: bool) -> None:
         """Add `body` as the last frame of `entry`, or (`alone`) as its only one."""
-        frame = b"%s %d\n" % (hashlib.sha256(body).hexdigest().encode(), len(body)) + body
+        frame = b"%s %d\n" % (seal(body), len(body)) + body
         if alone:
             self._replace(entry, frame)
             return

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from codegen.build import check_catalog
-from codegen.cache import DIRECTORY, BuildCache
+from codegen.cache import DIRECTORY, BuildCache, seal
 from codegen.catalog.ir import Tool
 from codegen.catalog.reuse import ToolResults, unpickled
 from codegen.payloads.schema import Finding
@@ -130,9 +130,9 @@ def test_a_planted_record_with_a_matching_digest_runs_no_code(
             else:  # under the keys the build looks up: each value is unpickled on its own
                 keys = pickle.loads(body[: int(head.split()[1])])
                 planted = pickle.dumps({k: pickle.dumps(payload) for k in keys})
-            # One frame (digest, length, body), as the record's own are written.
-            digest = hashlib.sha256(planted).hexdigest().encode()
-            entry.write_bytes(b"%s %d\n" % (digest, len(planted)) + planted)
+            # One frame (seal, length, body), sealed as the record's own are: as if the planter
+            # had the user's key, which leaves only the unpickler to refuse it.
+            entry.write_bytes(b"%s %d\n" % (seal(planted), len(planted)) + planted)
             records += 1
     assert records == 1
     (built / "generated").rename(tmp_path / "first_output")
@@ -199,3 +199,27 @@ def test_a_planted_slot_removes_nothing_outside_the_cache(built: Path, tmp_path:
     assert run(built, "build").returncode == 0
     assert victim.read_text(encoding="utf-8") == "keep me"
     assert all(len(slot.read_text(encoding="ascii")) == 64 for slot in slots)
+
+
+def test_an_entry_made_elsewhere_is_not_read(built: Path, tmp_path: Path) -> None:
+    # What a pull request can commit: entries whose digests are of their own bytes, which anyone
+    # can compute. Entries are sealed with the user's key (cache.seal), so none is read: the
+    # build makes what it would make without them.
+    reference = fresh_tree(built, tmp_path)
+    for entry in entries(built):
+        if entry.parent.name == "slots":
+            continue  # not entries: the names of the current ones
+        head, _, body = entry.read_bytes().partition(b"\n")
+        sealed, _, length = head.partition(b" ")  # a record's frame also says its length
+        assert sealed == seal(body) != hashlib.sha256(body).hexdigest().encode()
+        if length:
+            assert int(length) == len(body)  # the record is one frame here
+        body = body.replace(b"memory_tools", b"memory_toolz")  # the same length: still whole
+        digest = hashlib.sha256(body).hexdigest().encode()
+        head = b"%s %d" % (digest, len(body)) if length else digest
+        entry.write_bytes(head + b"\n" + body)
+    result = run(built, "build", "--check")
+    assert result.returncode == 0, output(result)
+    (built / "generated").rename(tmp_path / "first_output")
+    assert run(built, "build").returncode == 0
+    assert tree(built / "generated") == reference

@@ -1,9 +1,10 @@
 """The catalog's record (items, reuse, cached package) under odd catalogs and planted values: a
 cached build gives what a build without the cache gives, whatever the catalog's text and whatever
-the cache holds (found by a review that tried to break it)."""
+the cache holds (each case found by a review that tried to break it, and failing before its fix)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 from pathlib import Path
@@ -35,38 +36,47 @@ def _tool(description: str) -> dict[str, Any]:
     }
 
 
-def _nested_tools_catalog(description: str) -> str:
+def _nested_tools_catalog(description: str, key: str = "x-meta") -> str:
     # The catalog's own tools on one line; an unknown key (read with a CG103 warning and left
     # out) holds another `"tools": [` laid out an item a line: the only one the cut finds.
     tools = json.dumps({"name": "cat", "tools": [_tool(description)]})
-    nested = '{\n  "x-meta": {\n    "tools": [\n      {\n        "a": 1\n      }\n    ]\n  },\n'
+    nested = (
+        '{\n  "' + key + '": {\n    "tools": [\n      {\n        "a": 1\n      }\n    ]\n  },\n'
+    )
     return nested + tools[1:] + "\n"
 
 
-def test_a_tools_array_that_is_not_the_catalogs_does_not_key_its_tools(tmp_path: Path) -> None:
+@pytest.mark.parametrize("key", ["x-meta", "result"])
+def test_a_tools_array_that_is_not_the_catalogs_does_not_key_its_tools(
+    tmp_path: Path, key: str
+) -> None:
     # The cut takes the items of `x-meta.tools`; their digests become the keys of the catalog's
     # own `tools` (validation, normalization, output), so an edited tool came back as it was.
+    # `result.tools` is an MCP reply's, but this file has a `name`: it is a catalog, not a reply.
     source = tmp_path / "cat.json"
     cache = BuildCache(tmp_path / ".cache")
-    source.write_text(_nested_tools_catalog("The first description of it."), encoding="utf-8")
+    source.write_text(_nested_tools_catalog("The first description of it.", key), encoding="utf-8")
     assert _outcome(source, tmp_path, cache) == _outcome(source, tmp_path, BuildCache(None))
-    source.write_text(_nested_tools_catalog("The second one, edited."), encoding="utf-8")
+    source.write_text(_nested_tools_catalog("The second one, edited.", key), encoding="utf-8")
     cached = _outcome(source, tmp_path, cache)
     fresh = _outcome(source, tmp_path, BuildCache(None))
     assert any("The second one, edited." in text for text in fresh[0].values())
     assert cached == fresh
 
 
-def test_a_nested_tools_array_shorter_than_the_catalogs_does_not_crash(tmp_path: Path) -> None:
+@pytest.mark.parametrize("key", ["x-meta", "result"])
+def test_a_nested_tools_array_shorter_than_the_catalogs_does_not_crash(
+    tmp_path: Path, key: str
+) -> None:
     # One item in `x-meta.tools`, two catalog tools: validation asks for `tool_keys[1]`.
     source = tmp_path / "cat.json"
     second = {**_tool("Another tool, with its own name."), "name": "other"}
-    text = _nested_tools_catalog("The first description of it.").replace(
+    text = _nested_tools_catalog("The first description of it.", key).replace(
         "]}\n", ", " + json.dumps(second) + "]}\n"
     )
     source.write_text(text, encoding="utf-8")
     fresh = _outcome(source, tmp_path, BuildCache(None))
-    assert fresh[0] != "failed" and len([p for p in fresh[0] if p.startswith("cat/tools/")]) == 3
+    assert fresh[0] != "failed" and "cat/tools/other.py" in fresh[0]
     assert _outcome(source, tmp_path, BuildCache(tmp_path / ".cache")) == fresh
 
 
@@ -126,3 +136,137 @@ def test_a_record_value_of_another_shape_is_worked_out_again(
     # The file changes outside the tools: read again, by items, from the record.
     source.write_text(text.replace("name: memory_tools\n", "name: memory_tools\ntitle: T\n", 1))
     assert _outcome(source, tmp_path, cache) == _outcome(source, tmp_path, BuildCache(None))
+
+
+MERGE_OVERRIDE = (
+    "name: cat\ntools:\n- <<: {description: Shared text for the tools here.}\n  name: lookup\n"
+    "  description: Looks things up in the index.\n  parameters:\n    type: object\n"
+)
+MERGE_LINES = (
+    "name: cat\ntools:\n- name: lookup\n  parameters:\n    <<:\n      type: object\n\n"
+    "      description: d\n"
+)
+
+
+@pytest.mark.parametrize("text", [MERGE_OVERRIDE, MERGE_LINES], ids=["override", "lines"])
+def test_a_merge_key_reads_by_items_as_whole(tmp_path: Path, text: str) -> None:
+    # Read whole, the line map is made after constructing, which flattens `<<` into the mapping
+    # (a key it overrides is then a duplicate, an error); a piece's line map is made before, so
+    # it has `<<` paths, no line for the merged keys, and no duplicate.
+    from tests.test_items import assert_read_alike
+
+    source = tmp_path / "cat.yaml"
+    source.write_text(text, encoding="utf-8")
+    assert_read_alike(source, BuildCache(tmp_path / ".cache"))
+
+
+def test_a_catalog_builds_alike_with_either_line_break(tmp_path: Path) -> None:
+    # CRLF is read whole (items.py's unsafe breaks), LF by items: a merge key that overrides a
+    # key fails one and builds the other.
+    crlf, lf = tmp_path / "crlf", tmp_path / "lf"
+    for folder, newline in ((crlf, "\r\n"), (lf, "\n")):
+        folder.mkdir()
+        (folder / "cat.yaml").write_bytes(MERGE_OVERRIDE.replace("\n", newline).encode())
+    # The files' headers hold the file's digest, which differs: the findings must not.
+    assert (
+        _outcome(crlf / "cat.yaml", crlf, BuildCache(None))[1]
+        == (_outcome(lf / "cat.yaml", lf, BuildCache(None))[1])
+    )
+
+
+@pytest.mark.parametrize("separator", ["\x85", "\u2028"], ids=["NEL", "LS"])
+def test_an_indented_json_catalog_with_a_raw_yaml_line_break_reads_by_items_as_whole(
+    tmp_path: Path, separator: str
+) -> None:
+    # JSON takes NEL and U+2028 raw in a string; YAML, which gives a JSON file its line map,
+    # breaks lines there. split_yaml refuses such text (items._UNSAFE_BREAKS), split_json does
+    # not: read whole, every later line is one off; by items, only the lines of that item are.
+    from tests.test_items import assert_read_alike
+
+    tools = [
+        {"name": f"a{separator}b", "parameters": {"type": "object"}},
+        {"name": "c", "parameters": {"type": "object"}},
+    ]
+    source = tmp_path / "cat.json"
+    source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2, ensure_ascii=False))
+    assert_read_alike(source, BuildCache(tmp_path / ".cache"))
+
+
+def test_an_mcp_reply_s_line_map_does_not_depend_on_how_it_was_read(tmp_path: Path) -> None:
+    # read_wild's _mcp_lines keeps the first line it meets for each path, so it depends on the
+    # line map's order: read whole, the order is the document's; by items, the header's paths
+    # come first and the items' after. A reply with `result.tools` (its tools) and a top-level
+    # `tools` gives its tool's parameters the line of `result.tools[0].inputSchema` (7) read
+    # whole, and that of the top-level `tools[0].inputSchema` (13) by items.
+    from codegen.catalog.load import load_catalog
+    from codegen.catalog.wild import read_wild
+
+    inner = json.dumps(
+        {"tools": [{"name": "a", "description": "x", "inputSchema": {"type": "object"}}]},
+        indent=2,
+    ).replace("\n", "\n  ")
+    top = json.dumps([{"name": "b", "description": "y", "inputSchema": {"type": "object"}}])
+    source = tmp_path / "reply.json"
+    source.write_text('{\n  "result": ' + inner + ',\n  "tools": ' + top + "\n}\n")
+    whole = read_wild(load_catalog(source, tmp_path))[0]
+    by_items = read_wild(load_catalog(source, tmp_path, ToolResults(None, source.name)))[0]
+    assert by_items.lines[("tools", 0, "parameters")] == whole.lines[("tools", 0, "parameters")]
+
+
+def test_a_record_with_a_damaged_tail_keeps_what_later_builds_add(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A frame cut short by a kill ends what is read of the record (cache.get_frames), and every
+    # later build appends its frame after those bytes, where no build reads it: the tools it
+    # made are made again on every build, and the record grows by a frame each time without
+    # ever being written again whole (`stored` counts only the frames read).
+    import codegen.tool_outputs
+
+    made: list[str] = []
+    real = codegen.tool_outputs._make
+
+    def counted(job: Any) -> Any:
+        made.append(job.tool.wire_name)
+        return real(job)
+
+    monkeypatch.setattr(codegen.tool_outputs, "_make", counted)
+    source = tmp_path / "memory_tools.yaml"
+    text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
+    cache = BuildCache(tmp_path / ".cache")
+    source.write_text(text, encoding="utf-8")
+    build([source], tmp_path, cache)
+    entry = ToolResults(cache, source.name).entry
+    record = tmp_path / ".cache" / entry[:2] / entry
+    record.write_bytes(record.read_bytes() + b"0" * 64 + b" 99999\ncut short")
+    edited = text.replace("Find passages", "Find the passages")
+    source.write_text(edited, encoding="utf-8")
+    build([source], tmp_path, cache)
+    made.clear()
+    # Only the catalog's header changes: every tool's output is in the record.
+    source.write_text(edited.replace("version: ", "title: T\nversion: ", 1), encoding="utf-8")
+    build([source], tmp_path, cache)
+    assert made == []
+
+
+def test_a_planted_text_of_the_right_shape_does_not_reach_the_output(tmp_path: Path) -> None:
+    # A frame committed into .codegen_cache/ (as a pull request could) with a formatted module
+    # body of its own, under the keys a build asks for: its digest is of its own bytes, as anyone
+    # can compute it, but entries are sealed with the user's key (cache.seal), so it is not read,
+    # and neither a build nor `build --check` takes its text.
+    source = tmp_path / "memory_tools.yaml"
+    text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
+    cache = BuildCache(tmp_path / ".cache")
+    source.write_text(text, encoding="utf-8")
+    build([source], tmp_path, cache)
+    record = ToolResults(cache, source.name)
+    keys = [k for k in record.old if k.startswith("text\0")]
+    assert keys
+    body = pickle.dumps({k: pickle.dumps("import os\nos.system('echo planted')\n") for k in keys})
+    digest = hashlib.sha256(body).hexdigest().encode()
+    path = tmp_path / ".cache" / record.entry[:2] / record.entry
+    with path.open("ab") as handle:
+        handle.write(b"%s %d\n" % (digest, len(body)) + body)
+    source.write_text(text.replace("name: memory_tools\n", "name: memory_tools\ntitle: T\n", 1))
+    cached = _outcome(source, tmp_path, cache)
+    assert not any("planted" in text for text in cached[0].values())
+    assert cached == _outcome(source, tmp_path, BuildCache(None))
