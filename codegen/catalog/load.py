@@ -228,8 +228,13 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
         data = _load_json(name, text)
     else:
         node = _compose_yaml(name, text)
+        if node is not None and "<<" in text:
+            # Duplicates among the keys as written: constructing merges `<<` into its mapping,
+            # where a key beside it overrides the merged one (YAML's rule), not a duplicate.
+            _lines(name, node, problems)
         data = _construct_yaml(name, node)
-    lines = _lines(name, node, problems) if node is not None else {}
+    merged = not is_json and "<<" in text
+    lines = _lines(name, node, [] if merged else problems) if node is not None else {}
     unchecked = LoadedCatalog(name, data, digest, lines)
     if not _is_json_data(data):
         _check_json_data(unchecked, data, (), problems)
