@@ -13,6 +13,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -124,3 +125,20 @@ def mypy(tmp_path_factory: pytest.TempPathFactory) -> Mypy:
         )
 
     return run
+
+
+@pytest.fixture
+def tools_made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The wire names of the tools whose output a build makes (not from the catalog's record),
+    in order, for the rest of the test."""
+    import codegen.tool_outputs
+
+    made: list[str] = []
+    real = codegen.tool_outputs._make
+
+    def counted(job: Any) -> Any:
+        made.append(job.tool.wire_name)
+        return real(job)
+
+    monkeypatch.setattr(codegen.tool_outputs, "_make", counted)
+    return made

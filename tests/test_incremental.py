@@ -191,19 +191,10 @@ def test_cached_and_uncached_builds_agree_after_edits(
         assert starts[index] <= d.line < end, str(d)
 
 
-def test_a_tool_is_made_again_only_when_its_definition_changed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_tool_is_made_again_only_when_its_definition_changed(tmp_path: Path, tools_made: list[str]) -> None:
     # The pipeline keeps each tool's module, payload entries and docs page under one key: moving
     # tools (their lines and indexes change) makes none again, changing one makes that one.
-    made: list[str] = []
-    real = codegen.tool_outputs._make
-
-    def counted(job: Any) -> Any:
-        made.append(job.tool.wire_name)
-        return real(job)
-
-    monkeypatch.setattr(codegen.tool_outputs, "_make", counted)
+    made = tools_made
     source = tmp_path / "cat.json"
     cache = BuildCache(tmp_path / ".cache")
     tools = [small_tool(n) for n in range(4)]

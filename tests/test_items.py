@@ -199,16 +199,6 @@ TRICKY = {
 }
 
 
-@pytest.mark.parametrize("case", TRICKY, ids=list(TRICKY))
-def test_tricky_texts_read_alike(case: str, tmp_path: Path) -> None:
-    text, cut_safely = TRICKY[case]
-    source = tmp_path / "c.yaml"
-    source.write_text(text, encoding="utf-8", newline="")
-    cache = BuildCache(tmp_path / "cache")
-    assert_read_alike(source, cache)
-    assert items_reused(source, cache) is cut_safely
-
-
 # The same for indented JSON.
 JSON_TRICKY = {
     "items at two spaces, a key after the tools": (
@@ -264,10 +254,17 @@ JSON_TRICKY = {
 }
 
 
-@pytest.mark.parametrize("case", JSON_TRICKY, ids=list(JSON_TRICKY))
-def test_tricky_json_reads_alike(case: str, tmp_path: Path) -> None:
-    text, cut_safely = JSON_TRICKY[case]
-    source = tmp_path / "c.json"
+CASES = [(".yaml", case, *TRICKY[case]) for case in TRICKY]
+CASES += [(".json", case, *JSON_TRICKY[case]) for case in JSON_TRICKY]
+
+
+@pytest.mark.parametrize(
+    ("suffix", "case", "text", "cut_safely"), CASES, ids=[f"{s}: {c}" for s, c, *_ in CASES]
+)
+def test_tricky_texts_read_alike(
+    suffix: str, case: str, text: str, cut_safely: bool, tmp_path: Path
+) -> None:
+    source = tmp_path / f"c{suffix}"
     source.write_text(text, encoding="utf-8", newline="")
     cache = BuildCache(tmp_path / "cache")
     assert_read_alike(source, cache)
