@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import pathlib
 import pickle
 import subprocess
@@ -223,3 +224,36 @@ def test_an_entry_made_elsewhere_is_not_read(built: Path, tmp_path: Path) -> Non
     (built / "generated").rename(tmp_path / "first_output")
     assert run(built, "build").returncode == 0
     assert tree(built / "generated") == reference
+
+
+def test_the_key_that_seals_entries_is_the_users_own(tmp_path: Path) -> None:
+    # Made once, readable by its owner only, and the same for every build of this user; where
+    # none can be made (a read-only cache home), a key of the process alone, so that nothing a
+    # build reads was sealed by another.
+    script = (
+        "from codegen.cache import user_key\n"
+        "import sys\n"
+        "sys.stdout.write(user_key().hex())\n"
+    )
+
+    def key_with(home: Path) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "XDG_CACHE_HOME": str(home)},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    home = tmp_path / "home"
+    first = key_with(home)
+    made = home / "codegen" / "cache-key"
+    assert made.read_bytes().hex() == first == key_with(home)
+    assert made.stat().st_mode & 0o777 == 0o600
+    made.chmod(0o644)  # readable by others: not a secret any more, so not used
+    assert key_with(home) not in (first, key_with(home))
+    made.chmod(0o600)
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache home should be", encoding="utf-8")
+    assert key_with(blocked) != key_with(blocked)  # no home for a key: one a process
