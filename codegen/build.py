@@ -235,16 +235,12 @@ def _formatted(results: ToolResults, path: str, text: str) -> str:
     # The header's comments hold the catalog's digest, which black leaves as it is: only the body
     # is formatted and kept, so a package's __init__ is formatted again only when it changes.
     header, body = split_header(text)
-    entry = _digest(f"{path}\0{body}")
+    entry = key(path, body)
     formatted = results.get("text", entry)
     if not isinstance(formatted, str):
         formatted = format_python(path, body)
         results.put("text", (entry,), formatted)
     return header + formatted
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def split_header(text: str) -> tuple[str, str]:

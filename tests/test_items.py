@@ -19,6 +19,7 @@ from codegen.catalog import load
 from codegen.catalog.items import split_json, split_yaml
 from codegen.catalog.load import LoadedCatalog, load_catalog
 from codegen.catalog.reuse import ToolResults
+from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -337,3 +338,19 @@ def test_dumped_json_catalogs_read_alike(
     source = tmp_path / "c.json"
     source.write_text(json.dumps(data, indent=indent, ensure_ascii=ascii_only), encoding="utf-8")
     assert_read_alike(source, BuildCache(tmp_path / "cache"))
+
+
+def test_an_mcp_reply_read_by_items_keeps_its_tools_keys(tmp_path: Path) -> None:
+    # Read as a catalog, the reply's `inputSchema` is `parameters`: each tool's line map follows,
+    # so the checks still key each tool by its item (and find its lines where they are).
+    source = tmp_path / "reply.json"
+    source.write_bytes((ROOT / "tests" / "fixtures" / "mcp" / "python_server.json").read_bytes())
+    cache = BuildCache(tmp_path / "cache")
+    by_items(source, cache)
+    loaded = load_catalog(source, tmp_path, ToolResults(cache, source.name))
+    read, _ = read_wild(loaded)
+    assert read.by_items() and len(read.tool_keys) == 2
+    assert list(read.tool_lines) == [
+        {p[2:]: at for p, at in read.lines.items() if p[:2] == ("tools", i)} for i in range(2)
+    ]
+    assert ("parameters",) in read.tool_lines[0] and ("inputSchema",) not in read.tool_lines[0]

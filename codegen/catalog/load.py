@@ -132,6 +132,13 @@ class LoadedCatalog:
     tool_keys: tuple[str, ...] = ()
     tool_lines: tuple[dict[JsonPath, int], ...] = ()
 
+    def by_items(self) -> bool:
+        """Whether `tool_keys` and `tool_lines` are those of the catalog's tools, one each (read
+        a tool's item at a time, and not read since as another list of tools)."""
+        tools = self.data.get("tools") if isinstance(self.data, dict) else None
+        count = len(tools) if isinstance(tools, list) else 0
+        return len(self.tool_keys) == len(self.tool_lines) == count > 0
+
     def line_of(self, path: JsonPath) -> int:
         """The line of the nearest node on `path` that we know (1 when nothing is known)."""
         for end in range(len(path), -1, -1):
@@ -143,6 +150,15 @@ class LoadedCatalog:
     def diagnostic(self, path: JsonPath, message: str, code: str = "CG000") -> Diagnostic:
         """A finding at `path`, at the level its code has."""
         return warning(self.file, self.line_of(path), format_path(path), message, code)
+
+
+def tool_line_maps(lines: dict[JsonPath, int]) -> dict[int, dict[JsonPath, int]]:
+    """Each tool's line map, by path inside the tool: one pass over a catalog's lines."""
+    found: dict[int, dict[JsonPath, int]] = {}
+    for path, line in lines.items():
+        if len(path) >= 2 and path[0] == "tools" and isinstance(path[1], int):
+            found.setdefault(path[1], {})[path[2:]] = line
+    return found
 
 
 def display_name(path: Path, root: Path) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from codegen.catalog.context import ToolContext
 from codegen.catalog.ir import Catalog, Tool, classes_of
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, ObjectKind, StringKind, walk
-from codegen.catalog.load import LoadedCatalog
+from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.names import Claim, Names, class_stem, identifier, pascal, resolve, snake_base
 from codegen.catalog.objects import object_kind
 from codegen.catalog.returns import result_of
@@ -55,7 +55,7 @@ def normalize(
     seen: set[str] = set()
     python_names = tool_python_names(loaded, skip, problems)
     # A tool read from its item has a key that fixes its data and layout (`tool_keys`).
-    keys = loaded.tool_keys if len(loaded.tool_keys) == len(data["tools"]) else ()
+    keys = loaded.tool_keys if loaded.by_items() else ()
     for index, spec in enumerate(data["tools"]):
         if index in skip:
             continue
@@ -174,13 +174,7 @@ def _is_reused(value: Any) -> bool:
 
 def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:
     """Each tool's line map, by path inside the tool: as read, or one pass over the catalog's lines."""
-    if loaded.tool_lines and len(loaded.tool_lines) == len(loaded.data["tools"]):
-        return dict(enumerate(loaded.tool_lines))
-    found: dict[int, dict[JsonPath, int]] = {}
-    for path, line in loaded.lines.items():
-        if len(path) >= 2 and path[0] == "tools" and isinstance(path[1], int):
-            found.setdefault(path[1], {})[path[2:]] = line
-    return found
+    return dict(enumerate(loaded.tool_lines)) if loaded.by_items() else tool_line_maps(loaded.lines)
 
 
 def internal_error(exc: BaseException) -> str:

@@ -52,7 +52,7 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
         result.tools_readable = False
     tools = data.get("tools") if isinstance(data, dict) else None
     tools = tools if isinstance(tools, list) else []
-    keys = catalog.tool_keys if len(catalog.tool_keys) == len(tools) else ()
+    keys = catalog.tool_keys if catalog.by_items() else ()
     for index, spec in enumerate(tools):
         digest = keys[index] if keys else spec_digest(spec)
         found = results.get("valid", digest, shape=_is_findings) if results is not None else None

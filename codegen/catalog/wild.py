@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
-from codegen.catalog.load import LoadedCatalog
+from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.names import snake
 from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.importers.formats import UnreadableToolList, detect, items_of
@@ -487,7 +487,9 @@ def read_wild(loaded: LoadedCatalog) -> tuple[LoadedCatalog, list[Diagnostic]]:
     if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
         lines = _mcp_lines(loaded)
         # Its tools' own line maps are by the reply's paths (`inputSchema`): made again from these.
-        loaded = dataclasses.replace(loaded, lines=lines, tool_lines=())
+        maps = tool_line_maps(lines)
+        tool_lines = tuple(maps.get(index, {}) for index in range(len(loaded.tool_lines)))
+        loaded = dataclasses.replace(loaded, lines=lines, tool_lines=tool_lines)
     reader = WildReader(loaded)
     data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
     return dataclasses.replace(loaded, data=data, lines=lines), reader.found
