@@ -15,7 +15,7 @@ import pytest
 from codegen.build import check_catalog
 from codegen.cache import DIRECTORY, BuildCache, seal
 from codegen.catalog.ir import Tool
-from codegen.catalog.reuse import ToolResults, unpickled
+from codegen.catalog.reuse import ToolResults, pack_values, unpack_values, unpickled
 from codegen.payloads.schema import Finding
 from codegen.tool_outputs import ToolOutput
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
@@ -125,12 +125,14 @@ def test_a_planted_record_with_a_matching_digest_runs_no_code(
     records = 0
     for entry in entries(built):
         head, _, body = entry.read_bytes().partition(b"\n")
-        if body.startswith(b"\x80\x05"):  # a pickle's protocol opcode: a catalog's record
+        # A catalog's record is frames (seal, length, body) of pickled values by key.
+        _, _, length = head.partition(b" ")
+        values = unpack_values(memoryview(body[: int(length)])) if length else None
+        if values is not None:
             if where == "the record":
-                planted = pickle.dumps({"x": payload})
+                planted = pickle.dumps({k: payload for k in values})
             else:  # under the keys the build looks up: each value is unpickled on its own
-                keys = pickle.loads(body[: int(head.split()[1])])
-                planted = pickle.dumps({k: pickle.dumps(payload) for k in keys})
+                planted = pack_values({k: pickle.dumps(payload) for k in values})
             # One frame (seal, length, body), sealed as the record's own are: as if the planter
             # had the user's key, which leaves only the unpickler to refuse it.
             entry.write_bytes(b"%s %d\n" % (seal(planted), len(planted)) + planted)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import codegen.build
 from codegen import runtime
 from codegen.build import build
 from codegen.cache import DIRECTORY, BuildCache
-from codegen.catalog.reuse import ToolResults
+from codegen.catalog.reuse import ToolResults, pack_values
 from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -997,7 +996,7 @@ def test_a_damaged_cache_is_built_again(project: Path, damage: str | None) -> No
         if damage is None:  # the tools' outputs the package's record refers to are gone
             record = ToolResults(cache, json.loads(texts[head])["source"])
             kept = {k: v for k, v in record.old.items() if not k.startswith("output\0")}
-            cache.put_frame(record.entry, pickle.dumps(kept), alone=True)
+            cache.put_frame(record.entry, pack_values(kept), alone=True)
         else:  # damaged with its digest made to match: a record codegen did not write
             digest = hashlib.sha256(damage.encode()).hexdigest()
             head.write_text(f"{digest}\n{damage}", encoding="utf-8")

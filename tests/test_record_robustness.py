@@ -14,7 +14,7 @@ import pytest
 
 from codegen.build import build
 from codegen.cache import BuildCache
-from codegen.catalog.reuse import ToolResults
+from codegen.catalog.reuse import ToolResults, pack_values
 from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,7 +114,7 @@ def _plant(cache: BuildCache, source: Path, kind: str, value: Any) -> int:
     digest matching (as a pull request could commit it)."""
     record = ToolResults(cache, source.name)
     keys = [k for k in record.old if k.startswith(f"{kind}\0")]
-    planted = pickle.dumps({k: pickle.dumps(value, 5) for k in keys}, 5)
+    planted = pack_values({k: pickle.dumps(value, 5) for k in keys})
     cache.put_frame(record.entry, planted, alone=False)
     return len(keys)
 
@@ -250,7 +250,7 @@ def test_a_planted_text_of_the_right_shape_does_not_reach_the_output(tmp_path: P
     record = ToolResults(cache, source.name)
     keys = [k for k in record.old if k.startswith("text\0")]
     assert keys
-    body = pickle.dumps({k: pickle.dumps("import os\nos.system('echo planted')\n") for k in keys})
+    body = pack_values({k: pickle.dumps("import os\nos.system('echo planted')\n") for k in keys})
     digest = hashlib.sha256(body).hexdigest().encode()
     path = tmp_path / ".cache" / record.entry[:2] / record.entry
     with path.open("ab") as handle:

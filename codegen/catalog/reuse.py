@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import json
 import pickle
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -88,8 +89,10 @@ class ToolResults:
         self.cache = cache if cache is not None and cache.directory is not None else None
         self.source = source
         self.entry = key("tool-results", source)
-        self.old: dict[str, bytes] = {}
-        self.new: dict[str, bytes] = {}
+        # Values are slices of the frames read, not copies: the record of a large catalog is tens
+        # of megabytes, of which a rebuild unpickles a part.
+        self.old: dict[str, bytes | memoryview] = {}
+        self.new: dict[str, bytes | memoryview] = {}
         self.stored = 0  # the bytes of the record's frames
         self.whole = True  # False: bytes after the frames read (a frame cut short, say)
         if self.cache is not None:
@@ -99,14 +102,9 @@ class ToolResults:
                 self.stored += len(frame)
 
     @staticmethod
-    def _read(frame: memoryview) -> dict[str, bytes]:
-        try:
-            found = unpickled(frame)
-        except Exception:  # noqa: BLE001 - not a record this codegen wrote: start again
-            return {}
-        if not isinstance(found, dict):
-            return {}
-        return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)}
+    def _read(frame: memoryview) -> dict[str, memoryview]:
+        found = unpack_values(frame)
+        return {} if found is None else found  # a frame this codegen did not write: start again
 
     def get(self, kind: str, *parts: str, shape: Callable[[Any], bool] = lambda _: True) -> Any:
         """The last build's value under this key, when it has the `shape` its reader expects
@@ -141,18 +139,52 @@ class ToolResults:
             return
         kept = {k: v for k, v in self.old.items() if k.startswith(f"{keep}\0")} if keep else {}
         live = {**kept, **self.new}
-        added = {k: v for k, v in live.items() if self.old.get(k) != v}
+        added = {k: v for k, v in live.items() if self.old.get(k) is not v}
         size = sum(map(len, live.values()))
         if self.stored > 2 * size + _SLACK or not self.whole:
             # Written again whole; a frame added after damaged bytes would never be read.
-            self.cache.put_frame(self.entry, pickle.dumps(live, 5), alone=True)
+            self.cache.put_frame(self.entry, pack_values(live), alone=True)
         elif added:
-            self.cache.put_frame(self.entry, pickle.dumps(added, 5), alone=not self.stored)
+            self.cache.put_frame(self.entry, pack_values(added), alone=not self.stored)
         self.cache.claim(f"tool-results\0{self.source}", self.entry)
 
 
 # What a record may hold beyond twice its live values before it is written again whole.
 _SLACK = 2**20
+
+
+def pack_values(values: dict[str, bytes | memoryview]) -> bytes:
+    """A frame of a record: the length of its index, a line; the index, JSON of each value's key
+    and length; then the values one after the other (read back as slices, `unpack_values`)."""
+    index = json.dumps([[k, len(v)] for k, v in values.items()]).encode()
+    return b"".join([b"%d\n" % len(index), index, *values.values()])
+
+
+def unpack_values(frame: memoryview) -> dict[str, memoryview] | None:
+    """The values of a frame made by `pack_values`, as slices of it; None for any other frame."""
+    size, newline, _ = bytes(frame[:24]).partition(b"\n")
+    if not newline or not size.isdigit():
+        return None
+    start = len(size) + 1
+    end = start + int(size)
+    try:
+        index = json.loads(bytes(frame[start:end]))
+    except ValueError:
+        return None
+    if not isinstance(index, list):
+        return None
+    values: dict[str, memoryview] = {}
+    for item in index:
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and type(item[1]) is int
+            and item[1] >= 0
+        ):
+            return None
+        values[item[0]], end = frame[end : end + item[1]], end + item[1]
+    return values if end == len(frame) else None
 
 
 def unpickled(data: bytes | memoryview) -> Any:
