@@ -28,6 +28,7 @@ from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.examples import check_examples
+from codegen.memory import BuildMemory
 from codegen.outputs import ALL_PROVIDERS
 from codegen.payloads.files import payload_files, payloads
 from codegen.python.format import format_python
@@ -95,7 +96,7 @@ def check_catalogs(
 
     Paths in messages and output are relative to the project `root` (default: the working directory).
     """
-    found, warnings = _check(sources, root or Path.cwd(), BuildCache(None), providers)
+    found, warnings = _check(sources, root or Path.cwd(), BuildCache(None), providers, None)
     catalogs = [item.catalog for item in found if isinstance(item, _Checked)]
     for catalog in catalogs:
         warnings += payloads(catalog)[1]  # what a provider's format cannot carry
@@ -289,21 +290,27 @@ def build(
     root: Path | None = None,
     cache: BuildCache | None = None,
     providers: tuple[str, ...] = ALL_PROVIDERS,
+    memory: BuildMemory | None = None,
 ) -> BuildResult:
     """Every catalog's package, with the payloads of the `providers` chosen. With a cache, a
     catalog whose file is unchanged since a build is neither read nor checked again: its package,
-    findings included, comes from the cache."""
+    findings included, comes from the cache. A process that builds again (`build --watch`) passes
+    the same `memory` each time: what it wrote to the cache is not read back."""
     cache = cache or BuildCache(None)
     try:
-        return _build(paths, root or Path.cwd(), cache, providers)
+        return _build(paths, root or Path.cwd(), cache, providers, memory)
     finally:
         gc.unfreeze()
 
 
 def _build(
-    paths: list[Path], root: Path, cache: BuildCache, providers: tuple[str, ...]
+    paths: list[Path],
+    root: Path,
+    cache: BuildCache,
+    providers: tuple[str, ...],
+    memory: BuildMemory | None,
 ) -> BuildResult:
-    found, warnings = _check(find_sources(paths), root, cache, providers)
+    found, warnings = _check(find_sources(paths), root, cache, providers, memory)
     result = BuildResult(warnings=warnings)
     errors: list[Diagnostic] = []
     for item in found:
@@ -329,7 +336,11 @@ def _build(
 
 
 def _check(
-    sources: list[Path], root: Path, cache: BuildCache, providers: tuple[str, ...]
+    sources: list[Path],
+    root: Path,
+    cache: BuildCache,
+    providers: tuple[str, ...],
+    memory: BuildMemory | None,
 ) -> tuple[list[Package | _Checked], list[Diagnostic]]:
     """Each source's package from the cache, or its catalog checked now; raise CatalogError with
     every error and every warning of every file when there is an error."""
@@ -337,12 +348,12 @@ def _check(
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     for source in sources:
-        package = _cached_package(cache, source, root, providers)
+        package = _cached_package(cache, source, root, providers, memory)
         if package is not None:
             found.append(package)
             warnings += package.warnings
             continue
-        results = ToolResults(cache, display_name(source, root))
+        results = ToolResults(cache, display_name(source, root), memory)
         with _collector_paused():
             catalog, diagnostics = _check_source(source, root, providers, results)
         errors += [d for d in diagnostics if d.level == "error"]
@@ -394,15 +405,17 @@ def _render_package(
         "name": package.name,
         "source": package.source,
         "name_line": package.name_line,
-        # The bytes this build read, never a second read that an editor could race.
-        "sha256": catalog.sha256,
         "warnings": [(w.file, w.line, w.path, w.message, w.level, w.code) for w in warnings],
         "tools": refs,
     }
     # Two entries, each written whole or not at all: the files say which bytes they were made from
     # too, so that a head is never read beside another build's files.
+    # The head's first line is the digest of the bytes this build read (never of a second read,
+    # which an editor could race): a rebuild of a changed catalog tells at once, without parsing
+    # the rest (the findings of thousands of tools).
     made_from = {"sha256": catalog.sha256}
-    for part, text in (("head", json.dumps(head)), ("files", pack_texts(made_from, others))):
+    head_text = f"{catalog.sha256}\n{json.dumps(head)}"
+    for part, text in (("head", head_text), ("files", pack_texts(made_from, others))):
         entry = _package_entry(catalog.source, catalog.providers, part)
         cache.put(entry, text)
         cache.claim(f"package\0{part}\0{catalog.source}\0{','.join(catalog.providers)}", entry)
@@ -414,23 +427,29 @@ def _package_entry(source: str, providers: tuple[str, ...], part: str = "head") 
 
 
 def _cached_package(
-    cache: BuildCache, source: Path, root: Path, providers: tuple[str, ...]
+    cache: BuildCache,
+    source: Path,
+    root: Path,
+    providers: tuple[str, ...],
+    memory: BuildMemory | None,
 ) -> Package | None:
     try:
         digest = hashlib.sha256(read_catalog_bytes(source, source.name)).hexdigest()
     except CatalogError:
         return None  # reading it again reports why
     name = display_name(source, root)
-    head_text = cache.get(_package_entry(name, providers))
+    made_from, _, head_text = (cache.get(_package_entry(name, providers)) or "").partition("\n")
+    if made_from != digest:
+        return None  # the catalog changed since its package was made, or there is none
     try:
-        head = json.loads(head_text or "null")
-        if not isinstance(head, dict) or head["sha256"] != digest:
-            return None  # the catalog changed since its package was made
+        head = json.loads(head_text)
+        if not isinstance(head, dict):
+            return None
         unpacked = unpack_texts(cache.get(_package_entry(name, providers, "files")) or "")
         if unpacked is None or unpacked[0].get("sha256") != digest:
             return None  # written by another build than the head, or not at all
         files = unpacked[1]
-        results = ToolResults(cache, name)
+        results = ToolResults(cache, name, memory)
         tools: dict[str, ToolOutput | None] = {}
         for path, (entry, part) in head["tools"].items():
             if entry not in tools:
@@ -439,6 +458,7 @@ def _cached_package(
             if output is None:
                 return None  # no longer in the catalog's record: build the catalog again
             files[path] = {"module": output.module, "doc": output.doc}[part]
+        results.remember()
         warnings = tuple(Diagnostic(*fields) for fields in head["warnings"])
         files = dict(sorted(files.items()))
         return Package(head["name"], head["source"], head["name_line"], files, warnings)

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen import __version__
+from codegen.memory import Stamp, stamp
 from codegen.resources import meta_schema_path, templates_dir
 
 DIRECTORY = ".codegen_cache"
@@ -171,40 +172,49 @@ class BuildCache:
             start += end + 1 + len(body)
         return frames, start == len(stored)
 
-    def put_frame(self, entry: str, body: bytes, *, alone: bool) -> None:
-        """Add `body` as the last frame of `entry`, or (`alone`) as its only one."""
+    def put_frame(self, entry: str, body: bytes, *, alone: bool) -> bool:
+        """Add `body` as the last frame of `entry`, or (`alone`) as its only one; whether it was
+        written."""
         frame = b"%s %d\n" % (seal(body), len(body)) + body
         if alone:
-            self._replace(entry, frame)
-            return
+            return self._replace(entry, frame)
         if self.directory is None or not self.writable:
-            return
+            return False
         path = self.directory / entry[:2] / entry
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError:
-            self._replace(entry, frame)  # there is none yet
-            return
+            return self._replace(entry, frame)  # there is none yet
         try:
             # One write: a frame cut short by a kill is refused when read, with what follows it.
             written = 0
             while written < len(frame):
                 written += os.write(fd, frame[written:])
         except OSError:
-            pass
+            return False
         finally:
             os.close(fd)
+        return True
 
-    def _replace(self, entry: str, stored: bytes) -> None:
+    def stamp(self, entry: str) -> Stamp | None:
+        """The inode, size and modification time of the file of `entry` (None: there is none)."""
+        if self.directory is None:
+            return None
+        try:
+            return stamp(os.stat(self.directory / entry[:2] / entry))
+        except OSError:
+            return None
+
+    def _replace(self, entry: str, stored: bytes) -> bool:
         if self.directory is None or not self.writable:
-            return
+            return False
         try:
             self._ignore_in_git()
             folder = self.directory / entry[:2]
             folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
         except OSError:
-            return
+            return False
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(stored)
@@ -212,6 +222,8 @@ class BuildCache:
             os.replace(tmp, folder / entry)
         except OSError:
             Path(tmp).unlink(missing_ok=True)
+            return False
+        return True
 
     def claim(self, slot: str, entry: str) -> None:
         """Make `entry` the entry of `slot`, a name that outlives codegen's versions (a catalog's

@@ -24,6 +24,7 @@ from codegen.importers.dialect import Notes
 from codegen.importers.document import read_document
 from codegen.importers.yaml_out import to_yaml
 from codegen.lint import lint
+from codegen.memory import BuildMemory
 from codegen.python.format import GeneratedSyntaxError
 from codegen.sandbox import parse_with_catalog
 from codegen.watch import watch
@@ -46,6 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.check:
             print("codegen: --watch writes; it cannot go with --check", file=sys.stderr)
             return USAGE
+        args.memory = BuildMemory()
         return watch(sources, lambda: _run(args, sources, config))
     return _run(args, sources, config)
 
@@ -116,7 +118,8 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="build, then build again each time a catalog changes, until Ctrl-C",
     )
-    build_cmd.set_defaults(run=_build)
+    # `memory`: what a build keeps for the next one of the same process (`--watch`).
+    build_cmd.set_defaults(run=_build, memory=None)
 
     validate_cmd = commands.add_parser(
         "validate", help="report catalog errors and every build warning"
@@ -181,7 +184,7 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
     out: Path = args.out or config.out
     # `--check` writes nothing: it reads the cache, and never creates or fills it.
     cache = BuildCache(None if args.no_cache else config.root / DIRECTORY, writable=not args.check)
-    result = build(sources, config.root, cache, config.providers)
+    result = build(sources, config.root, cache, config.providers, args.memory)
     findings = _kept(config, result.warnings)
     _refuse_warnings_when_strict(args, config, findings)
     _summarize(findings)
@@ -202,7 +205,7 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
             return FAILED
         print(f"codegen: {out} is up to date ({_count(len(result.packages), 'catalog')})")
         return OK
-    outcome = write(result, out, config.root)
+    outcome = write(result, out, config.root, args.memory)
     written = len(outcome.missing) + len(outcome.stale)
     print(
         f"codegen: built {_count(len(result.packages), 'catalog')} into {out}: "

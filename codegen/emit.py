@@ -23,6 +23,7 @@ import re
 import shutil
 import stat
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from pathlib import Path, PurePosixPath
 
 from codegen import __version__
 from codegen.build import BuildResult
+from codegen.memory import BuildMemory, Stamp, stamp
 
 MANIFEST = ".codegen-manifest.json"
 WORK = ".{}.codegen-build"  # beside the output directory named in the braces
@@ -50,6 +52,8 @@ class Plan:
     unchanged: list[str] = field(default_factory=list)
     # Left by interrupted builds: in the output directory, or beside it.
     debris: list[Path] = field(default_factory=list)
+    # Unchanged files not written to for a while, with their text and stamp (`BuildMemory`).
+    settled: dict[str, tuple[str, Stamp]] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
@@ -82,9 +86,15 @@ def work_directory(out: Path) -> Path:
     return out.parent / WORK.format(out.name)
 
 
-def plan(result: BuildResult, out: Path, root: Path) -> Plan:
-    """Compare the build with `out`. Sources in the manifest are resolved from the project `root`."""
+def plan(result: BuildResult, out: Path, root: Path, memory: BuildMemory | None = None) -> Plan:
+    """Compare the build with `out`. Sources in the manifest are resolved from the project `root`.
+    With the `memory` of this process's last build, a file that is still the one it found, with
+    the text it had then, is not read again."""
     _refuse_linked_output(out)
+    settled = memory.written.get(os.fspath(out), {}) if memory is not None else {}
+    # A file written less than a second before may change again within the same tick of the
+    # file system's clock, its stamp unchanged: it is read by the next build, and settled then.
+    quiet = time.time_ns() - 10**9
     previous = read_manifest(out)
     built = set(result.owners.values())
 
@@ -96,13 +106,20 @@ def plan(result: BuildResult, out: Path, root: Path) -> Plan:
     outcome = Plan(files={**result.files, MANIFEST: manifest_text({**kept, **result.owners})})
     directories: dict[str, int | None] = {}  # each directory's kind, looked up once
     for path, text in sorted(outcome.files.items()):
-        found = _status(out, path, directories)
+        found = _lstat(out, path, directories)
         if found is None:
             outcome.missing.append(path)
-        elif found != stat.S_IFREG or not _same_bytes(out, path, text):
-            outcome.stale.append(path)
-        else:
+            continue
+        last = settled.get(path)
+        if stat.S_ISREG(found.st_mode) and (
+            (last is not None and last[1] == stamp(found) and last[0] == text)
+            or _same_bytes(out, path, text)
+        ):
             outcome.unchanged.append(path)
+            if found.st_mtime_ns < quiet:
+                outcome.settled[path] = (text, stamp(found))
+        else:
+            outcome.stale.append(path)
     for path, source in sorted(previous.items()):
         # A build writes files only: an entry that names a directory (a hand-edited manifest)
         # would leave out everything under it, the files this build makes there too.
@@ -116,13 +133,17 @@ def plan(result: BuildResult, out: Path, root: Path) -> Plan:
     return outcome
 
 
-def write(result: BuildResult, out: Path, root: Path) -> Plan:
-    """Bring `out` in line with the build: the new tree is made beside it, then swapped in whole."""
+def write(result: BuildResult, out: Path, root: Path, memory: BuildMemory | None = None) -> Plan:
+    """Bring `out` in line with the build: the new tree is made beside it, then swapped in whole.
+    The `memory` of a process that builds again keeps the files found unchanged (`plan`)."""
     with output_lock(out):
         try:
-            outcome = plan(result, out, root)
+            outcome = plan(result, out, root, memory)
         except OutputError as exc:
             raise OutputError(f"{exc}; nothing was written") from None
+        if memory is not None:
+            # Hard links in the new tree keep each unchanged file's inode and times.
+            memory.written[os.fspath(out)] = outcome.settled
         if outcome.clean:
             return outcome
         work = work_directory(out)
@@ -168,33 +189,41 @@ def _link_message(link: Path) -> str:
 
 
 def _status(out: Path, path: str, directories: dict[str, int | None] | None = None) -> int | None:
-    """The kind of file at `path` inside `out` (None: there is none), found without following a
-    link: a link on the way is an error, since writing or deleting through it would reach a
-    file outside `out`. `directories` keeps what was found of each directory on the way, for
-    the next path."""
+    """The kind of file at `path` inside `out` (None: there is none), as `_lstat` finds it."""
+    found = _lstat(out, path, directories)
+    return None if found is None else stat.S_IFMT(found.st_mode)
+
+
+def _lstat(
+    out: Path, path: str, directories: dict[str, int | None] | None = None
+) -> os.stat_result | None:
+    """The file at `path` inside `out` (None: there is none), found without following a link: a
+    link on the way is an error, since writing or deleting through it would reach a file
+    outside `out`. `directories` keeps what was found of each directory on the way, for the
+    next path."""
     directories = {} if directories is None else directories
     current = os.fspath(out)
     *folders, name = path.split("/")  # a path the build made: relative, "/"-separated
     for part in folders:
         current = os.path.join(current, part)
         if current not in directories:
-            directories[current] = _lstat_mode(current)
+            found = _lstat_here(current)
+            directories[current] = None if found is None else found.st_mode
         if directories[current] is None:
             return None
-    mode = _lstat_mode(os.path.join(current, name))
-    return None if mode is None else stat.S_IFMT(mode)
+    return _lstat_here(os.path.join(current, name))
 
 
-def _lstat_mode(path: str) -> int | None:
-    """The mode of `path` itself (None: there is none, or a file stands where a directory
-    should); a link is an error."""
+def _lstat_here(path: str) -> os.stat_result | None:
+    """`path` itself (None: there is none, or a file stands where a directory should); a link
+    is an error."""
     try:
-        mode = os.lstat(path).st_mode
+        found = os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):
         return None  # a file where a directory should be: the build replaces it
-    if stat.S_ISLNK(mode):
+    if stat.S_ISLNK(found.st_mode):
         raise OutputError(_link_message(Path(path)))
-    return mode
+    return found
 
 
 def _same_bytes(out: Path, path: str, text: str) -> bool:

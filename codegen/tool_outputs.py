@@ -134,8 +134,8 @@ def tool_outputs(catalog: Catalog, results: ToolResults) -> list[tuple[str, Tool
 
 def stored_output(results: ToolResults, entry: str) -> ToolOutput | None:
     """A tool's output kept in its catalog's record under `entry`, if it is there whole."""
-    record = results.get("output", entry)
-    return None if record is None else ToolOutput.from_record(record)
+    output: ToolOutput | None = results.get("output", entry, make=ToolOutput.from_record)
+    return output
 
 
 def findings(catalog: Catalog, outputs: list[ToolOutput]) -> list[Diagnostic]:

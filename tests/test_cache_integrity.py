@@ -232,11 +232,7 @@ def test_the_key_that_seals_entries_is_the_users_own(tmp_path: Path) -> None:
     # Made once, readable by its owner only, and the same for every build of this user; where
     # none can be made (a read-only cache home), a key of the process alone, so that nothing a
     # build reads was sealed by another.
-    script = (
-        "from codegen.cache import user_key\n"
-        "import sys\n"
-        "sys.stdout.write(user_key().hex())\n"
-    )
+    script = "from codegen.cache import user_key\nimport sys\nsys.stdout.write(user_key().hex())\n"
 
     def key_with(home: Path) -> str:
         done = subprocess.run(

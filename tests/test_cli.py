@@ -990,11 +990,12 @@ def test_a_damaged_cache_is_built_again(project: Path, damage: str | None) -> No
     ]
     # An entry is the digest of its bytes, a line, and the bytes (tests/test_cache_integrity.py).
     texts = {p: p.read_bytes().partition(b"\n")[2].decode("utf-8", "replace") for p in entries}
-    heads = [p for p in entries if texts[p].startswith('{"name": ')]
+    # A package's head: the digest of the catalog's bytes, then a line of JSON.
+    heads = [p for p in entries if texts[p][65:].startswith('{"name": ')]
     assert len(heads) == 2  # one package a catalog
     for head in heads:
         if damage is None:  # the tools' outputs the package's record refers to are gone
-            record = ToolResults(cache, json.loads(texts[head])["source"])
+            record = ToolResults(cache, json.loads(texts[head][65:])["source"])
             kept = {k: v for k, v in record.old.items() if not k.startswith("output\0")}
             cache.put_frame(record.entry, pack_values(kept), alone=True)
         else:  # damaged with its digest made to match: a record codegen did not write

@@ -27,6 +27,7 @@ from bench.corpus import catalog as corpus_catalog
 from codegen.build import BuildResult, build
 from codegen.cache import BuildCache
 from codegen.diagnostics import CODES, CatalogError, Diagnostic
+from codegen.memory import BuildMemory
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,9 +75,11 @@ def _edit(rng: random.Random, data: dict[str, Any], step: int) -> str:
     return choice
 
 
-def _outcome(source: Path, root: Path, cache: BuildCache) -> tuple[str, Any, list[Diagnostic]]:
+def _outcome(
+    source: Path, root: Path, cache: BuildCache, memory: BuildMemory | None = None
+) -> tuple[str, Any, list[Diagnostic]]:
     try:
-        result: BuildResult = build([source], root, cache)
+        result: BuildResult = build([source], root, cache, memory=memory)
     except CatalogError as exc:
         outcome: tuple[str, Any, list[Diagnostic]] = "failed", None, sorted(exc.diagnostics)
     else:
@@ -86,21 +89,34 @@ def _outcome(source: Path, root: Path, cache: BuildCache) -> tuple[str, Any, lis
     return outcome
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(
+    ("seed", "watching"), [(1, False), (2, False), (3, True)], ids=["1", "2", "watch"]
+)
 def test_a_cached_rebuild_after_each_edit_equals_a_build_without_the_cache(
-    seed: int, tmp_path: Path
+    seed: int, watching: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Watching, one process builds each time with the memory of its last build: the record it
+    # wrote and the values it read are taken from there (codegen/memory.py), not the disk.
+    read_from_disk: list[str] = []
+    get_frames = BuildCache.get_frames
+
+    def spy(self: BuildCache, entry: str) -> Any:
+        read_from_disk.append(entry)
+        return get_frames(self, entry)
+
+    monkeypatch.setattr(BuildCache, "get_frames", spy)
     rng = random.Random(seed)
     source = tmp_path / "catalog" / "bench_tools.yaml"
     source.parent.mkdir()
     cache = BuildCache(tmp_path / ".codegen_cache")
+    memory = BuildMemory() if watching else None
     data = _start()
     done = []
     for step in range(7):
         if step:
             done.append(_edit(rng, data, step))
         source.write_text(yaml.safe_dump(data, sort_keys=False, width=100), encoding="utf-8")
-        cached = _outcome(source, tmp_path, cache)
+        cached = _outcome(source, tmp_path, cache, memory)
         assert cached == _outcome(source, tmp_path, BuildCache(None)), done
         if cached[0] == "failed":
             # Undo what broke the catalog, as its author would, and go on editing.
@@ -110,6 +126,10 @@ def test_a_cached_rebuild_after_each_edit_equals_a_build_without_the_cache(
             names = [t["name"] for t in data["tools"]]
             data["tools"] = [t for i, t in enumerate(data["tools"]) if t["name"] not in names[:i]]
     assert {"change", "move"} & set(done), done
+    if watching:
+        assert len(read_from_disk) == 1  # by the first build only
+    else:
+        assert len(read_from_disk) == 7
 
 
 def small_tool(n: int) -> dict[str, Any]:
@@ -191,7 +211,9 @@ def test_cached_and_uncached_builds_agree_after_edits(
         assert starts[index] <= d.line < end, str(d)
 
 
-def test_a_tool_is_made_again_only_when_its_definition_changed(tmp_path: Path, tools_made: list[str]) -> None:
+def test_a_tool_is_made_again_only_when_its_definition_changed(
+    tmp_path: Path, tools_made: list[str]
+) -> None:
     # The pipeline keeps each tool's module, payload entries and docs page under one key: moving
     # tools (their lines and indexes change) makes none again, changing one makes that one.
     made = tools_made

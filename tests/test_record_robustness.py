@@ -213,7 +213,9 @@ def test_an_mcp_reply_s_line_map_does_not_depend_on_how_it_was_read(tmp_path: Pa
     assert by_items.lines[("tools", 0, "parameters")] == whole.lines[("tools", 0, "parameters")]
 
 
-def test_a_record_with_a_damaged_tail_keeps_what_later_builds_add(tmp_path: Path, tools_made: list[str]) -> None:
+def test_a_record_with_a_damaged_tail_keeps_what_later_builds_add(
+    tmp_path: Path, tools_made: list[str]
+) -> None:
     # A frame cut short by a kill ends what is read of the record (cache.get_frames), and every
     # later build appends its frame after those bytes, where no build reads it: the tools it
     # made are made again on every build, and the record grows by a frame each time without

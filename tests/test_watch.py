@@ -12,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from codegen import emit
+from codegen.build import build
+from codegen.cache import BuildCache
 from codegen.cli import main
+from codegen.emit import write
+from codegen.memory import BuildMemory
 from codegen.watch import watch
 
 CATALOG = """\
@@ -48,7 +53,9 @@ def test_each_change_is_built_and_a_broken_catalog_does_not_end_the_watch(
         stop=lambda: len(builds) == 3 or time.monotonic() > deadline,
     )
     assert builds == [0, 1, 0]
-    assert "Second, longer." in (out / "watched" / "docs" / "tools" / "ping.md").read_text(encoding="utf-8")
+    assert "Second, longer." in (out / "watched" / "docs" / "tools" / "ping.md").read_text(
+        encoding="utf-8"
+    )
     assert "nothing was written" in capsys.readouterr().err
 
 
@@ -90,3 +97,89 @@ def test_the_watch_ends_on_ctrl_c_with_exit_0(tmp_path: Path) -> None:
 def test_watch_refuses_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", str(tmp_path), "--watch", "--check"]) == 2
     assert "--watch writes; it cannot go with --check" in capsys.readouterr().err
+
+
+def _written(out: Path) -> dict[str, str]:
+    return {
+        p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(out.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _age(out: Path) -> None:
+    # As if the last write were a minute ago: a file written within the last second is read by
+    # the next build whatever memory says (emit.plan), since its stamp may not show a change.
+    past = time.time() - 60
+    for path in out.rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+
+
+def test_a_watched_rebuild_reads_no_unchanged_file_and_sees_every_hand_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The memory of a watch (codegen/memory.py) holds each output file's text and stamp (inode,
+    # size, modification time): a file still as the last build left it is not read again, and
+    # one changed by hand since, even to text of the same length, is found and written again.
+    source = tmp_path / "watched.yaml"
+    source.write_text(CATALOG.format(description="First."), encoding="utf-8")
+    out, cache = tmp_path / "out", BuildCache(tmp_path / ".codegen_cache")
+    memory = BuildMemory()
+    write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+    _age(out)
+    fresh = _written(out)
+    read: list[str] = []
+    same_bytes = emit._same_bytes
+    monkeypatch.setattr(
+        emit, "_same_bytes", lambda o, path, text: read.append(path) or same_bytes(o, path, text)
+    )
+
+    # The files the first build wrote are read once (each settled), then no more.
+    for reads in (sorted(fresh), []):
+        outcome = write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+        assert outcome.clean
+        assert sorted(read) == reads
+        assert len(outcome.unchanged) == len(fresh)
+        read.clear()
+
+    doc = out / "watched" / "docs" / "tools" / "ping.md"
+    edited = doc.read_text(encoding="utf-8").replace("First.", "Fir5t.")
+    doc.write_text(edited, encoding="utf-8")  # the same size, a new modification time
+    replaced = out / "watched" / "tools" / "ping.py"
+    replaced.unlink()
+    replaced.write_text(fresh["watched/tools/ping.py"], encoding="utf-8")  # the same text anew
+    outcome = write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+    assert outcome.stale == ["watched/docs/tools/ping.md"]
+    assert sorted(read) == ["watched/docs/tools/ping.md", "watched/tools/ping.py"]
+    assert _written(out) == fresh
+
+    # Written a moment ago (the page by the last build, the module by hand), both are read again.
+    read.clear()
+    outcome = write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+    assert outcome.clean
+    assert sorted(read) == ["watched/docs/tools/ping.md", "watched/tools/ping.py"]
+
+
+def test_a_watched_rebuild_after_each_edit_writes_what_a_fresh_build_writes(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "watched.yaml"
+    out, cache = tmp_path / "out", BuildCache(tmp_path / ".codegen_cache")
+    memory = BuildMemory()
+    for step, description in enumerate(["First.", "Second.", "Third, longer.", "First."]):
+        source.write_text(CATALOG.format(description=description), encoding="utf-8")
+        if step == 2:
+            source.write_text(CATALOG.format(description=description) + EXTRA, encoding="utf-8")
+        write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+        _age(out)
+        reference = tmp_path / f"reference{step}"
+        write(build([source], tmp_path), reference, tmp_path)
+        assert _written(out) == _written(reference), step
+
+
+EXTRA = """\
+  - name: pong
+    description: Answers.
+    parameters: {type: object, properties: {loud: {type: boolean}}}
+"""

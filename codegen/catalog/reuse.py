@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Tool
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
+from codegen.memory import BuildMemory, Record
 
 # (line offset from the tool's first line, path after the tool's own, message, level, code)
 Relative = tuple[int, str, str, str, str]
@@ -84,43 +85,68 @@ class ToolResults:
     into a copy of its own (no later stage's change reaches the record), and saving the record
     pickles only the values made this build."""
 
-    def __init__(self, cache: BuildCache | None, source: str) -> None:
+    def __init__(
+        self, cache: BuildCache | None, source: str, memory: BuildMemory | None = None
+    ) -> None:
         # A cache that keeps nothing (`--no-cache`) is not asked, nor are values pickled for it.
         self.cache = cache if cache is not None and cache.directory is not None else None
         self.source = source
         self.entry = key("tool-results", source)
+        self.memory = memory
         # Values are slices of the frames read, not copies: the record of a large catalog is tens
         # of megabytes, of which a rebuild unpickles a part.
         self.old: dict[str, bytes | memoryview] = {}
         self.new: dict[str, bytes | memoryview] = {}
         self.stored = 0  # the bytes of the record's frames
         self.whole = True  # False: bytes after the frames read (a frame cut short, say)
-        if self.cache is not None:
-            frames, self.whole = self.cache.get_frames(self.entry)
-            for frame in frames:
-                self.old.update(self._read(frame))
-                self.stored += len(frame)
+        # Values unpickled, by key, beside the bytes they came from: this build's, and those the
+        # last build of this process left (`memory`), which are not unpickled again.
+        self.objects: dict[str, tuple[bytes | memoryview, Any]] = {}
+        self.remembered: dict[str, tuple[bytes | memoryview, Any]] = {}
+        if self.cache is None:
+            return
+        kept = memory.records.get(self.entry) if memory is not None else None
+        if kept is not None and kept.stamp == self.cache.stamp(self.entry):
+            self.old, self.stored, self.remembered = dict(kept.values), kept.stored, kept.objects
+            return
+        frames, self.whole = self.cache.get_frames(self.entry)
+        for frame in frames:
+            self.old.update(self._read(frame))
+            self.stored += len(frame)
 
     @staticmethod
     def _read(frame: memoryview) -> dict[str, memoryview]:
         found = unpack_values(frame)
         return {} if found is None else found  # a frame this codegen did not write: start again
 
-    def get(self, kind: str, *parts: str, shape: Callable[[Any], bool] = lambda _: True) -> Any:
-        """The last build's value under this key, when it has the `shape` its reader expects
-        (None otherwise: a value this codegen did not write is worked out again)."""
+    def get(
+        self,
+        kind: str,
+        *parts: str,
+        shape: Callable[[Any], bool] = lambda _: True,
+        make: Callable[[Any], Any] = lambda value: value,
+    ) -> Any:
+        """What `make` makes of the last build's value under this key, when it has the `shape`
+        its reader expects (None otherwise, or when `make` refuses it: a value this codegen did
+        not write is worked out again)."""
         entry = self._key(kind, parts)
         stored = self.old.get(entry)
         if stored is None:
             return None
-        try:
-            value = unpickled(stored)
-        except Exception:  # noqa: BLE001 - not a value this codegen wrote: work it out again
-            return None
-        if not shape(value):
-            return None
+        kept = self.remembered.get(entry)
+        if kept is not None and kept[0] is stored:
+            made = kept[1]  # the same bytes, read by this process's last build, the same way
+        else:
+            try:
+                value = unpickled(stored)
+            except Exception:  # noqa: BLE001 - not a value this codegen wrote: work it out again
+                return None
+            made = make(value) if shape(value) else None
+            if made is None:
+                return None
         self.new[entry] = stored
-        return value
+        self.objects[entry] = (stored, made)
+        return made
 
     def put(self, kind: str, parts: tuple[str, ...], value: Any) -> None:
         if self.cache is not None:
@@ -143,10 +169,32 @@ class ToolResults:
         size = sum(map(len, live.values()))
         if self.stored > 2 * size + _SLACK or not self.whole:
             # Written again whole; a frame added after damaged bytes would never be read.
-            self.cache.put_frame(self.entry, pack_values(live), alone=True)
+            frame = pack_values(live)
+            kept, stored = live, len(frame)
+            written = self.cache.put_frame(self.entry, frame, alone=True)
         elif added:
-            self.cache.put_frame(self.entry, pack_values(added), alone=not self.stored)
+            frame = pack_values(added)
+            kept, stored = {**self.old, **added}, self.stored + len(frame)
+            written = self.cache.put_frame(self.entry, frame, alone=not self.stored)
+        else:
+            kept, stored, written = self.old, self.stored, True
         self.cache.claim(f"tool-results\0{self.source}", self.entry)
+        if self.memory is not None:
+            self._remember(kept, stored, written)
+
+    def remember(self) -> None:
+        """Keep the record as read, for the next build of this process (one that saves nothing)."""
+        if self.memory is not None and self.cache is not None and self.whole:
+            self._remember(self.old, self.stored, True)
+
+    def _remember(self, kept: dict[str, bytes | memoryview], stored: int, written: bool) -> None:
+        assert self.memory is not None and self.cache is not None
+        on_disk = self.cache.stamp(self.entry)
+        if not written or on_disk is None:
+            self.memory.records.pop(self.entry, None)  # the next build reads what is there
+            return
+        objects = {k: found for k, found in self.objects.items() if kept.get(k) is found[0]}
+        self.memory.records[self.entry] = Record(on_disk, kept, stored, objects)
 
 
 # What a record may hold beyond twice its live values before it is written again whole.

@@ -1,0 +1,42 @@
+"""What a process that builds again and again (`codegen build --watch`) keeps from one build for
+the next, so that a rebuild neither reads back nor unpickles what this process wrote and made.
+
+Nothing here is trusted beyond what it was checked against: a catalog's record is taken from
+memory only while its file on disk is the one this process left (same inode, size and
+modification time), and an output file counts as unchanged without being read only while it is
+the file this process found or wrote (the same), with the text the build makes now.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+# A file's inode, size and modification time: any write through a path changes one of them.
+Stamp = tuple[int, int, int]
+
+
+def stamp(found: os.stat_result) -> Stamp:
+    return found.st_ino, found.st_size, found.st_mtime_ns
+
+
+@dataclass
+class Record:
+    """A catalog's record as this process last left it on disk (`catalog/reuse.py`): its values
+    by key, their size, and the values unpickled by the build that left it, each beside the bytes
+    it was read from."""
+
+    stamp: Stamp
+    values: dict[str, bytes | memoryview]
+    stored: int
+    objects: dict[str, tuple[bytes | memoryview, Any]]
+
+
+@dataclass
+class BuildMemory:
+    """Per catalog record (by cache entry), and per output directory each file's text and stamp
+    as the last build found or wrote it, when that was settled (see `emit.plan`)."""
+
+    records: dict[str, Record] = field(default_factory=dict)
+    written: dict[str, dict[str, tuple[str, Stamp]]] = field(default_factory=dict)
