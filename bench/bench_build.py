@@ -8,6 +8,9 @@ In a fresh project (a temporary directory with a pyproject.toml and one YAML cat
 its wall time and its CPU time (user + system of the process and its worker processes, which is
 what to compare on a shared machine): from scratch (no output, no cache), again with nothing
 changed, and after editing one tool, each `--rounds` times (a fresh project for each cold build).
+Then one `codegen build --watch` process (`watch_rebuild.py`) builds three more one-tool edits in
+turn, each build timed within that process (wall, and the CPU of the process, which makes a single
+tool without workers).
 Each `--codegen NAME=DIR` is a copy of codegen's source (default: this one), run in turn within
 each round, so that "before" and "after" meet the same load. In the same run the peer,
 datamodel-code-generator, writes pydantic models from one JSON Schema whose `$defs` are the same
@@ -59,6 +62,34 @@ def codegen_build(project: Path, repo: Path = REPO) -> tuple[float, float, str]:
         check=True,
     )
     return time.perf_counter() - start, children_cpu() - cpu, done.stdout.strip()
+
+
+def edited(data: dict[str, Any], edit: int) -> str:
+    """The catalog's text with one more parameter in one tool (a tool of its own for each edit)."""
+    tool = data["tools"][len(data["tools"]) // 2 + edit]
+    tool["parameters"]["properties"][f"added{edit}"] = {
+        "type": "integer",
+        "description": "A parameter added in the edit.",
+    }
+    return yaml.safe_dump(data, sort_keys=False, width=100)
+
+
+def watch_rebuilds(
+    project: Path, repo: Path, source: Path, texts: list[Path]
+) -> list[tuple[float, float]]:
+    """Wall and CPU seconds of each build of one `codegen build --watch` process after its first,
+    each after one of `texts` became the catalog (`watch_rebuild.py`)."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("watch_rebuild.py")), str(source)]
+        + [str(t) for t in texts],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**environment, "PYTHONPATH": str(repo)},
+        check=True,
+    )
+    return [(wall, cpu) for wall, cpu in json.loads(done.stdout.splitlines()[-1])]
 
 
 def peer_build(project: Path, data: dict[str, object]) -> tuple[float, float]:
@@ -150,14 +181,16 @@ def main() -> None:
                 steps += [("one tool changed", edit) for edit in range(3)]
                 for label, edit in steps:
                     if edit is not None:
-                        tool = data["tools"][len(data["tools"]) // 2 + edit]
-                        tool["parameters"]["properties"][f"added{edit}"] = {
-                            "type": "integer",
-                            "description": "A parameter added in the edit.",
-                        }
-                        source.write_text(yaml.safe_dump(data, sort_keys=False, width=100))
+                        source.write_text(edited(data, edit))
                     wall, cpu, said[label] = codegen_build(project, Path(repo).resolve())
                     times.setdefault(f"{name}: {label}", []).append((wall, cpu))
+                texts = [project / f"edit{edit}.yaml" for edit in range(3, 6)]
+                for edit, text in enumerate(texts, start=3):
+                    text.write_text(edited(data, edit))
+                said["watching: one tool changed"] = "each build of `codegen build --watch`"
+                times.setdefault(f"{name}: watching: one tool changed", []).extend(
+                    watch_rebuilds(project, Path(repo).resolve(), source, texts)
+                )
         if not args.no_peer:
             with tempfile.TemporaryDirectory() as tmp:
                 project, data, _ = new_project(tmp, args.tools)
@@ -179,7 +212,7 @@ def main() -> None:
     if not args.no_peer:
         peer = median(times["peer: datamodel-code-generator"])
         for name, _ in copies:
-            for step in ("from scratch", "one tool changed"):
+            for step in ("from scratch", "one tool changed", "watching: one tool changed"):
                 ratio = median(times[f"{name}: {step}"]) / peer
                 print(f"{name}, {step}: CPU {ratio:.2f} of the peer's cold build (medians)")
     with tempfile.TemporaryDirectory() as tmp:
