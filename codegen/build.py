@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from codegen import runtime
@@ -23,7 +24,7 @@ from codegen.catalog.load import (
     read_catalog_bytes,
 )
 from codegen.catalog.normalize import normalize
-from codegen.catalog.reuse import ToolResults
+from codegen.catalog.reuse import ToolResults, record_entry
 from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError, Diagnostic
@@ -316,7 +317,7 @@ def _build(
     for item in found:
         if isinstance(item, _Checked):
             try:
-                package = _render_package(item.catalog, item.warnings, cache, item.results)
+                package = _render_package(item.catalog, item.warnings, cache, item.results, memory)
             except CatalogError as exc:
                 item.results.save(keep="output")
                 errors += exc.diagnostics
@@ -348,12 +349,16 @@ def _check(
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     for source in sources:
-        package = _cached_package(cache, source, root, providers, memory)
+        name = display_name(source, root)
+        # A watch's first build of a catalog checks it, though its package is in the cache: its
+        # memory then holds every tool's results, and the watch's next builds take them from there.
+        fresh = memory is not None and record_entry(name) not in memory.records
+        package = None if fresh else _cached_package(cache, source, root, providers, memory)
         if package is not None:
             found.append(package)
             warnings += package.warnings
             continue
-        results = ToolResults(cache, display_name(source, root), memory)
+        results = ToolResults(cache, name, memory)
         with _collector_paused():
             catalog, diagnostics = _check_source(source, root, providers, results)
         errors += [d for d in diagnostics if d.level == "error"]
@@ -389,18 +394,46 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _render_package(
-    catalog: Catalog, warnings: tuple[Diagnostic, ...], cache: BuildCache, results: ToolResults
+    catalog: Catalog,
+    warnings: tuple[Diagnostic, ...],
+    cache: BuildCache,
+    results: ToolResults,
+    memory: BuildMemory | None,
 ) -> Package:
     rendered = render_package(catalog, results)
-    files = rendered.files
-    check_examples(catalog, files, cache)
+    check_examples(catalog, rendered.files, cache)
     warnings = (*warnings, *sorted(rendered.warnings))
-    package = Package(catalog.name, catalog.source, catalog.name_line, files, warnings)
-    # Tool modules and docs pages are in the catalog's record already, in their tools' outputs:
-    # the package's record refers to them. It holds the other files' texts beside, and is
-    # replaced by each build of the catalog, so the cache holds one package a catalog.
-    refs = {path: rendered.tool_files[path] for path in files if path in rendered.tool_files}
-    others = {path: text for path, text in files.items() if path not in rendered.tool_files}
+    package = Package(catalog.name, catalog.source, catalog.name_line, rendered.files, warnings)
+    if memory is None:
+        _store_package(cache, catalog.sha256, catalog.providers, package, rendered.tool_files)
+    else:  # a watch stores it once the build is written and reported (`BuildMemory.later`)
+        memory.later.append(
+            partial(
+                _store_package,
+                cache,
+                catalog.sha256,
+                catalog.providers,
+                package,
+                rendered.tool_files,
+            )
+        )
+    return package
+
+
+def _store_package(
+    cache: BuildCache,
+    sha256: str,
+    providers: tuple[str, ...],
+    package: Package,
+    tool_files: dict[str, tuple[str, str]],
+) -> None:
+    """Keep a catalog's package in the cache, for a build of the same bytes (`_cached_package`).
+    Tool modules and docs pages are in the catalog's record already, in their tools' outputs:
+    the package's record refers to them. It holds the other files' texts beside, and is replaced
+    by each build of the catalog, so the cache holds one package a catalog."""
+    files, warnings = package.files, package.warnings
+    refs = {path: tool_files[path] for path in files if path in tool_files}
+    others = {path: text for path, text in files.items() if path not in tool_files}
     head = {
         "name": package.name,
         "source": package.source,
@@ -413,13 +446,12 @@ def _render_package(
     # The head's first line is the digest of the bytes this build read (never of a second read,
     # which an editor could race): a rebuild of a changed catalog tells at once, without parsing
     # the rest (the findings of thousands of tools).
-    made_from = {"sha256": catalog.sha256}
-    head_text = f"{catalog.sha256}\n{json.dumps(head)}"
+    made_from = {"sha256": sha256}
+    head_text = f"{sha256}\n{json.dumps(head)}"
     for part, text in (("head", head_text), ("files", pack_texts(made_from, others))):
-        entry = _package_entry(catalog.source, catalog.providers, part)
+        entry = _package_entry(package.source, providers, part)
         cache.put(entry, text)
-        cache.claim(f"package\0{part}\0{catalog.source}\0{','.join(catalog.providers)}", entry)
-    return package
+        cache.claim(f"package\0{part}\0{package.source}\0{','.join(providers)}", entry)
 
 
 def _package_entry(source: str, providers: tuple[str, ...], part: str = "head") -> str:
@@ -458,7 +490,6 @@ def _cached_package(
             if output is None:
                 return None  # no longer in the catalog's record: build the catalog again
             files[path] = {"module": output.module, "doc": output.doc}[part]
-        results.remember()
         warnings = tuple(Diagnostic(*fields) for fields in head["warnings"])
         files = dict(sorted(files.items()))
         return Package(head["name"], head["source"], head["name_line"], files, warnings)

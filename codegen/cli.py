@@ -47,8 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.check:
             print("codegen: --watch writes; it cannot go with --check", file=sys.stderr)
             return USAGE
-        args.memory = BuildMemory()
-        return watch(sources, lambda: _run(args, sources, config))
+        args.memory = memory = BuildMemory()
+        return watch(sources, lambda: _run(args, sources, config), after=memory.finish)
     return _run(args, sources, config)
 
 

@@ -10,6 +10,7 @@ the file this process found or wrote (the same), with the text the build makes n
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +37,15 @@ class Record:
 @dataclass
 class BuildMemory:
     """Per catalog record (by cache entry), and per output directory each file's text and stamp
-    as the last build found or wrote it, when that was settled (see `emit.plan`)."""
+    as the last build found or wrote it, when that was settled (see `emit.plan`); and what the
+    last build left to do once its output is written (`finish`)."""
 
     records: dict[str, Record] = field(default_factory=dict)
     written: dict[str, dict[str, tuple[str, Stamp]]] = field(default_factory=dict)
+    later: list[Callable[[], None]] = field(default_factory=list)
+
+    def finish(self) -> None:
+        """Do what the last build left for after its output: storing each catalog's package in the
+        cache (read by the next build while the catalog's bytes stay the same)."""
+        while self.later:
+            self.later.pop(0)()

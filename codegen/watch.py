@@ -41,26 +41,29 @@ def watch(
     *,
     interval: float = 0.5,
     stop: Callable[[], bool] = lambda: False,
+    after: Callable[[], None] = lambda: None,
 ) -> int:
     """Build now, then again after each change of the sources, until `stop()` or Ctrl-C (during
-    a build too: the output is then the old tree or the new one, as after any interrupted build)."""
+    a build too: the output is then the old tree or the new one, as after any interrupted build).
+    `after` each build, what it left for later is done, before the watch waits again."""
     try:
         last = snapshot(sources)
         build_once()
-        _set_aside()
+        _between_builds(after)
         while not stop():
             time.sleep(interval)
             now = snapshot(sources)
             if now != last:
                 last = now
                 build_once()
-                _set_aside()
+                _between_builds(after)
     except KeyboardInterrupt:
         pass
     return 0
 
 
-def _set_aside() -> None:
+def _between_builds(after: Callable[[], None]) -> None:
+    after()
     # What a build keeps for the next (`codegen.memory`) is millions of objects that live on: every
     # pass of the cyclic collector during the next build would walk them all. Collected once now,
     # between builds, they are then left out of its passes (a build puts them back when it ends).

@@ -80,6 +80,8 @@ def _outcome(
 ) -> tuple[str, Any, list[Diagnostic]]:
     try:
         result: BuildResult = build([source], root, cache, memory=memory)
+        if memory is not None:
+            memory.finish()  # as the watch does between builds
     except CatalogError as exc:
         outcome: tuple[str, Any, list[Diagnostic]] = "failed", None, sorted(exc.diagnostics)
     else:

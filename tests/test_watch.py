@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from codegen import emit
-from codegen.build import build
+from codegen.build import _cached_package, build
 from codegen.cache import BuildCache
 from codegen.cli import main
 from codegen.emit import write
 from codegen.memory import BuildMemory
+from codegen.outputs import ALL_PROVIDERS
 from codegen.watch import watch
 
 CATALOG = """\
@@ -99,6 +100,15 @@ def test_watch_refuses_check(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "--watch writes; it cannot go with --check" in capsys.readouterr().err
 
 
+def _watched(source: Path, out: Path, cache: BuildCache, memory: BuildMemory) -> emit.Plan:
+    """One build of a watch, in the project that holds `source`, and what it does after."""
+    outcome = write(
+        build([source], source.parent, cache, memory=memory), out, source.parent, memory
+    )
+    memory.finish()
+    return outcome
+
+
 def _written(out: Path) -> dict[str, str]:
     return {
         p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
@@ -126,7 +136,7 @@ def test_a_watched_rebuild_reads_no_unchanged_file_and_sees_every_hand_edit(
     source.write_text(CATALOG.format(description="First."), encoding="utf-8")
     out, cache = tmp_path / "out", BuildCache(tmp_path / ".codegen_cache")
     memory = BuildMemory()
-    write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+    _watched(source, out, cache, memory)
     _age(out)
     fresh = _written(out)
     read: list[str] = []
@@ -137,7 +147,7 @@ def test_a_watched_rebuild_reads_no_unchanged_file_and_sees_every_hand_edit(
 
     # The files the first build wrote are read once (each settled), then no more.
     for reads in (sorted(fresh), []):
-        outcome = write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+        outcome = _watched(source, out, cache, memory)
         assert outcome.clean
         assert sorted(read) == reads
         assert len(outcome.unchanged) == len(fresh)
@@ -149,14 +159,14 @@ def test_a_watched_rebuild_reads_no_unchanged_file_and_sees_every_hand_edit(
     replaced = out / "watched" / "tools" / "ping.py"
     replaced.unlink()
     replaced.write_text(fresh["watched/tools/ping.py"], encoding="utf-8")  # the same text anew
-    outcome = write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+    outcome = _watched(source, out, cache, memory)
     assert outcome.stale == ["watched/docs/tools/ping.md"]
     assert sorted(read) == ["watched/docs/tools/ping.md", "watched/tools/ping.py"]
     assert _written(out) == fresh
 
     # Written a moment ago (the page by the last build, the module by hand), both are read again.
     read.clear()
-    outcome = write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+    outcome = _watched(source, out, cache, memory)
     assert outcome.clean
     assert sorted(read) == ["watched/docs/tools/ping.md", "watched/tools/ping.py"]
 
@@ -171,7 +181,7 @@ def test_a_watched_rebuild_after_each_edit_writes_what_a_fresh_build_writes(
         source.write_text(CATALOG.format(description=description), encoding="utf-8")
         if step == 2:
             source.write_text(CATALOG.format(description=description) + EXTRA, encoding="utf-8")
-        write(build([source], tmp_path, cache, memory=memory), out, tmp_path, memory)
+        _watched(source, out, cache, memory)
         _age(out)
         reference = tmp_path / f"reference{step}"
         write(build([source], tmp_path), reference, tmp_path)
@@ -183,3 +193,23 @@ EXTRA = """\
     description: Answers.
     parameters: {type: object, properties: {loud: {type: boolean}}}
 """
+
+
+def test_a_watch_stores_each_package_after_the_build_for_the_next_build_to_read(
+    tmp_path: Path,
+) -> None:
+    # Storing a catalog's package in the cache (megabytes at 2,000 tools) is left for after the
+    # build's output is written and reported (`BuildMemory.later`), then done before the watch
+    # waits again: a build in a new process finds it as if it had been stored at once.
+    source = tmp_path / "watched.yaml"
+    source.write_text(CATALOG.format(description="First."), encoding="utf-8")
+    cache, memory = BuildCache(tmp_path / ".codegen_cache"), BuildMemory()
+    result = build([source], tmp_path, cache, memory=memory)
+    assert len(memory.later) == 1
+    assert _cached_package(cache, source, tmp_path, ALL_PROVIDERS, None) is None
+    memory.finish()
+    assert memory.later == []
+    package = _cached_package(cache, source, tmp_path, ALL_PROVIDERS, None)
+    assert package is not None
+    assert package.files == result.files
+    assert list(package.warnings) == result.warnings

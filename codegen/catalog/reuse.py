@@ -91,7 +91,7 @@ class ToolResults:
         # A cache that keeps nothing (`--no-cache`) is not asked, nor are values pickled for it.
         self.cache = cache if cache is not None and cache.directory is not None else None
         self.source = source
-        self.entry = key("tool-results", source)
+        self.entry = record_entry(source)
         self.memory = memory
         # Values are slices of the frames read, not copies: the record of a large catalog is tens
         # of megabytes, of which a rebuild unpickles a part.
@@ -182,11 +182,6 @@ class ToolResults:
         if self.memory is not None:
             self._remember(kept, stored, written)
 
-    def remember(self) -> None:
-        """Keep the record as read, for the next build of this process (one that saves nothing)."""
-        if self.memory is not None and self.cache is not None and self.whole:
-            self._remember(self.old, self.stored, True)
-
     def _remember(self, kept: dict[str, bytes | memoryview], stored: int, written: bool) -> None:
         assert self.memory is not None and self.cache is not None
         on_disk = self.cache.stamp(self.entry)
@@ -195,6 +190,11 @@ class ToolResults:
             return
         objects = {k: found for k, found in self.objects.items() if kept.get(k) is found[0]}
         self.memory.records[self.entry] = Record(on_disk, kept, stored, objects)
+
+
+def record_entry(source: str) -> str:
+    """The cache entry of the record of the catalog file at `source` (as shown in messages)."""
+    return key("tool-results", source)
 
 
 # What a record may hold beyond twice its live values before it is written again whole.
