@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from codegen import __version__
 from codegen.build import BuildResult
@@ -255,15 +255,17 @@ def _debris(out: Path, files: dict[str, str]) -> list[Path]:
     found: list[Path] = []
     if os.path.lexists(work_directory(out)):
         found.append(work_directory(out))
-    directories = {PurePosixPath(path.rpartition("/")[0]) for path in files}
+    # Strings, not paths: this runs over every file of the output.
+    directories = {path.rpartition("/")[0] for path in files}
     for directory in sorted(directories):
         try:
-            names = os.listdir(out / directory)
+            names = os.listdir(os.path.join(out, directory))
         except OSError:
             continue
+        prefix = f"{directory}/" if directory else ""
         for name in sorted(names):
             match = _OLD_TEMPORARY.fullmatch(name)
-            if match and (directory / match["name"]).as_posix() in files:
+            if match and prefix + match["name"] in files:
                 found.append(out / directory / name)
     return found
 
