@@ -239,16 +239,16 @@ class BuildCache:
             previous = ""
         if previous == entry:
             return
-        if _ENTRY.fullmatch(previous):  # a planted marker names nothing outside the entries
-            (self.directory / previous[:2] / previous).unlink(missing_ok=True)
         try:
+            if _ENTRY.fullmatch(previous):  # a planted marker names nothing outside the entries
+                (self.directory / previous[:2] / previous).unlink(missing_ok=True)
             slots.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=slots, prefix=".", suffix=".tmp")
             with os.fdopen(fd, "w", encoding="ascii") as handle:
                 handle.write(entry)
             os.replace(tmp, marker)
         except OSError:
-            pass  # the next build claims it again
+            pass  # a cache that cannot be written only makes the next build slower
 
     def _ignore_in_git(self) -> None:
         assert self.directory is not None

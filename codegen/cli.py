@@ -48,8 +48,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("codegen: --watch writes; it cannot go with --check", file=sys.stderr)
             return USAGE
         args.memory = memory = BuildMemory()
-        return watch(sources, lambda: _run(args, sources, config), after=memory.finish)
+        return watch(sources, lambda: _run(args, sources, config), after=lambda: _finish(memory))
     return _run(args, sources, config)
+
+
+def _finish(memory: BuildMemory) -> None:
+    """What a watch's build left for after its output; a failure is said, and the watch goes on
+    (a build cache that cannot be written only makes later builds slower)."""
+    try:
+        memory.finish()
+    except OSError as exc:
+        print(f"codegen: {os_message(exc)} (while storing the build in the cache)", file=sys.stderr)
 
 
 def _run(args: argparse.Namespace, sources: list[Path], config: Config) -> int:

@@ -92,9 +92,10 @@ def plan(result: BuildResult, out: Path, root: Path, memory: BuildMemory | None 
     the text it had then, is not read again."""
     _refuse_linked_output(out)
     settled = memory.written.get(os.fspath(out), {}) if memory is not None else {}
-    # A file written less than a second before may change again within the same tick of the
-    # file system's clock, its stamp unchanged: it is read by the next build, and settled then.
-    quiet = time.time_ns() - 10**9
+    # A file written less than two seconds before may change again within the same tick of the
+    # file system's clock (FAT's is two seconds), its stamp unchanged: it is read by the next
+    # build, and settled then.
+    quiet = time.time_ns() - 2 * 10**9
     previous = read_manifest(out)
     built = set(result.owners.values())
 

@@ -4,7 +4,7 @@ the next, so that a rebuild neither reads back nor unpickles what this process w
 Nothing here is trusted beyond what it was checked against: a catalog's record is taken from
 memory only while its file on disk is the one this process left (same inode, size and
 modification time), and an output file counts as unchanged without being read only while it is
-the file this process found or wrote (the same), with the text the build makes now.
+the file the last build found (the same), with the text the build makes now.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ class BuildMemory:
 
     def finish(self) -> None:
         """Do what the last build left for after its output: storing each catalog's package in the
-        cache (read by the next build while the catalog's bytes stay the same)."""
-        while self.later:
-            self.later.pop(0)()
+        cache (read by the next build while the catalog's bytes stay the same). Whoever passes a
+        memory to `build` calls this after each build, or no package is stored."""
+        # Taken first: after a failure, what is left is not done later over a newer build's.
+        pending, self.later = self.later, []
+        for task in pending:
+            task()

@@ -9,12 +9,14 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from codegen import emit
+from codegen import cli, emit
 from codegen.build import _cached_package, build
 from codegen.cache import BuildCache
+from codegen.catalog.reuse import ToolResults, unpack_values
 from codegen.cli import main
 from codegen.emit import write
 from codegen.memory import BuildMemory
@@ -118,8 +120,8 @@ def _written(out: Path) -> dict[str, str]:
 
 
 def _age(out: Path) -> None:
-    # As if the last write were a minute ago: a file written within the last second is read by
-    # the next build whatever memory says (emit.plan), since its stamp may not show a change.
+    # As if the last write were a minute ago: a file written within the last two seconds is read
+    # by the next build whatever memory says (emit.plan), since its stamp may not show a change.
     past = time.time() - 60
     for path in out.rglob("*"):
         if path.is_file():
@@ -213,3 +215,56 @@ def test_a_watch_stores_each_package_after_the_build_for_the_next_build_to_read(
     assert package is not None
     assert package.files == result.files
     assert list(package.warnings) == result.warnings
+
+
+def test_a_failure_while_storing_a_package_is_said_and_the_watch_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Storing the package comes after the watch's build is written and reported (memory.later):
+    # an error there is said, as an unwritable cache is in any build, and the watch goes on.
+    source = tmp_path / "watched.yaml"
+    source.write_text(CATALOG.format(description="First."), encoding="utf-8")
+    edits = [CATALOG.format(description="Second.")]
+    builds: list[int] = []
+
+    def put(self: BuildCache, entry: str, text: str) -> None:
+        raise PermissionError(13, "Permission denied", str(self.directory))
+
+    def watch_twice(sources: list[Path], build_once: Any, **options: Any) -> int:
+        def once() -> int:
+            builds.append(build_once())
+            if edits:
+                source.write_text(edits.pop(0), encoding="utf-8")
+            return builds[-1]
+
+        return watch(
+            sources, once, interval=0.01, after=options["after"], stop=lambda: len(builds) == 2
+        )
+
+    monkeypatch.setattr(BuildCache, "put", put)
+    monkeypatch.setattr(cli, "watch", watch_twice)
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", str(source), "--out", "out", "--watch"]) == 0
+    assert builds == [0, 0]
+    said = capsys.readouterr().err
+    assert said.count("Permission denied (EACCES) (while storing the build in the cache)") == 2
+    assert "Second." in (tmp_path / "out" / "watched" / "docs" / "tools" / "ping.md").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_a_record_frame_whose_index_nests_past_the_decoder_is_worked_out_again(
+    tmp_path: Path,
+) -> None:
+    # A frame sealed with the user's key (the planted-record tests' threat) whose JSON index is
+    # nested 100,000 deep: json raises RecursionError, which is a frame codegen did not write.
+    index = b"[" * 100_000 + b"]" * 100_000
+    assert unpack_values(memoryview(b"%d\n" % len(index) + index)) is None
+    source = tmp_path / "watched.yaml"
+    source.write_text(CATALOG.format(description="First."), encoding="utf-8")
+    cache = BuildCache(tmp_path / ".codegen_cache")
+    build([source], tmp_path, cache)
+    frame = b"%d\n" % len(index) + index
+    assert cache.put_frame(ToolResults(cache, source.name).entry, frame, alone=False)
+    source.write_text(CATALOG.format(description="Second."), encoding="utf-8")
+    assert build([source], tmp_path, cache).files == build([source], tmp_path).files

@@ -217,7 +217,7 @@ def unpack_values(frame: memoryview) -> dict[str, memoryview] | None:
     end = start + int(size)
     try:
         index = json.loads(bytes(frame[start:end]))
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes
         return None
     if not isinstance(index, list):
         return None
