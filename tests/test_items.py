@@ -80,7 +80,7 @@ def items_reused(source: Path, cache: BuildCache) -> bool:
         composed.append(text)
         return real(name, text, is_json)
 
-    text = source.read_text(encoding="utf-8")
+    text = source.read_bytes().decode("utf-8")  # its line ends as they are, CRLF too
     is_json = source.suffix == ".json"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(load, "_clean_piece", counted)
@@ -96,10 +96,13 @@ BUNDLED = sorted(
 )
 
 
+@pytest.mark.parametrize("crlf", [False, True], ids=["LF", "CRLF"])
 @pytest.mark.parametrize("source", BUNDLED, ids=lambda p: p.name)
-def test_bundled_catalogs_read_alike(source: Path, tmp_path: Path) -> None:
+def test_bundled_catalogs_read_alike(source: Path, crlf: bool, tmp_path: Path) -> None:
+    # Saved on Windows too: every line ending in CRLF.
     copy = tmp_path / source.name
-    copy.write_bytes(source.read_bytes())
+    text = source.read_bytes()
+    copy.write_bytes(text.replace(b"\n", b"\r\n") if crlf else text)
     assert_read_alike(copy, BuildCache(tmp_path / "cache"))
 
 
@@ -119,6 +122,11 @@ def test_the_corpus_is_read_by_items_and_alike(tmp_path: Path) -> None:
     cut = split_json(as_json.read_text(encoding="utf-8"))
     assert cut is not None and len(cut.items) == 30
     assert items_reused(as_json, cache)
+    # The same two files with Windows line ends: read alike, and a tool at a time.
+    for saved in (source, as_json):
+        saved.write_bytes(saved.read_bytes().replace(b"\n", b"\r\n"))
+        assert_read_alike(saved, cache)
+        assert items_reused(saved, cache)
 
 
 # Each text is a catalog a line-based cut could misread; each must be read as the whole text is,
@@ -173,7 +181,10 @@ TRICKY = {
     ),
     "two documents": ("name: c\ntools:\n- name: a\n---\nname: d\n", False),
     "a directive": ("%YAML 1.2\n---\nname: c\ntools:\n- name: a\n", False),
-    "carriage returns": ("name: c\r\ntools:\r\n- name: a\r\n", False),
+    "Windows line ends": ("name: c\r\ntools:\r\n- name: a\r\n  description: |\r\n    A.\r\n", True),
+    "line ends mixed": ("name: c\ntools:\r\n- name: a\n- name: b\r\n", True),
+    "a carriage return alone": ("name: c\rtools:\n- name: a\n", False),
+    "a carriage return before a line end": ("name: c\ntools:\n- name: a\r\r\n", False),
     "a line that starts with a tab": ("name: c\ntools:\n- name: a\n  description: x\n\ty\n", False),
     "a tools key in a flow mapping": ("{name: c,\ntools:\n [{name: a}]}\n", False),
     "tools given as a flow list": ("name: c\ntools: [{name: a}]\n", False),
@@ -306,9 +317,16 @@ TOOLS = st.lists(
     st.sampled_from([2, 4]),
     st.sampled_from([12, 80]),
     st.booleans(),
+    st.booleans(),
 )
 def test_dumped_catalogs_read_alike(
-    tmp_path: Path, tools: list[Any], flow: bool | None, indent: int, width: int, unicode: bool
+    tmp_path: Path,
+    tools: list[Any],
+    flow: bool | None,
+    indent: int,
+    width: int,
+    unicode: bool,
+    crlf: bool,
 ) -> None:
     data = {"name": "c", "tools": tools, "after": {"k": "v"}}
     text = yaml.safe_dump(
@@ -320,7 +338,7 @@ def test_dumped_catalogs_read_alike(
         allow_unicode=unicode,
     )
     source = tmp_path / "c.yaml"
-    source.write_text(text, encoding="utf-8")
+    source.write_text(text, encoding="utf-8", newline="\r\n" if crlf else "\n")
     cache = BuildCache(tmp_path / "cache")
     assert_read_alike(source, cache)
 
@@ -328,15 +346,21 @@ def test_dumped_catalogs_read_alike(
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(TOOLS, st.sampled_from([None, 1, 2, 4, "\t"]), st.booleans(), st.booleans())
+@given(TOOLS, st.sampled_from([None, 1, 2, 4, "\t"]), st.booleans(), st.booleans(), st.booleans())
 def test_dumped_json_catalogs_read_alike(
-    tmp_path: Path, tools: list[Any], indent: int | str | None, ascii_only: bool, mcp: bool
+    tmp_path: Path,
+    tools: list[Any],
+    indent: int | str | None,
+    ascii_only: bool,
+    mcp: bool,
+    crlf: bool,
 ) -> None:
     data: dict[str, Any] = {"name": "c", "tools": tools, "after": {"k": "v"}}
     if mcp:
         data = {"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}
     source = tmp_path / "c.json"
-    source.write_text(json.dumps(data, indent=indent, ensure_ascii=ascii_only), encoding="utf-8")
+    text = json.dumps(data, indent=indent, ensure_ascii=ascii_only)
+    source.write_text(text, encoding="utf-8", newline="\r\n" if crlf else "\n")
     assert_read_alike(source, BuildCache(tmp_path / "cache"))
 
 

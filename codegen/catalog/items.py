@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 # Whatever makes a cut at lines unsafe: more than one document, directives, a line that starts with
 # a tab (whose column YAML does not count as indentation), and line breaks other than \n (YAML 1.1
-# also breaks lines at NEL and at the Unicode separators).
+# also breaks lines at NEL and at the Unicode separators; the loader makes CRLF an LF first).
 _UNSAFE_STARTS = ("---", "...", "%", "\t")
 _UNSAFE_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 _TOOLS = "\ntools:"

@@ -264,6 +264,10 @@ def _read_by_items(
 ) -> tuple[Any, dict[JsonPath, int], tuple[str, ...], tuple[dict[JsonPath, int], ...]] | None:
     """The data and line map of a catalog read a tool's item at a time, each item unchanged since
     the last build taken from its `record`; None when the text must be read whole."""
+    # A file saved on Windows: each CRLF is one line break to YAML (which reads the breaks inside
+    # scalars as LF) and whitespace to JSON (whose strings cannot hold one), so the text with LF
+    # reads alike. A CR alone is left, and the cut refuses it.
+    text = text.replace("\r\n", "\n")
     cut = items.split_json(text) if is_json else items.split_yaml(text)
     header = _clean_piece(name, cut.header, is_json) if cut is not None else None
     if cut is None or header is None:
