@@ -179,7 +179,10 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 project, data, source = new_project(tmp, args.tools)
                 lines = source.read_text().count("\n")
-                steps = [("from scratch", None), ("nothing changed", None)]
+                steps: list[tuple[str, int | None]] = [
+                    ("from scratch", None),
+                    ("nothing changed", None),
+                ]
                 steps += [("one tool changed", edit) for edit in range(3)]
                 for label, edit in steps:
                     if edit is not None:
@@ -187,8 +190,8 @@ def main() -> None:
                     wall, cpu, said[label] = codegen_build(project, Path(repo).resolve())
                     times.setdefault(f"{name}: {label}", []).append((wall, cpu))
                 texts = [project / f"edit{edit}.yaml" for edit in range(3, 6)]
-                for edit, text in enumerate(texts, start=3):
-                    text.write_text(edited(data, edit))
+                for edit, saved in enumerate(texts, start=3):
+                    saved.write_text(edited(data, edit))
                 said["watching: one tool changed"] = "each build of `codegen build --watch`"
                 said["watching: after each build"] = "the package stored, the collector's pass"
                 builds, after = watch_rebuilds(project, Path(repo).resolve(), source, texts)
