@@ -12,10 +12,6 @@ moved is not made again and its findings still name its new place.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -31,8 +27,9 @@ from codegen.python.render import render_tool
 from codegen.text.docs import render_tool_doc
 from codegen.text.environment import environment as text_templates
 from codegen.text.prompts import tool_section
+from codegen.workers import map_in_workers
 
-# Below this many tools to make, starting worker processes costs more than it saves.
+# Below this many tools to make for each worker, starting it costs more than it saves.
 PARALLEL_FROM = 16
 
 
@@ -147,35 +144,13 @@ def findings(catalog: Catalog, outputs: list[ToolOutput]) -> list[Diagnostic]:
     ]
 
 
-def _make_all(jobs: list[_Job]) -> Iterator[ToolOutput | Diagnostic]:
-    workers = min(os.cpu_count() or 1, len(jobs) // PARALLEL_FROM)
-    if workers <= 1:
-        return map(_make, jobs)
-    # Rendering and the payload transforms are pure Python, a tool at a time: every core does its
-    # share. Forked workers start with what this process has: codegen imported, its templates
-    # compiled, and the jobs, which are then not pickled to them (only their indexes are).
-    for name in ("tool_module.py.jinja", "coerce.jinja"):
-        python_templates().get_template(name)
-    text_templates().get_template("docs/tool.md.jinja")
-    chunks = max(1, len(jobs) // (workers * 8))
-    if "fork" not in multiprocessing.get_all_start_methods():
-        with ProcessPoolExecutor(workers) as pool:
-            return iter(list(pool.map(_make, jobs, chunksize=chunks)))
-    global _FORKED
-    _FORKED = jobs
-    try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            return iter(list(pool.map(_make_forked, range(len(jobs)), chunksize=chunks)))
-    finally:
-        _FORKED = []
-
-
-# The jobs of the pool being forked, which its workers inherit.
-_FORKED: list[_Job] = []
-
-
-def _make_forked(index: int) -> ToolOutput | Diagnostic:
-    return _make(_FORKED[index])
+def _make_all(jobs: list[_Job]) -> list[ToolOutput | Diagnostic]:
+    if len(jobs) >= 2 * PARALLEL_FROM:
+        # Compiled once here, before the workers are forked, instead of once in each.
+        for name in ("tool_module.py.jinja", "coerce.jinja"):
+            python_templates().get_template(name)
+        text_templates().get_template("docs/tool.md.jinja")
+    return map_in_workers(_make, jobs, least=PARALLEL_FROM, pickled=True)
 
 
 def _make(job: _Job) -> ToolOutput | Diagnostic:

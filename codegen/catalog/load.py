@@ -18,6 +18,7 @@ import yaml
 from codegen.catalog import items
 from codegen.catalog.reuse import ToolResults, pairs_of
 from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, warning
+from codegen.workers import map_in_workers
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -282,25 +283,23 @@ def _read_by_items(
     if not isinstance(owner, dict) or owner.get("tools", 0) != ([] if is_json else None):
         return None
     kind = "json-item" if is_json else "yaml-item"
+    digests = [items.item_digest(item) for _, item in cut.items]
+    stored = [record.get(kind, digest, shape=_is_item) for digest in digests]
+    missing = [index for index, found in enumerate(stored) if found is None]
+    pieces = [(name, cut.items[index][1], is_json) for index in missing]
+    for index, piece in zip(
+        missing, map_in_workers(_item, pieces, least=PARALLEL_FROM), strict=True
+    ):
+        if piece is None:
+            return None
+        stored[index] = piece
+        record.put(kind, (digests[index],), piece)
     tools: list[Any] = []
-    keys: list[str] = []
+    keys = [f"{kind} {digest}" for digest in digests]
     by_tool: list[dict[JsonPath, int]] = []
-    for index, (start, item) in enumerate(cut.items):
-        digest = items.item_digest(item)
-        keys.append(f"{kind} {digest}")
-        stored = record.get(kind, digest, shape=_is_item)
-        if stored is None:
-            piece = _clean_piece(name, item, is_json)
-            if piece is None:
-                return None
-            value, relative = piece
-            if not is_json:  # a YAML item alone is a list of one, whose line is not the item's
-                if not isinstance(value, list) or len(value) != 1:
-                    return None
-                value, relative = value[0], {p[1:]: at for p, at in relative.items() if p}
-            stored = value, list(relative.items())
-            record.put(kind, (digest,), stored)
-        value, relative = stored
+    for index, ((start, _), found) in enumerate(zip(cut.items, stored, strict=True)):
+        assert found is not None
+        value, relative = found
         tools.append(value)
         own = {path: start + line for path, line in relative}
         by_tool.append(own)
@@ -311,6 +310,24 @@ def _read_by_items(
 
 
 _TOOLS_PATHS = (("tools",), ("result", "tools"))
+
+# Below this many items to read for each worker process, starting it costs more than it saves.
+PARALLEL_FROM = 128
+
+
+def _item(piece: tuple[str, str, bool]) -> tuple[Any, list[tuple[JsonPath, int]]] | None:
+    """A tool's item read alone (`_clean_piece`), with its lines from its first; None when the
+    catalog must be read whole (a value: it crosses processes)."""
+    name, text, is_json = piece
+    found = _clean_piece(name, text, is_json)
+    if found is None:
+        return None
+    value, relative = found
+    if not is_json:  # a YAML item alone is a list of one, whose line is not the item's
+        if not isinstance(value, list) or len(value) != 1:
+            return None
+        value, relative = value[0], {p[1:]: at for p, at in relative.items() if p}
+    return value, list(relative.items())
 
 
 def _is_item(stored: Any) -> bool:

@@ -13,6 +13,7 @@ from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.reuse import ToolResults, pairs_of, spec_digest
 from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.resources import catalog_meta_schema
+from codegen.workers import map_in_workers
 
 if TYPE_CHECKING:  # jsonschema is imported when a tool is checked: a rebuild may check none
     from jsonschema import Draft202012Validator
@@ -46,25 +47,41 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
         message = f"{_SHAPE}, not a list (put the tools under 'tools:')"
         return Validation([catalog.diagnostic((), message)], tools_readable=False)
     result = Validation()
-    validator, tool_validator = _validators()
+    # Both made here, before any worker process is forked, so that each has them already.
+    validator, _ = _validators()
     for path, message in _findings(validator, data):
         result.diagnostics.append(catalog.diagnostic(path, message))
         result.tools_readable = False
     tools = data.get("tools") if isinstance(data, dict) else None
     tools = tools if isinstance(tools, list) else []
     keys = catalog.tool_keys if catalog.by_items() else ()
-    for index, spec in enumerate(tools):
-        digest = keys[index] if keys else spec_digest(spec)
-        found = results.get("valid", digest, shape=_is_findings) if results is not None else None
-        if found is None:
-            found = list(_findings(tool_validator, spec))
-            if results is not None:
-                results.put("valid", (digest,), found)
+    digests = [keys[index] if keys else spec_digest(spec) for index, spec in enumerate(tools)]
+    stored = [
+        results.get("valid", digest, shape=_is_findings) if results is not None else None
+        for digest in digests
+    ]
+    missing = [index for index, found in enumerate(stored) if found is None]
+    made = map_in_workers(_tool_findings, [tools[index] for index in missing], least=PARALLEL_FROM)
+    for index, found in zip(missing, made, strict=True):
+        stored[index] = found
+        if results is not None:
+            results.put("valid", (digests[index],), found)
+    for index, found in enumerate(stored):
+        assert found is not None
         for path, message in found:
             result.diagnostics.append(catalog.diagnostic(("tools", index, *path), message))
             result.broken_tools.add(index)
     result.diagnostics = sorted(set(result.diagnostics))
     return result
+
+
+# Below this many tools to check for each worker process, starting it costs more than it saves.
+PARALLEL_FROM = 128
+
+
+def _tool_findings(spec: Any) -> list[tuple[JsonPath, str]]:
+    """What the meta-schema says of one tool (a value: it crosses processes)."""
+    return list(_findings(_validators()[1], spec))
 
 
 def _is_findings(found: Any) -> bool:
