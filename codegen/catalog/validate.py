@@ -62,10 +62,10 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
     ]
     missing = [index for index, found in enumerate(stored) if found is None]
     made = map_in_workers(_tool_findings, [tools[index] for index in missing], least=PARALLEL_FROM)
-    for index, found in zip(missing, made, strict=True):
-        stored[index] = found
+    for index, checked in zip(missing, made, strict=True):
+        stored[index] = checked
         if results is not None:
-            results.put("valid", (digests[index],), found)
+            results.put("valid", (digests[index],), checked)
     for index, found in enumerate(stored):
         assert found is not None
         for path, message in found:
