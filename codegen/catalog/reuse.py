@@ -81,9 +81,10 @@ def anchored(source: str, found: list[Relative], line: int, path: str) -> list[D
 class ToolResults:
     """The per-tool results of the last build of one catalog file, and those of this build.
 
-    Each value is kept pickled on its own: a build unpickles only the values it asks for, each
-    into a copy of its own (no later stage's change reaches the record), and saving the record
-    pickles only the values made this build."""
+    Each value is kept pickled on its own: a build unpickles only the values it asks for, and
+    saving the record pickles only the values made this build. What is unpickled is handed out
+    again by the next build of the same process (`memory`, a watch's): the stages only read it
+    (`tests/test_incremental.py` holds watched builds equal to builds without the cache)."""
 
     def __init__(
         self, cache: BuildCache | None, source: str, memory: BuildMemory | None = None
@@ -163,33 +164,34 @@ class ToolResults:
         this build did not ask for (a build that stopped before making them) count as asked."""
         if self.cache is None:
             return
-        kept = {k: v for k, v in self.old.items() if k.startswith(f"{keep}\0")} if keep else {}
-        live = {**kept, **self.new}
+        carried = {k: v for k, v in self.old.items() if k.startswith(f"{keep}\0")} if keep else {}
+        live = {**carried, **self.new}
         added = {k: v for k, v in live.items() if self.old.get(k) is not v}
         size = sum(map(len, live.values()))
+        # What the record holds once written: its values, and the bytes of its frames.
         if self.stored > 2 * size + _SLACK or not self.whole:
             # Written again whole; a frame added after damaged bytes would never be read.
             frame = pack_values(live)
-            kept, stored = live, len(frame)
+            values, stored = live, len(frame)
             written = self.cache.put_frame(self.entry, frame, alone=True)
         elif added:
             frame = pack_values(added)
-            kept, stored = {**self.old, **added}, self.stored + len(frame)
+            values, stored = {**self.old, **added}, self.stored + len(frame)
             written = self.cache.put_frame(self.entry, frame, alone=not self.stored)
         else:
-            kept, stored, written = self.old, self.stored, True
+            values, stored, written = self.old, self.stored, True
         self.cache.claim(f"tool-results\0{self.source}", self.entry)
         if self.memory is not None:
-            self._remember(kept, stored, written)
+            self._remember(values, stored, written)
 
-    def _remember(self, kept: dict[str, bytes | memoryview], stored: int, written: bool) -> None:
+    def _remember(self, values: dict[str, bytes | memoryview], stored: int, written: bool) -> None:
         assert self.memory is not None and self.cache is not None
         on_disk = self.cache.stamp(self.entry)
         if not written or on_disk is None:
             self.memory.records.pop(self.entry, None)  # the next build reads what is there
             return
-        objects = {k: found for k, found in self.objects.items() if kept.get(k) is found[0]}
-        self.memory.records[self.entry] = Record(on_disk, kept, stored, objects)
+        objects = {k: found for k, found in self.objects.items() if values.get(k) is found[0]}
+        self.memory.records[self.entry] = Record(on_disk, values, stored, objects)
 
 
 def record_entry(source: str) -> str:
