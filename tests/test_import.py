@@ -43,6 +43,19 @@ def test_each_format_imports_exactly_and_is_detected(case: str, tmp_path: Path) 
     assert named.stdout == out.read_text(encoding="utf-8")
 
 
+def test_a_tool_list_saved_with_a_byte_order_mark_imports_as_without(tmp_path: Path) -> None:
+    # An MCP reply saved by a Windows tool (PowerShell 5's `Out-File -Encoding utf8`): a byte order
+    # mark first, CRLF line ends; the catalog the import writes is the same (and builds the same:
+    # tests/test_load.py).
+    sent = tmp_path / "mcp.json"
+    text = (IMPORTING / "mcp.json").read_text(encoding="utf-8").replace("\n", "\r\n")
+    sent.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    done = run_cli("import", str(sent), "--name", "mcp")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (IMPORTING / "mcp.yaml").read_text(encoding="utf-8")
+    assert done.stderr == (IMPORTING / "mcp.notes").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_what_is_written_reads_back_as_what_was_imported(case: str) -> None:
     document = json.loads((IMPORTING / f"{case}.json").read_text(encoding="utf-8"))

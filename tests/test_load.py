@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from codegen.build import check_catalogs
 from codegen.catalog.load import load_catalog
@@ -70,3 +72,38 @@ def test_a_key_beside_a_merge_overrides_the_merged_one(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert [p.message for p in load_catalog(source, tmp_path).problems] == ["duplicate key 'type'"]
+
+
+CATALOG = {
+    "name": "c",
+    "tools": [{"name": "a", "description": "A.", "parameters": {"type": "object"}}],
+}
+
+
+@pytest.mark.parametrize(
+    ("suffix", "text", "description_line"),
+    [
+        (".yaml", yaml.safe_dump(CATALOG, sort_keys=False), 4),
+        (".json", json.dumps(CATALOG, indent=2), 6),
+    ],
+)
+def test_a_catalog_saved_with_a_byte_order_mark_reads_as_without(
+    tmp_path: Path, suffix: str, text: str, description_line: int
+) -> None:
+    # Windows tools write UTF-8 with a byte order mark first (Notepad, PowerShell 5's
+    # `Set-Content -Encoding UTF8`), and with CRLF line ends: json refused the mark as a syntax
+    # error. It says only the encoding, so it is read past, and the lines keep their numbers.
+    saved = text.replace("\n", "\r\n").encode("utf-8")
+    plain, marked = tmp_path / f"plain{suffix}", tmp_path / f"marked{suffix}"
+    plain.write_bytes(saved)
+    marked.write_bytes(b"\xef\xbb\xbf" + saved)
+    first, second = load_catalog(plain, tmp_path), load_catalog(marked, tmp_path)
+    assert second.data == first.data == CATALOG
+    assert second.lines == first.lines
+    assert second.lines[("tools", 0, "description")] == description_line
+    assert second.problems == first.problems == ()
+    (catalog,), warnings = check_catalogs([marked], tmp_path)
+    assert [t.wire_name for t in catalog.tools] == ["a"]
+    assert [(d.line, d.path, d.code) for d in warnings] == [
+        (d.line, d.path, d.code) for d in check_catalogs([plain], tmp_path)[1]
+    ]

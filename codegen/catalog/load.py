@@ -225,7 +225,9 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
     name = display_name(path, root)
     raw = read_catalog_bytes(path, name)
     try:
-        text = raw.decode("utf-8")
+        # A byte order mark first (Notepad's and PowerShell 5's UTF-8 writes one) says only the
+        # encoding: read past it, as JSON's RFC allows and YAML does.
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CatalogError(
             [Diagnostic(name, 1, "(file)", f"not UTF-8 text: {exc.reason}")]
