@@ -12,6 +12,7 @@ import ast
 import importlib.util
 import json
 import string
+import subprocess
 import sys
 from pathlib import Path
 
@@ -239,6 +240,37 @@ def test_black_runs_only_on_statements_with_lines_too_long(
     assert 10 < len(formatted) < 30
     assert all(any(not layout.fits(line) for line in text.splitlines()) for text in formatted)
     assert not [text for text in formatted if text.startswith(("SCHEMA", "TOOL", "NAME"))]
+
+
+def test_a_build_that_formats_nothing_does_not_import_black(tmp_path: Path) -> None:
+    # Every module's header has a dash, which is short; a tool's description is long, with accents
+    # but no wide character (none comes before U+1100): each line is known to fit without black's
+    # table of wide characters.
+    catalog = bench_catalog(5)
+    catalog["tools"][0]["description"] = "Crée un rendez-vous à l'heure dite, même en Été."  # type: ignore[index]
+    source = tmp_path / "catalog.json"
+    source.write_text(json.dumps(catalog, ensure_ascii=False), encoding="utf-8")
+    script = (
+        "import sys; from pathlib import Path; from codegen.build import build; "
+        f"files = build([Path({str(source)!r})], root=Path({str(tmp_path)!r})).files; "
+        "print(len(files), 'black' in sys.modules)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert int(shown[0]) > 10 and shown[1] == "False"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    line=st.text(
+        alphabet=st.sampled_from(list("ab (),=") + ["é", "中", "\u0301", "\u200b", "😀"]),
+        min_size=30,
+        max_size=110,
+    )
+)
+def test_a_line_fits_as_black_measures_it(line: str) -> None:
+    assert layout.fits(line) == (black.strings.str_width(line) <= layout.LINE_LENGTH)
 
 
 def test_a_statement_with_a_long_line_is_formatted_alone() -> None:

@@ -17,13 +17,15 @@ INDENT = "    "
 
 def fits(line: str) -> bool:
     """Whether black would leave `line` (indentation included) on one line."""
-    return str_width(line) <= LINE_LENGTH
+    # No character is more than two columns wide: a short line fits whatever it holds, without
+    # importing black to measure it (the header's dash is in every module).
+    return 2 * len(line) <= LINE_LENGTH or str_width(line) <= LINE_LENGTH
 
 
 def str_width(line: str) -> int:
     """A line's width as black counts it: wide characters count twice (black is imported only for
-    a line that has one)."""
-    if line.isascii():
+    a line that may have one: black's table has none before U+1100, where Hangul starts)."""
+    if line.isascii() or max(line) < "\u1100":
         return len(line)
     from black.strings import str_width as width
 
