@@ -31,7 +31,7 @@ from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.examples import check_examples
 from codegen.memory import BuildMemory
 from codegen.outputs import ALL_PROVIDERS
-from codegen.payloads.files import payload_files, payloads
+from codegen.payloads.files import joined_payload, joined_payloads, payload_files, payloads
 from codegen.python.format import format_python
 from codegen.python.imports import TAKEN
 from codegen.python.render import (
@@ -173,12 +173,16 @@ def render_catalog(catalog: Catalog) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Rendered:
-    """A catalog's package: its files, the payload back end's warnings, and for each file that is
-    part of a tool's output, the tool's key in the catalog's record and the part."""
+    """A catalog's package: its files, the payload back end's warnings, and what of it the tools'
+    outputs hold: for each file that is part of one, the tool's key in the catalog's record and
+    the part; the payload files joined from every tool's entries (path → constant), and the
+    tools' keys in catalog order."""
 
     files: dict[str, str]
     warnings: list[Diagnostic]
     tool_files: dict[str, tuple[str, str]]
+    joined: dict[str, str]
+    order: list[str]
 
 
 def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
@@ -200,7 +204,10 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
         files[module], files[doc] = output.module, output.doc
         tool_files[module], tool_files[doc] = (entry, "module"), (entry, "doc")
     warnings = findings(catalog, [output for _, output in outputs])
-    return Rendered(dict(sorted(files.items())), warnings, tool_files)
+    order = [entry for entry, _ in outputs]
+    return Rendered(
+        dict(sorted(files.items())), warnings, tool_files, joined_payloads(catalog), order
+    )
 
 
 def _shared_files(
@@ -404,19 +411,11 @@ def _render_package(
     check_examples(catalog, rendered.files, cache)
     warnings = (*warnings, *sorted(rendered.warnings))
     package = Package(catalog.name, catalog.source, catalog.name_line, rendered.files, warnings)
+    store = partial(_store_package, cache, catalog.sha256, catalog.providers, package, rendered)
     if memory is None:
-        _store_package(cache, catalog.sha256, catalog.providers, package, rendered.tool_files)
+        store()
     else:  # a watch stores it once the build is written and reported (`BuildMemory.later`)
-        memory.later.append(
-            partial(
-                _store_package,
-                cache,
-                catalog.sha256,
-                catalog.providers,
-                package,
-                rendered.tool_files,
-            )
-        )
+        memory.later.append(store)
     return package
 
 
@@ -425,21 +424,27 @@ def _store_package(
     sha256: str,
     providers: tuple[str, ...],
     package: Package,
-    tool_files: dict[str, tuple[str, str]],
+    rendered: Rendered,
 ) -> None:
     """Keep a catalog's package in the cache, for a build of the same bytes (`_cached_package`).
-    Tool modules and docs pages are in the catalog's record already, in their tools' outputs:
-    the package's record refers to them. It holds the other files' texts beside, and is replaced
-    by each build of the catalog, so the cache holds one package a catalog."""
-    files, warnings = package.files, package.warnings
+    Tool modules, docs pages and payload entries are in the catalog's record already, in their
+    tools' outputs: the package's record refers to them. It holds the other files' texts beside,
+    and is replaced by each build of the catalog, so the cache holds one package a catalog."""
+    files, warnings, tool_files = package.files, package.warnings, rendered.tool_files
     refs = {path: tool_files[path] for path in files if path in tool_files}
-    others = {path: text for path, text in files.items() if path not in tool_files}
+    others = {
+        path: text
+        for path, text in files.items()
+        if path not in tool_files and path not in rendered.joined
+    }
     head = {
         "name": package.name,
         "source": package.source,
         "name_line": package.name_line,
         "warnings": [(w.file, w.line, w.path, w.message, w.level, w.code) for w in warnings],
         "tools": refs,
+        "joined": rendered.joined,
+        "order": rendered.order,
     }
     # Two entries, each written whole or not at all: the files say which bytes they were made from
     # too, so that a head is never read beside another build's files.
@@ -482,14 +487,17 @@ def _cached_package(
             return None  # written by another build than the head, or not at all
         files = unpacked[1]
         results = ToolResults(cache, name, memory)
-        tools: dict[str, ToolOutput | None] = {}
-        for path, (entry, part) in head["tools"].items():
-            if entry not in tools:
-                tools[entry] = stored_output(results, entry)
-            output = tools[entry]
+        tools: dict[str, ToolOutput] = {}
+        for entry in head["order"]:
+            output = stored_output(results, entry)
             if output is None:
                 return None  # no longer in the catalog's record: build the catalog again
-            files[path] = {"module": output.module, "doc": output.doc}[part]
+            tools[entry] = output
+        for path, (entry, part) in head["tools"].items():
+            files[path] = {"module": tools[entry].module, "doc": tools[entry].doc}[part]
+        entries = [tools[entry].entries for entry in head["order"]]
+        for path, constant in head["joined"].items():
+            files[path] = joined_payload(entries, constant)
         warnings = tuple(Diagnostic(*fields) for fields in head["warnings"])
         files = dict(sorted(files.items()))
         return Package(head["name"], head["source"], head["name_line"], files, warnings)

@@ -105,16 +105,24 @@ def tool_entries(
 def payload_files(catalog: Catalog, entries: list[dict[str, str]]) -> dict[str, str]:
     """`<package>/payloads/<format>.json` → text, from each tool's `tool_entries` in catalog
     order (key order as built, so byte-deterministic)."""
-    joined: dict[str, list[str]] = {name: [] for name in emitted(catalog.providers)[:-1]}
-    for texts in entries:
-        for name, text in texts.items():
-            joined[name].append(text)
+    files = {path: joined_payload(entries, name) for path, name in joined_payloads(catalog).items()}
+    files[f"{catalog.name}/{PAYLOADS_DIR}/{PAYLOAD_FILES['PROVIDER_NAMES']}"] = json_file(
+        catalog.provider_names
+    )
+    return files
+
+
+def joined_payloads(catalog: Catalog) -> dict[str, str]:
+    """The payload files joined from the tools' entries: path → the constant each holds."""
     return {
-        f"{catalog.name}/{PAYLOADS_DIR}/{PAYLOAD_FILES[name]}": (
-            json_file(catalog.provider_names) if name == "PROVIDER_NAMES" else _list(joined[name])
-        )
-        for name in emitted(catalog.providers)
+        f"{catalog.name}/{PAYLOADS_DIR}/{PAYLOAD_FILES[name]}": name
+        for name in emitted(catalog.providers)[:-1]
     }
+
+
+def joined_payload(entries: list[dict[str, str]], name: str) -> str:
+    """The file of the payload constant `name`, from each tool's `tool_entries` in order."""
+    return _list([texts[name] for texts in entries])
 
 
 def _inside_list(value: Any) -> str:
