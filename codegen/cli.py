@@ -206,9 +206,9 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
         ):
             for path in paths:
                 print(f"{label}: {out / path}")
-        for path in outcome.debris:
-            left = " (left by an interrupted build)" if path == work_directory(out) else ""
-            print(f"debris: {shown(path)}{left}")
+        for debris in outcome.debris:
+            left = " (left by an interrupted build)" if debris == work_directory(out) else ""
+            print(f"debris: {shown(debris)}{left}")
         if not outcome.clean:
             print(f"codegen: {out} is out of date; run `codegen build`", file=sys.stderr)
             return FAILED

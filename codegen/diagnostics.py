@@ -179,9 +179,13 @@ def format_path(path: JsonPath) -> str:
             out += f"[{part}]"
         else:
             # Keys are catalog text: a newline in one must not split the message.
-            text = part if part.isprintable() else "".join(
-                ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                for ch in part
+            text = (
+                part
+                if part.isprintable()
+                else "".join(
+                    ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                    for ch in part
+                )
             )
             out += f".{text}" if out else text
     return out or "(root)"

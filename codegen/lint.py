@@ -100,7 +100,7 @@ def _alias_findings(loaded: LoadedCatalog, catalog: Catalog) -> Iterator[Finding
             if names.get(tool.wire_name, tool.wire_name) != tool.wire_name
         }
         if sent:
-            path: JsonPath = ("tools", index[tool.wire_name], "name")
+            path = ("tools", index[tool.wire_name], "name")
             aliases = ", ".join(f"{provider} as {name!r}" for provider, name in sent.items())
             yield Finding(
                 loaded.file,

@@ -142,7 +142,9 @@ def check(loaded: LoadedCatalog, kind: str, place: JsonPath, word: str, value: A
         tool = next(t for t in catalog.tools if t.path == f"tools[{index}]")
         # Its module, payload entries and docs page, as a build makes them (without a cache).
         try:
-            tool_outputs(dataclasses.replace(catalog, tools=(tool,)), ToolResults(None, catalog.source))
+            tool_outputs(
+                dataclasses.replace(catalog, tools=(tool,)), ToolResults(None, catalog.source)
+            )
         except CatalogError as exc:
             raise AssertionError(str(exc.diagnostics[0])) from None
     if is_oddity(kind, word, value):

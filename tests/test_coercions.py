@@ -138,9 +138,9 @@ def check(
         assert req.arguments is None
     else:
         assert type(req.arguments) is pkg.TOOLS[tool].args_type
-        assert agrees(
-            req.arguments, req.values
-        ), f"arguments {req.arguments!r} disagree with values"
+        assert agrees(req.arguments, req.values), (
+            f"arguments {req.arguments!r} disagree with values"
+        )
         for attr, expected in (typed or {}).items():
             actual = getattr(req.arguments, attr)
             assert same(actual, expected), f"arguments.{attr}: {actual!r} != {expected!r}"

@@ -113,7 +113,8 @@ def test_colliding_names_are_told_apart_and_the_wire_names_kept(wild: ModuleType
 
 
 def test_many_warnings_are_summarized_by_kind(tmp_path: Path) -> None:
-    tools = "".join(textwrap.dedent(f"""\
+    tools = "".join(
+        textwrap.dedent(f"""\
               - name: t{i}
                 description: Tool {i}.
                 parameters:
@@ -121,7 +122,9 @@ def test_many_warnings_are_summarized_by_kind(tmp_path: Path) -> None:
                   properties:
                     flag: {{type: boolean, description: A flag., default: "off"}}
                     size: {{type: integer, description: A size., default: big}}
-            """) for i in range(12))
+            """)
+        for i in range(12)
+    )
     (tmp_path / "many.yaml").write_text(f"name: many\ntools:\n{tools}", encoding="utf-8")
     done = run_codegen("build", "many.yaml", "--out", "out", cwd=tmp_path)
     assert done.returncode == 0

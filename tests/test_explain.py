@@ -236,7 +236,9 @@ def test_warnings_that_changed_what_was_sent_are_noted_and_no_others() -> None:
 
 
 def test_the_docs_say_every_error_code_in_words() -> None:
-    page = (Path(__file__).resolve().parent.parent / "docs" / "executor.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parent.parent / "docs" / "executor.md").read_text(
+        encoding="utf-8"
+    )
     section = page.split("### What a refused call says", 1)[1].split("\n## ", 1)[0]
     for code in (
         "missing_required",

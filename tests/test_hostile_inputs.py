@@ -228,8 +228,10 @@ hostile_specs = st.sampled_from(
 json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=5)
 values = st.recursive(
     json_scalars | hostile_specs,
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.sampled_from(["query", "limit", "x"]), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.sampled_from(["query", "limit", "x"]), children, max_size=3)
+    ),
     max_leaves=8,
 )
 names = st.sampled_from([KNOWN, UNKNOWN, "memory_search", ""]) | hostile_specs

@@ -60,9 +60,9 @@ def test_every_case_has_an_expected_file() -> None:
     for case in CASES:
         assert case.with_suffix(".expected").is_file(), f"{case.name} has no .expected file"
     for expected in INVALID.glob("*.expected"):
-        assert any(
-            expected.with_suffix(s).is_file() for s in SUFFIXES
-        ), f"{expected.name} has no catalog beside it"
+        assert any(expected.with_suffix(s).is_file() for s in SUFFIXES), (
+            f"{expected.name} has no catalog beside it"
+        )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -94,9 +94,9 @@ def test_validate_reports_exactly_the_expected_diagnostics(case: Path) -> None:
 def test_build_of_an_invalid_catalog_writes_nothing(case: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = run_codegen("build", case.relative_to(ROOT).as_posix(), "--out", str(out))
-    assert (
-        result.returncode == 1
-    ), f"exit code {result.returncode}, expected 1\n{result.stdout}{result.stderr}"
+    assert result.returncode == 1, (
+        f"exit code {result.returncode}, expected 1\n{result.stdout}{result.stderr}"
+    )
     assert not out.exists(), f"build created {sorted(tree(out)) or 'the empty directory'}"
     assert "nothing was written" in result.stderr
 

@@ -297,9 +297,9 @@ def test_each_instance_parses_as_the_suite_says(
         corrected = request.values["x"]
         if isinstance(corrected, dict):
             corrected = {k: v for k, v in corrected.items() if k not in unknown}
-        assert Draft202012Validator(schema).is_valid(
-            corrected
-        ), f"warnings {request.warnings}, but {corrected!r} still breaks the schema"
+        assert Draft202012Validator(schema).is_valid(corrected), (
+            f"warnings {request.warnings}, but {corrected!r} still breaks the schema"
+        )
     else:
         assert request.arguments is None
 

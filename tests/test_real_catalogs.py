@@ -44,9 +44,9 @@ def test_an_mcp_reply_builds_and_mcp_tools_gives_it_back(server: str, tmp_path: 
         ("tools[0].parameters.properties.filter.additionalProperties", "Anthropic strict"),
         ("tools[0].parameters.properties.filter.additionalProperties", "OpenAI strict"),
     ]
-    assert [
-        (d.path, d.message.split(":")[0]) for d in result.warnings if d.level != "note"
-    ] == (lost if server == "typescript_server" else [])
+    assert [(d.path, d.message.split(":")[0]) for d in result.warnings if d.level != "note"] == (
+        lost if server == "typescript_server" else []
+    )
     assert all(d.code == "CG202" for d in result.warnings if d.level != "note")
     assert json.loads(result.files[f"{server}/payloads/mcp.json"]) == reply_tools(source)
 

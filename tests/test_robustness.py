@@ -111,9 +111,9 @@ def runtime_of(package: ModuleType) -> ModuleType:
 @contextlib.contextmanager
 def standard_decoding(runtime: ModuleType) -> Iterator[None]:
     """The runtime as it runs without msgspec: `json` decodes every text, on every path."""
-    assert (
-        runtime._fast_loads is not None and runtime._decode is runtime._fast_loads
-    ), "msgspec is installed in the test environment: the fast decoder must be on"
+    assert runtime._fast_loads is not None and runtime._decode is runtime._fast_loads, (
+        "msgspec is installed in the test environment: the fast decoder must be on"
+    )
     with (
         mock.patch.object(runtime, "_fast_loads", None),
         mock.patch.object(runtime, "_decode", runtime._json_decode),
@@ -536,7 +536,9 @@ class Odd:
         {"k": Odd()},
         {1: 2},
     ],
-    ids=lambda value: "object()" if type(value) is object else repr(value),  # the same in every worker
+    ids=lambda value: (
+        "object()" if type(value) is object else repr(value)
+    ),  # the same in every worker
 )
 def test_odd_values_in_dict_input(memory: ModuleType, value: object) -> None:
     for tool, raw in (

@@ -46,9 +46,9 @@ def test_snapshot(
         for p in tree.rglob("*")
         if p.is_file()
     }
-    assert sorted(stored) == sorted(
-        files
-    ), "files differ; run with --update-snapshots after checking why"
+    assert sorted(stored) == sorted(files), (
+        "files differ; run with --update-snapshots after checking why"
+    )
     for path, text in files.items():
         if stored[path] != text:
             diff = difflib.unified_diff(

@@ -38,7 +38,9 @@ def corrected(kind: Kind, value: Any) -> tuple[Any, list[str]] | None:
             return moment.isoformat(), warnings
         return None
     if isinstance(kind, EnumKind):
-        exact = {(type(c), c): c for c in kind.choices}
+        exact: dict[tuple[type, object], str | int | float | bool] = {
+            (type(c), c): c for c in kind.choices
+        }
         folded = {} if kind.case_sensitive else kind.folded
         result = rt.to_choice(value, exact, folded, "default", warnings, errors)
     elif isinstance(kind, (BooleanKind, IntegerKind, NumberKind, StringKind)):

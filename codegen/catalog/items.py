@@ -117,7 +117,9 @@ def split_json(text: str) -> Split | None:
         return None
     first_line = text_.rfind("\n", 0, first.end())
     blank = "\n" * text_.count("\n", first_line, at)
-    return Split(text_[1:first_line] + blank + text_[at:], items, text_.count("\n", 0, key.start()) + 1)
+    return Split(
+        text_[1:first_line] + blank + text_[at:], items, text_.count("\n", 0, key.start()) + 1
+    )
 
 
 def item_digest(text: str) -> str:

@@ -100,7 +100,7 @@ def _fast_loader() -> type | None:
     """
     if not getattr(yaml, "__with_libyaml__", False):
         return None
-    from yaml.cyaml import CParser
+    from yaml._yaml import CParser  # where yaml.cyaml takes it from
 
     class FastYaml12Loader(CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc]
         yaml_implicit_resolvers = _Yaml12Loader.yaml_implicit_resolvers
@@ -471,7 +471,8 @@ def _check_nesting_before_composing(name: str, text: str, loader: type) -> None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_NESTING:
-                    raise CatalogError([_too_deep(name, event.start_mark.line + 1)])
+                    mark = event.start_mark  # the parser marks every event it makes
+                    raise CatalogError([_too_deep(name, mark.line + 1 if mark else 1)])
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:

@@ -3,7 +3,7 @@ Python names and checked defaults; without, a map or a free-form object."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date, datetime
 from typing import Any
 
@@ -237,7 +237,11 @@ def default_problems(
         if problem.validator != "default":
             yield f"default {default!r} does not match the parameter's schema: {problem.message}"
             return
-    check = {DateTimeKind: datetime.fromisoformat, DateKind: date.fromisoformat}.get(type(kind))
+    checks: dict[type[Kind], Callable[[str], object]] = {
+        DateTimeKind: datetime.fromisoformat,
+        DateKind: date.fromisoformat,
+    }
+    check = checks.get(type(kind))
     if check is not None and default is not None:
         try:
             moment = check(default)

@@ -24,7 +24,7 @@ from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.importers.formats import UnreadableToolList, detect, items_of
 
 # Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
-_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains")
+_ONE: tuple[str, ...] = ("items", "additionalProperties", "not", "if", "then", "else", "contains")
 _ONE += ("propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties")
 _MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
 _NAMED = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
@@ -447,7 +447,8 @@ class WildReader:
         names = node.get("optional")
         if not isinstance(names, list):
             return
-        properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        found = node.get("properties")
+        properties: dict[str, Any] = found if isinstance(found, dict) else {}
         listed = node.get("required")
         if isinstance(listed, list):
             required = [n for n in listed if n not in names]

@@ -60,7 +60,7 @@ def functions_of(target: str, root: Path) -> list[Callable[..., Any]]:
         if not inspect.isfunction(function):
             raise UnreadableToolList(f"{module_name!r} has no function {function_name!r}")
         return [function]
-    found = [
+    found: list[Callable[..., Any]] = [
         value
         for name, value in vars(module).items()
         if inspect.isfunction(value)
@@ -156,7 +156,7 @@ def _schema(hint: Any, path: JsonPath, notes: Notes) -> dict[str, Any]:
         return _typed_dict(hint, path, notes)
     if origin in (list, tuple, set, frozenset, Sequence) or hint in (list, tuple, set):
         items = [a for a in args if a is not Ellipsis]
-        schema: dict[str, Any] = {"type": "array"}
+        schema = {"type": "array"}
         if len(set(items)) == 1:
             schema["items"] = _schema(items[0], (*path, "items"), notes)
         elif items:

@@ -109,7 +109,7 @@ class _Legacy(Transform):
         self, node: dict[str, Any], branches: list[Any], path: tuple[str | int, ...], nullable: bool
     ) -> dict[str, Any]:
         """A choice among `branches`, each also bound by what `node` says beside them."""
-        notes = {
+        notes: dict[str, Any] = {
             k: node.pop(k) for k in ("title", "description", "default", "examples") if k in node
         }
         members = [conjoin(node, b if isinstance(b, dict) else {})[0] for b in branches]
