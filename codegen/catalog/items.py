@@ -1,22 +1,23 @@
 """Read a catalog a tool at a time, so that a rebuild reads only the tools whose text changed.
 
 Composing a 2,000-tool file (its 70,000 lines) was a fifth of a one-tool rebuild. Here the file is
-cut at its lines into the tools' items and the rest: in YAML each `- ...` under `tools:`, in
-indented JSON each `{ ... }` of the `"tools": [...]` array (an MCP reply's too). Each item's data
-and line map depend on its text alone, so an item whose text the last build read comes from the
+cut into the tools' items and the rest: in YAML each `- ...` under `tools:`, found at its lines; in
+JSON each element of the `"tools": [...]` array (an MCP reply's too), found by JSON's own decoder,
+however the text is laid out (indented, or minified as a program writes it). Each item's data and
+line map depend on its text alone, so an item whose text the last build read comes from the
 record, and only the others are read, each on its own.
 
-The cut is made from the lines, which is safe only for plain text: the result is used only when
-every piece reads on its own without an error, with no alias, no duplicate key, nothing that is
-not JSON data, and nesting well inside the limit. A text cut in a wrong place (inside a quoted
-string or a flow collection that spans lines, or a JSON object whose braces do not balance in the
-piece) leaves a piece that does not read, so anything unusual is read whole, which also reports
-its problems.
+The YAML cut is made from the lines, which is safe only for plain text: the result is used only
+when every piece reads on its own without an error, with no alias, no duplicate key, nothing that
+is not JSON data, and nesting well inside the limit. A text cut in a wrong place (inside a quoted
+string or a flow collection that spans lines) leaves a piece that does not read, so anything
+unusual is read whole, which also reports its problems. The JSON pieces are held to the same.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 
@@ -77,49 +78,104 @@ def split_yaml(text: str) -> Split | None:
     return Split(text_[1 : starts[0]] + blank + text_[end:], items, text_.count("\n", 0, key) + 1)
 
 
-_JSON_TOOLS = re.compile(r'\n[ \t]*"tools"[ \t]*:[ \t]*\[[ \t]*(?=\n)')
-_JSON_BLANKS = r"(?:\n[ \t]*(?=\n))*"
-_JSON_FIRST = re.compile(_JSON_BLANKS + r"\n([ \t]*)\{[ \t]*(?=\n)")
-_JSON_CLOSE = re.compile(_JSON_BLANKS + r"\n[ \t]*\]")
+# JSON's own decoder finds where each value ends, strings and escapes included: the cut of a JSON
+# text is exact however it is laid out (indented, minified, items several to a line).
+_DECODER = json.JSONDecoder()
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+# Where a catalog's tools are (an MCP reply's are under `result`), as paths of keys.
+_JSON_TOOLS_PATHS = (("tools",), ("result", "tools"))
 
 
 def split_json(text: str) -> Split | None:
-    """The tools' items of an indented JSON catalog (each `{` and its `}` or `},` alone on a line,
-    at one indentation), or None when its lines cannot be cut safely."""
-    text_ = "\n" + text
-    keys = list(_JSON_TOOLS.finditer(text_))
+    """The tools' items of a JSON catalog or MCP reply: each element of its `tools` array, or None
+    when the text is not a JSON object with exactly one such array that has an element."""
     # A raw NEL or line separator inside a string breaks a line for YAML, which gives a JSON
     # file's line map: only the whole file's reading counts them where they are.
-    if len(keys) != 1 or any(b in text for b in _UNSAFE_BREAKS):
+    if any(b in text for b in _UNSAFE_BREAKS):
         return None
-    key = keys[0]
-    first = _JSON_FIRST.match(text_, key.end())
-    if first is None:
+    arrays: list[tuple[int, int, list[tuple[int, int]], int]] = []
+    try:
+        start = _space(text, 0)
+        if not text.startswith("{", start):
+            return None
+        end = _object(text, start + 1, (), arrays)
+    except (ValueError, RecursionError):  # not JSON, an integer too long, nesting too deep
         return None
-    indent = re.escape(first.group(1))
-    start = re.compile(_JSON_BLANKS + rf"\n{indent}\{{[ \t]*(?=\n)")
-    close = re.compile(rf"\n{indent}\}}[ \t]*(,?)[ \t]*(?=\n)")
+    if _space(text, end) != len(text) or len(arrays) != 1 or not arrays[0][2]:
+        return None
+    key, opened, elements, closed = arrays[0]
     items: list[tuple[int, str]] = []
-    # `line` counts the lines of `text` before `at` (text_ has one newline more, in front).
-    at, line, comma = key.end(), text_.count("\n", 0, key.end()), ","
-    while comma:
-        opened = start.match(text_, at)
-        ended = close.search(text_, opened.end()) if opened else None
-        if opened is None or ended is None:
-            return None  # items are separated by commas: one is missing, or one is not there
-        begin = text_.rfind("\n", at, opened.end())  # before the `{` line
-        line += text_.count("\n", at, begin)
-        # From the `{` line to the `}` line, without the comma after it.
-        items.append((line, text_[begin + 1 : ended.end()].rstrip(" \t,") + "\n"))
-        line += text_.count("\n", begin, ended.end())
-        comma, at = ended.group(1), ended.end()
-    if _JSON_CLOSE.match(text_, at) is None:
-        return None
-    first_line = text_.rfind("\n", 0, first.end())
-    blank = "\n" * text_.count("\n", first_line, at)
-    return Split(
-        text_[1:first_line] + blank + text_[at:], items, text_.count("\n", 0, key.start()) + 1
-    )
+    line, counted = 0, 0  # the lines before offset `counted`, counted once over the whole text
+    for first, after in elements:
+        line += text.count("\n", counted, first)
+        counted = first
+        items.append((line, text[first:after]))
+    # The array left empty, its lines kept, so that every other line keeps its number.
+    blank = "\n" * text.count("\n", opened, closed)
+    header = text[: opened + 1] + blank + text[closed:]
+    return Split(header, items, text.count("\n", 0, key) + 1)
+
+
+def _space(text: str, at: int) -> int:
+    found = _JSON_SPACE.match(text, at)
+    assert found is not None  # it matches the empty string
+    return found.end()
+
+
+def _object(
+    text: str,
+    at: int,
+    path: tuple[str, ...],
+    arrays: list[tuple[int, int, list[tuple[int, int]], int]],
+) -> int:
+    """Read the members of the object whose `{` is just before `at`, to the offset after its `}`;
+    each `tools` array where a catalog keeps its tools is added to `arrays` as (its key's offset,
+    its `[`, each element's start and end, its `]`), its elements read one by one."""
+    at = _space(text, at)
+    if text.startswith("}", at):
+        return at + 1
+    while True:
+        if not text.startswith('"', at):
+            raise ValueError("a key is a string")
+        key, after = _DECODER.raw_decode(text, at)
+        colon = _space(text, after)
+        if not text.startswith(":", colon):
+            raise ValueError("a key is followed by a colon")
+        value = _space(text, colon + 1)
+        here = (*path, key)
+        if here in _JSON_TOOLS_PATHS and text.startswith("[", value):
+            elements, end = _array(text, value + 1)
+            arrays.append((at, value, elements, end - 1))
+        elif here == ("result",) and text.startswith("{", value):
+            end = _object(text, value + 1, here, arrays)
+        else:
+            end = _DECODER.raw_decode(text, value)[1]
+        at = _space(text, end)
+        if text.startswith(",", at):
+            at = _space(text, at + 1)
+        elif text.startswith("}", at):
+            return at + 1
+        else:
+            raise ValueError("members are separated by commas")
+
+
+def _array(text: str, at: int) -> tuple[list[tuple[int, int]], int]:
+    """Each element's start and end in the array whose `[` is just before `at`, and the offset
+    after its `]`."""
+    elements: list[tuple[int, int]] = []
+    at = _space(text, at)
+    if text.startswith("]", at):
+        return elements, at + 1
+    while True:
+        end = _DECODER.raw_decode(text, at)[1]
+        elements.append((at, end))
+        at = _space(text, end)
+        if text.startswith(",", at):
+            at = _space(text, at + 1)
+        elif text.startswith("]", at):
+            return elements, at + 1
+        else:
+            raise ValueError("elements are separated by commas")
 
 
 def item_digest(text: str) -> str:

@@ -349,7 +349,8 @@ def _clean_piece(name: str, text: str, is_json: bool) -> tuple[Any, dict[JsonPat
     """A piece of a catalog's text, read alone, when nothing about it needs the whole text to be
     read or reported: no error, alias, duplicate key or non-JSON value, and nesting well inside
     the limit (the piece is a few levels less deep than in the catalog)."""
-    if _nesting_bound(text) > MAX_NESTING - 4 or "<<" in text:
+    depth = _json_depth(text) if is_json else _nesting_bound(text)
+    if depth > MAX_NESTING - 4 or "<<" in text:
         # A merge key (`<<`) is flattened when the data is built, after the line map is made
         # from the nodes: only the whole file's reading gives its lines and its duplicates.
         return None
@@ -454,6 +455,20 @@ def _compose_yaml(name: str, text: str) -> yaml.Node | None:
 # 30,000 levels); above it, the nesting is measured first from the parser's events, without recursion.
 _SAFE_TO_COMPOSE = 10_000
 _INDICATORS = re.compile(r"(?m)^ *(?:[-?:] +)*")
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _json_depth(text: str) -> int:
+    """How deep a JSON text nests, its strings left out (a minified tool's brackets are many,
+    its nesting is not)."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def _nesting_bound(text: str) -> int:
