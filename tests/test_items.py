@@ -211,6 +211,29 @@ TRICKY = {
         "name: c\ntools:\n- name: a\n  default: " + "9" * 5000 + "\n",
         False,
     ),
+    "an MCP reply: the tools under result, a key after them": (
+        (
+            "jsonrpc: '2.0'\nid: 1\nresult:\n  tools:\n  - name: a\n    inputSchema: {type: object}\n"
+            "  - name: b\n  nextCursor: x\n"
+        ),
+        True,
+    ),
+    "an MCP reply: dashes further in, a property named tools in a tool": (
+        "result:\n  # listed\n  tools:\n    - name: a\n      p:\n        tools: 1\n    - name: b\n",
+        True,
+    ),
+    "an MCP reply: tools twice under result": (
+        "result:\n  tools:\n  - name: a\n  tools:\n  - name: b\n",
+        False,
+    ),
+    "tools one level in, under another key than result": (
+        "other:\n  tools:\n  - name: a\n",
+        False,
+    ),
+    "an MCP reply beside a catalog's own name": (
+        "name: c\nresult:\n  tools:\n  - name: a\n",
+        False,
+    ),
     "deep nesting in one tool": (
         "name: c\ntools:\n- name: a\n  p: " + "[" * 99 + "]" * 99 + "\n",
         False,
@@ -356,6 +379,7 @@ TOOLS = st.lists(
     st.sampled_from([12, 80]),
     st.booleans(),
     st.booleans(),
+    st.booleans(),
 )
 def test_dumped_catalogs_read_alike(
     tmp_path: Path,
@@ -365,8 +389,11 @@ def test_dumped_catalogs_read_alike(
     width: int,
     unicode: bool,
     crlf: bool,
+    mcp: bool,
 ) -> None:
-    data = {"name": "c", "tools": tools, "after": {"k": "v"}}
+    data: dict[str, Any] = {"name": "c", "tools": tools, "after": {"k": "v"}}
+    if mcp:
+        data = {"jsonrpc": "2.0", "id": 1, "result": {"tools": tools, "nextCursor": None}}
     text = yaml.safe_dump(
         data,
         sort_keys=False,

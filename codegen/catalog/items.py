@@ -1,7 +1,8 @@
 """Read a catalog a tool at a time, so that a rebuild reads only the tools whose text changed.
 
 Composing a 2,000-tool file (its 70,000 lines) was a fifth of a one-tool rebuild. Here the file is
-cut into the tools' items and the rest: in YAML each `- ...` under `tools:`, found at its lines; in
+cut into the tools' items and the rest: in YAML each `- ...` under `tools:` (an MCP reply's, under
+`result:`, too), found at its lines; in
 JSON each element of the `"tools": [...]` array (an MCP reply's too), found by JSON's own decoder,
 however the text is laid out (indented, or minified as a program writes it). Each item's data and
 line map depend on its text alone, so an item whose text the last build read comes from the
@@ -27,6 +28,9 @@ from dataclasses import dataclass
 _UNSAFE_STARTS = ("---", "...", "%", "\t")
 _UNSAFE_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 _TOOLS = "\ntools:"
+_RESULT = re.compile(r"\nresult:[ \t]*(?:#[^\n]*)?(?=\n)")
+_AT_MARGIN = re.compile(r"\n(?=[^ \n#])")  # a line that starts at the margin, not a comment
+_FIRST_KEY = re.compile(r"(?:\n[ \t]*(?:#[^\n]*)?(?=\n))*\n( +)(?=[^ \n#])")
 _REST_OF_KEY_LINE = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\n|$)")
 _FIRST_CONTENT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*( *)-(?: |\n|$)")
 
@@ -46,10 +50,11 @@ def split_yaml(text: str) -> Split | None:
     text_ = "\n" + text  # every line starts after a newline, the first one too
     if any(b in text for b in _UNSAFE_BREAKS) or any("\n" + u in text_ for u in _UNSAFE_STARTS):
         return None
-    key = text_.find(_TOOLS)
-    if key < 0 or text_.find(_TOOLS, key + 1) >= 0:
+    located = _tools_key(text_)
+    if located is None:
         return None
-    after_key = _REST_OF_KEY_LINE.match(text_, key + len(_TOOLS))
+    key, key_end = located
+    after_key = _REST_OF_KEY_LINE.match(text_, key_end)
     first = _FIRST_CONTENT.match(text_, after_key.end()) if after_key else None
     if after_key is None or first is None:
         return None  # `tools:` is not followed by a block sequence
@@ -76,6 +81,27 @@ def split_yaml(text: str) -> Split | None:
         return None
     blank = "\n" * text_.count("\n", starts[0], end)
     return Split(text_[1 : starts[0]] + blank + text_[end:], items, text_.count("\n", 0, key) + 1)
+
+
+def _tools_key(text_: str) -> tuple[int, int] | None:
+    """Where the catalog's one `tools:` key is (the newline before it, the offset after its
+    colon): at the margin, or in an MCP reply under `result:`, one level in; None when there is not
+    exactly one. The header's line map then says whether the key found is that one."""
+    key = text_.find(_TOOLS)
+    if key >= 0:
+        return (key, key + len(_TOOLS)) if text_.find(_TOOLS, key + 1) < 0 else None
+    results = list(_RESULT.finditer(text_))
+    first = _FIRST_KEY.match(text_, results[0].end()) if len(results) == 1 else None
+    if first is None:
+        return None
+    # `result`'s own keys are the lines at its first key's indentation, up to the margin.
+    margin = _AT_MARGIN.search(text_, first.start())
+    end = margin.start() if margin else len(text_)
+    own = "\n" + first.group(1) + "tools:"
+    key = text_.find(own, first.start(), end)
+    if key < 0 or text_.find(own, key + 1, end) >= 0:
+        return None
+    return key, key + len(own)
 
 
 # JSON's own decoder finds where each value ends, strings and escapes included: the cut of a JSON
