@@ -70,10 +70,12 @@ def _run(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
         return USAGE
     except CatalogError as exc:
         _report(_kept(config, exc.diagnostics))
-        files = len({d.file for d in exc.diagnostics})
+        # The warnings reported beside the errors are said above; the count is of the errors.
+        errors = [d for d in exc.diagnostics if d.level == "error"]
+        files = len({d.file for d in errors})
         outcome = "; nothing was written" if args.command == "build" and not args.check else ""
         print(
-            f"codegen: {_count(len(exc.diagnostics), 'error')} in {_count(files, 'file')}{outcome}",
+            f"codegen: {_count(len(errors), 'error')} in {_count(files, 'file')}{outcome}",
             file=sys.stderr,
         )
         return FAILED

@@ -150,3 +150,23 @@ def test_many_warnings_are_summarized_by_kind(tmp_path: Path) -> None:
     shown = listed.stderr.splitlines()
     assert len([line for line in shown if ": warning CG105: " in line]) == 24
     assert len([line for line in shown if ": note CG201: " in line]) == 24
+
+
+def test_older_drafts_bounds_and_tuples_mean_what_they_meant(tmp_path: Path) -> None:
+    drafts = build_package(DIRTY / "older_drafts.yaml", tmp_path)
+    # `minimum: 0, exclusiveMinimum: true` is `exclusiveMinimum: 0`; `exclusiveMinimum: false`
+    # leaves `minimum` inclusive; `maximum: 4, exclusiveMaximum: true` is `exclusiveMaximum: 4`.
+    assert drafts.parse("read_pdf", {"pages": [0]}).errors == ("out_of_range:pages[0]",)
+    assert drafts.parse("read_pdf", {"pages": [1], "scale": 0}).errors == ()
+    assert drafts.parse("read_pdf", {"pages": [1], "scale": 4}).errors == ("out_of_range:scale",)
+    # A tuple of two numbers, nothing after them: two items pass, a third is one too many.
+    assert drafts.parse("read_pdf", {"pages": [1], "size": [612, 792]}).errors == ()
+    assert drafts.parse("read_pdf", {"pages": [1], "size": [1, 2, 3]}).errors == (
+        "length_out_of_range:size",
+    )
+    # The payloads say it in 2020-12's words.
+    (tool,) = drafts.MCP_TOOLS
+    properties = tool["inputSchema"]["properties"]
+    assert properties["pages"]["items"] == {"type": "integer", "exclusiveMinimum": 0}
+    assert properties["size"]["prefixItems"] == [{"type": "number"}, {"type": "number"}]
+    assert properties["size"]["items"] is False

@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import ROOT, build_package, run_cli
 
 from codegen.catalog.load import load_catalog
@@ -136,6 +137,37 @@ def test_a_document_without_a_tool_list_is_a_usage_error(document: object, tmp_p
     done = run_cli("import", "x.json", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith("codegen: x.json: ")
+
+
+def test_an_openai_request_from_before_tools_imports_its_functions(tmp_path: Path) -> None:
+    # OpenAI's own function-calling example of June 2023: `functions`, each a bare function.
+    request = {
+        "model": "gpt-3.5-turbo-0613",
+        "messages": [{"role": "user", "content": "What's the weather like in Boston?"}],
+        "functions": [
+            {
+                "name": "get_current_weather",
+                "description": "Get the current weather in a given location",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "location": {"type": "string", "description": "The city and state"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            }
+        ],
+        "function_call": "auto",
+    }
+    (tmp_path / "request.json").write_text(json.dumps(request), encoding="utf-8")
+    done = run_cli("import", "request.json", "-o", "catalog.yaml", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == "codegen: imported 1 tool (loose) with 0 changes"
+    catalog = yaml.safe_load((tmp_path / "catalog.yaml").read_text(encoding="utf-8"))
+    (tool,) = catalog["tools"]
+    assert tool["name"] == "get_current_weather"
+    assert tool["parameters"] == request["functions"][0]["parameters"]  # type: ignore[index]
 
 
 # ---------------------------------------------------------------------------------------------

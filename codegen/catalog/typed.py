@@ -116,6 +116,18 @@ def array_kind(
 ) -> Kind:
     items = schema.get("items")
     max_items = schema.get("maxItems")
+    prefix = schema.get("prefixItems")
+    if isinstance(prefix, list):
+        # `items` is then about the items after the prefix, whose own kinds the parser does not
+        # check (the keyword's CG101 says so): what it says of the others cannot hold for all.
+        if items is False:  # nothing after the prefix: at most its length
+            max_items = len(prefix) if max_items is None else min(max_items, len(prefix))
+        elif items is not None:
+            message = (
+                "keyword 'items' (after 'prefixItems') is not enforced by the generated parser"
+            )
+            ctx.warn((*path, "items"), message, "CG101")
+        items = None
     if items is False:  # no item may be there: only the empty list
         items, max_items = None, 0
     item_kind = None if items is None else ctx.kind(items, (*path, "items"), (*parts, "item"))

@@ -340,6 +340,7 @@ class WildReader:
         if not isinstance(node, dict):
             return node  # `true`/`false`, or what the meta-schema refuses
         node = dict(node)
+        self.older_drafts(node, path)
         for word in list(node):
             value = node[word]
             reader = _READERS.get(word)
@@ -359,6 +360,30 @@ class WildReader:
                 del node[word]
         self.optional_list(node, path)
         return node
+
+    def older_drafts(self, node: dict[str, Any], path: JsonPath) -> None:
+        """What drafts 4 to 7 wrote otherwise, in 2020-12's words (JSON Schema's own migration):
+        a boolean `exclusiveMinimum` is whether `minimum` is exclusive, and `items` as a list
+        (a tuple) is `prefixItems`, `additionalItems` what may follow it."""
+        for exclusive, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            flag = node.get(exclusive)
+            if type(flag) is not bool:
+                continue
+            limit = node.get(bound)
+            if not flag:
+                del node[exclusive]
+                self.say((*path, exclusive), f"`{exclusive}: false` (draft 4) dropped", "CG102")
+            elif isinstance(limit, (int, float)) and not isinstance(limit, bool):
+                node[exclusive] = node.pop(bound)
+                message = f"`{exclusive}: true` beside `{bound}: {limit!r}` (draft 4) read as "
+                self.say((*path, exclusive), f"{message}`{exclusive}: {limit!r}`", "CG102")
+        if isinstance(node.get("items"), list) and "prefixItems" not in node:
+            node["prefixItems"] = node.pop("items")
+            following = "`additionalItems` as `items`" if "additionalItems" in node else ""
+            if following:
+                node["items"] = node.pop("additionalItems")
+            said = "`items` as a list (a tuple, before 2020-12) read as `prefixItems`"
+            self.say((*path, "items"), said + (f", {following}" if following else ""), "CG102")
 
     def text(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
         if not isinstance(value, str):
@@ -389,7 +414,6 @@ class WildReader:
                 self.say((*path, word), f"`{word}: {value!r}` read as {number}", "CG102")
                 node[word] = number
             return
-        # draft 4's boolean exclusiveMinimum is the importer's; here it is not a number.
         self.ignored((*path, word), value, f"`{word}` is not a number")
         del node[word]
 

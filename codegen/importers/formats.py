@@ -29,15 +29,20 @@ class UnreadableToolList(ValueError):
 def items_of(document: Any) -> list[Any]:
     """The list of tool entries in a document: a bare list, or one inside the envelopes found in
     the wild (`{"tools": [...]}` of a request or an MCP `tools/list` result, a JSON-RPC
-    `{"result": {...}}`, Gemini's `functionDeclarations`)."""
+    `{"result": {...}}`, Gemini's `functionDeclarations`, the `functions` of an OpenAI Chat
+    Completions request from before `tools`)."""
     if isinstance(document, dict) and isinstance(document.get("result"), dict):
         document = document["result"]
     if isinstance(document, dict) and isinstance(document.get("tools"), list):
         document = document["tools"]
+    elif isinstance(document, dict) and isinstance(document.get("functions"), list):
+        document = document["functions"]
     if isinstance(document, dict) and ("name" in document or _declarations(document) is not None):
         document = [document]  # one tool, or one Gemini `Tool`
     if not isinstance(document, list):
-        raise UnreadableToolList("no list of tools in it (a list, or an object with `tools`)")
+        raise UnreadableToolList(
+            "no list of tools in it (a list, or an object with `tools` or `functions`)"
+        )
     items: list[Any] = []
     for item in document:
         declarations = _declarations(item)
@@ -55,7 +60,9 @@ def _declarations(item: Any) -> list[Any] | None:
 
 def detect(document: Any) -> str:
     """The format of a document, from the shape of its first tool entry."""
-    raw = document.get("tools") if isinstance(document, dict) else document
+    raw = (
+        document.get("tools", document.get("functions")) if isinstance(document, dict) else document
+    )
     wrapped = isinstance(raw, list) and any(_declarations(item) is not None for item in raw)
     items = items_of(document)
     first = next((item for item in items if isinstance(item, dict)), {})
