@@ -51,6 +51,44 @@ def test_an_mcp_reply_builds_and_mcp_tools_gives_it_back(server: str, tmp_path: 
     assert json.loads(result.files[f"{server}/payloads/mcp.json"]) == reply_tools(source)
 
 
+def test_python_sdk_tools_dumped_with_their_nulls_build(tmp_path: Path) -> None:
+    # `tool.model_dump()` of the Python SDK's `Tool`, without `exclude_none`: every field the tool
+    # does not have is `null`, `annotations.title` too (opgg-mcp's, as real servers list them).
+    tool = {
+        "name": "echo",
+        "title": None,
+        "description": "Echo the message back.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"message": {"type": "string"}},
+            "required": ["message"],
+        },
+        "outputSchema": None,
+        "annotations": {"title": None, "readOnlyHint": True},
+        "_meta": None,
+        "icons": None,
+    }
+    source = tmp_path / "dumped.json"
+    source.write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    result = build([source], tmp_path)
+    ignored = [(d.path, d.code) for d in result.warnings if d.level == "warning"]
+    assert ignored == [
+        ("tools[0]._meta", "CG103"),
+        ("tools[0].annotations.title", "CG103"),
+        ("tools[0].icons", "CG103"),
+        ("tools[0].outputSchema", "CG103"),
+        ("tools[0].title", "CG103"),
+    ]
+    # MCP_TOOLS gives back what the tool has: no field that was `null`.
+    (sent,) = json.loads(result.files["dumped/payloads/mcp.json"])
+    assert sent == {
+        "name": "echo",
+        "description": "Echo the message back.",
+        "inputSchema": tool["inputSchema"],
+        "annotations": {"readOnlyHint": True},
+    }
+
+
 def test_an_mcp_reply_is_read_as_a_catalog_named_after_its_file() -> None:
     result = build([MCP / "python_server.json"], ROOT)
     assert result.packages == ["python_server"]

@@ -257,6 +257,11 @@ class WildReader:
             if word == "title" and not isinstance(value, str):
                 self.ignored((*path, word), value, "a tool's `title` is not text")
                 del tool[word]
+            elif word in _MCP_SHAPES and not isinstance(value, _MCP_SHAPES[word][0]):
+                # `null` among them, as a Python MCP server's tools dumped without
+                # `exclude_none` write every field they do not have.
+                self.ignored((*path, word), value, f"MCP's `{word}` is not {_MCP_SHAPES[word][1]}")
+                del tool[word]
             elif word == "annotations":
                 tool[word] = self.annotations(value, (*path, word))
                 if tool[word] is None:
@@ -303,6 +308,9 @@ class WildReader:
             return None
         out: dict[str, Any] = {}
         for word, hint in value.items():
+            if word == "title" and not isinstance(hint, str):
+                self.ignored((*path, word), hint, "the annotations' `title` is not text")
+                continue
             if word not in HINTS:
                 meant = misspelt(str(word), frozenset(HINTS))
                 if meant is not None:
@@ -503,6 +511,14 @@ _READERS: dict[str, _Reader] = {
     "x-python-name": WildReader.python_name,
     "required": WildReader.cardinality,
     "optional": WildReader.cardinality,
+}
+
+
+# MCP's fields of a tool beside its schemas, and the shape each has (MCP_TOOLS sends them on).
+_MCP_SHAPES: dict[str, tuple[type, str]] = {
+    "outputSchema": (dict, "an object"),
+    "_meta": (dict, "an object"),
+    "icons": (list, "a list"),
 }
 
 
