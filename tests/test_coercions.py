@@ -2160,3 +2160,27 @@ def test_enums_coerce_like_plain_parameters(catalog_from_yaml: Any) -> None:
     # Text an integer parameter would refuse is refused by an integer enum too.
     request = pkg.parse("pick", {"level": "1_0"})
     assert request.errors == ("enum_out_of_range:level",)
+
+
+def test_a_boolean_enum_coerces_like_a_boolean(catalog_from_yaml: Any) -> None:
+    pkg = catalog_from_yaml("""
+        name: flags
+        tools:
+          - name: pick
+            description: Pick one.
+            parameters:
+              type: object
+              properties:
+                strict: {type: boolean, enum: [true], description: Only true.}
+                flag: {enum: [true, false, "auto"], description: A flag or auto.}
+    """)
+    request = pkg.parse("pick", {"strict": "TRUE", "flag": 0})
+    assert request.values == {"strict": True, "flag": False}
+    assert request.warnings == (
+        "string_literal_converted_to_boolean:strict",
+        "number_coerced_to_boolean:flag",
+    )
+    # An allowed value as written wins over a coercion; what a boolean refuses is refused.
+    assert pkg.parse("pick", {"flag": "auto"}).values == {"flag": "auto"}
+    assert pkg.parse("pick", {"strict": "false"}).errors == ("enum_out_of_range:strict",)
+    assert pkg.parse("pick", {"strict": 2}).errors == ("enum_out_of_range:strict",)

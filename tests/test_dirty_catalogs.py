@@ -170,3 +170,21 @@ def test_older_drafts_bounds_and_tuples_mean_what_they_meant(tmp_path: Path) -> 
     assert properties["pages"]["items"] == {"type": "integer", "exclusiveMinimum": 0}
     assert properties["size"]["prefixItems"] == [{"type": "number"}, {"type": "number"}]
     assert properties["size"]["items"] is False
+
+
+def test_enum_values_written_as_text_are_read_as_a_calls_would_be(tmp_path: Path) -> None:
+    listed = build_package(DIRTY / "enum_values_as_text.yaml", tmp_path)
+    # `["1", "2", "3", 3]` beside `type: integer` is 1, 2, 3: a call sends any of them either way.
+    request = listed.parse("buy_tickets", {"number_of_tickets": "2", "is_unisex": "true"})
+    assert request.values == {"number_of_tickets": 2, "is_unisex": True}
+    assert listed.parse("buy_tickets", {"number_of_tickets": 4}).errors == (
+        "enum_out_of_range:number_of_tickets",
+    )
+    # An enum none of whose values can be a list is left out: the list of strings stays.
+    request = listed.parse("buy_tickets", {"number_of_tickets": 1, "metrics": ["trust", "x"]})
+    assert request.errors == ()
+    # The payloads send what the parser enforces.
+    properties = listed.OPENAI_TOOLS[0]["function"]["parameters"]["properties"]
+    assert properties["number_of_tickets"]["enum"] == [1, 2, 3]
+    assert properties["is_unisex"]["enum"] == [True, False]
+    assert "enum" not in properties["metrics"]

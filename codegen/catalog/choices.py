@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from codegen.catalog.context import ToolContext
+from codegen.catalog.context import GONE, ToolContext
 from codegen.catalog.keywords import beside_choices
 from codegen.catalog.kinds import AnyKind, EnumKind, JsonChoiceKind, Kind, NullKind
 from codegen.catalog.names import pascal, snake
 from codegen.diagnostics import JsonPath
+from codegen.runtime import _runtime as rt
 
 
 def enum_kind(
@@ -19,15 +21,15 @@ def enum_kind(
     types = schema.get("type")
     if types == "null" or (isinstance(types, list) and "null" in types):
         nullable = True
+    listed = raw
     raw = of_type(ctx, raw, types, path, source)
+    if raw != listed or any(type(a) is not type(b) for a, b in zip(raw, listed, strict=False)):
+        # What the parser enforces, and what the payloads send.
+        ctx.fix((*path, source), (raw if source == "enum" else raw[0]) if raw else GONE)
     if not raw:
-        # No listed value has the schema's type: no value is valid, as JSON Schema says.
-        return JsonChoiceKind(
-            choices=(),
-            table=ctx.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
-            nullable=nullable,
-            helper=ctx.helper_name(parts),
-        )
+        # No listed value is of the schema's type, or can be read as one: a set nothing could
+        # be in says nothing a model can use, and is left out (said for each value above).
+        return ctx.kind({k: v for k, v in schema.items() if k != source}, path, parts)
     if any(isinstance(choice, (dict, list)) for choice in raw):
         return json_choice_kind(ctx, schema, raw, path, parts, nullable)
     choices: list[str | int | float | bool] = []
@@ -69,17 +71,34 @@ def enum_kind(
 
 
 def of_type(ctx: ToolContext, raw: list[Any], types: Any, path: JsonPath, source: str) -> list[Any]:
-    """The listed values that have the schema's `type` (both must hold); each other one is
-    said, since no value can equal it. `null` is read as "nullable", as catalogs mean it."""
+    """The listed values that have the schema's `type` (both must hold). One of another type is
+    read as the parser reads a call's value of that type (`"1"` for an integer, `"True"` for a
+    boolean, as function-calling datasets list them), and said; one that cannot be is left out,
+    and said, since no value can equal it. `null` is read as "nullable", as catalogs mean it."""
     declared = [types] if isinstance(types, str) else types if isinstance(types, list) else []
     if not declared:
         return raw
-    kept = []
+    scalar = [t for t in declared if t != "null"]
+    coerce = _COERCIONS.get(scalar[0]) if len(scalar) == 1 else None
+    kept: list[Any] = []
     for i, choice in enumerate(raw):
         if choice is None or _json_types(choice) & set(declared):
             kept.append(choice)
             continue
         where = (*path, source, i) if source == "enum" else (*path, source)
+        if coerce is not None:
+            warnings: list[str] = []
+            errors: list[str] = []
+            value = coerce(choice, source, warnings, errors)
+            if not errors and value is not rt.INVALID and _json_types(value) & set(declared):
+                shown = json.dumps(value, ensure_ascii=False)
+                said = f"{source} value {choice!r} is not of type {scalar[0]}: read as {shown}"
+                if any(type(k) is type(value) and k == value for k in kept + raw[i + 1 :]):
+                    ctx.warn(where, f"{said}, which is listed already: left out", "CG103")
+                else:
+                    ctx.warn(where, f"{said}, as a call's value would be", "CG102")
+                    kept.append(value)
+                continue
         hint = ""
         if "array" in declared and not isinstance(choice, (list, dict)):
             hint = " (a list whose items are among these values is `items: {enum: [...]}`)"
@@ -90,6 +109,15 @@ def of_type(ctx: ToolContext, raw: list[Any], types: Any, path: JsonPath, source
             "CG103",
         )
     return kept
+
+
+# The runtime's own coercions (SPEC §3), by the type they read a value as.
+_COERCIONS = {
+    "boolean": rt.to_bool,
+    "integer": rt.to_int,
+    "number": rt.to_float,
+    "string": rt.to_str,
+}
 
 
 def json_choice_kind(

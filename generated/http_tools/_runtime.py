@@ -699,6 +699,12 @@ def to_choice(
         candidates.append((int, int(v), "number_coerced_to_integer"))
     if (type(v) is int and _has_text(v)) or (type(v) is float and isfinite(v)) or type(v) is bool:
         candidates.append((str, json.dumps(v), "non_string_literal_retained"))
+    # A boolean choice, as `to_bool` reads one.
+    if isinstance(v, str) and v.strip().lower() in _TRUE_TEXT | _FALSE_TEXT:
+        flag = v.strip().lower() in _TRUE_TEXT
+        candidates.append((bool, flag, "string_literal_converted_to_boolean"))
+    elif (type(v) is int or type(v) is float) and v in (0, 1):
+        candidates.append((bool, v == 1, "number_coerced_to_boolean"))
     for target, converted, code in candidates:
         if (hit := exact.get((target, converted), INVALID)) is not INVALID:
             if code:
