@@ -170,6 +170,55 @@ def test_an_openai_request_from_before_tools_imports_its_functions(tmp_path: Pat
     assert tool["parameters"] == request["functions"][0]["parameters"]  # type: ignore[index]
 
 
+WEATHER = {
+    "type": "object",
+    "properties": {"location": {"type": "string"}},
+    "required": ["location"],
+}
+WEATHER_TOOL = {"description": "The weather.", "parameters": WEATHER}
+# Tool lists as the providers' own documentation writes them, a function among the tools the
+# provider runs (or, OpenAI's `custom`, one that takes free text): each leads its list.
+BESIDE_BUILT_INS = {
+    "openai": [
+        {"type": "custom", "custom": {"name": "code_exec", "description": "Run Python."}},
+        {"type": "function", "function": {"name": "get_weather", **WEATHER_TOOL}},
+    ],
+    "openai-responses": [
+        {"type": "web_search_preview"},
+        {"type": "file_search", "vector_store_ids": ["vs_1"], "max_num_results": 20},
+        {"type": "function", "name": "get_weather", **WEATHER_TOOL, "strict": True},
+    ],
+    "anthropic": [
+        {"type": "bash_20250124", "name": "bash"},
+        {"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
+        {"name": "get_weather", "description": "The weather.", "input_schema": WEATHER},
+    ],
+    "gemini": {
+        "tools": [
+            {"googleSearch": {}},
+            {"functionDeclarations": [{"name": "get_weather", **WEATHER_TOOL}]},
+        ]
+    },
+}
+
+
+@pytest.mark.parametrize("fmt", BESIDE_BUILT_INS)
+def test_a_providers_own_tools_are_left_out_and_said(fmt: str) -> None:
+    document = BESIDE_BUILT_INS[fmt]
+    catalog, detected, notes = import_tools(document)
+    assert detected == fmt  # told by the function, whatever comes before it
+    assert [tool["name"] for tool in catalog["tools"]] == ["get_weather"]
+    assert catalog["tools"][0]["parameters"] == WEATHER
+    tools = document["tools"] if isinstance(document, dict) else document
+    said = (
+        "is no function with a JSON schema (a tool the provider runs, or one that takes free text)"
+    )
+    kinds = [
+        f"`{next(iter(t))}`" if fmt == "gemini" else f"`type: {t['type']}`" for t in tools[:-1]
+    ]
+    assert list(notes) == [f"tools[{i}]: {k} {said}: left out" for i, k in enumerate(kinds)]
+
+
 # ---------------------------------------------------------------------------------------------
 # Three hundred definitions with every kind of dirt of the wild, in one run
 

@@ -18,6 +18,7 @@ from codegen.importers.formats import (
     PROVIDER_OF,
     READERS,
     UnreadableToolList,
+    built_in,
     detect,
     items_of,
 )
@@ -61,6 +62,14 @@ def import_tools(
         where = ("tools", index)
         if not isinstance(item, dict):
             notes.add(where, "not a tool entry (an object): left out")
+            continue
+        provided = built_in(item)
+        if provided is not None:
+            notes.add(
+                where,
+                f"{provided} is no function with a JSON schema (a tool the provider runs, or "
+                "one that takes free text): left out",
+            )
             continue
         tool = READERS[fmt](item)
         if tool["name"] in wire_names:

@@ -58,14 +58,41 @@ def _declarations(item: Any) -> list[Any] | None:
     return None
 
 
+# Where a tool entry keeps its schema, in each format.
+_SCHEMA_KEYS = (
+    "parameters",
+    "input_schema",
+    "inputSchema",
+    "parametersJsonSchema",
+    "parameters_json_schema",
+)
+
+
+def built_in(item: Any) -> str | None:
+    """What a tool entry that is no function with a JSON schema is, so that there is nothing to
+    parse: a tool the provider runs (OpenAI's `web_search_preview`, Anthropic's `bash_20250124`,
+    Gemini's `googleSearch`) or one that takes free text (OpenAI's `custom`); None for a
+    function."""
+    if not isinstance(item, dict) or any(key in item for key in _SCHEMA_KEYS):
+        return None
+    kind = item.get("type")
+    if isinstance(kind, str) and kind != "function":
+        return f"`type: {kind}`"
+    if kind is None and len(item) == 1:
+        ((key, value),) = item.items()
+        if key not in ("name", "function") and isinstance(value, dict):
+            return f"`{key}`"  # a Gemini `Tool` of one built-in, such as `{"googleSearch": {}}`
+    return None
+
+
 def detect(document: Any) -> str:
-    """The format of a document, from the shape of its first tool entry."""
+    """The format of a document, from the shape of its first function entry."""
     raw = (
         document.get("tools", document.get("functions")) if isinstance(document, dict) else document
     )
     wrapped = isinstance(raw, list) and any(_declarations(item) is not None for item in raw)
     items = items_of(document)
-    first = next((item for item in items if isinstance(item, dict)), {})
+    first = next((item for item in items if isinstance(item, dict) and built_in(item) is None), {})
     if wrapped or "parametersJsonSchema" in first or "parameters_json_schema" in first:
         return "gemini"
     if "inputSchema" in first:
