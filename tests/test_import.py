@@ -219,6 +219,62 @@ def test_a_providers_own_tools_are_left_out_and_said(fmt: str) -> None:
     assert list(notes) == [f"tools[{i}]: {k} {said}: left out" for i, k in enumerate(kinds)]
 
 
+# Rows of Salesforce's xlam-function-calling-60k as the dataset has them: parameters as a map of
+# properties alone (one of them named `type`), Python's types, `, optional` in the type.
+XLAM = [
+    {
+        "name": "live_giveaways_by_type",
+        "description": "Retrieve live giveaways from the GamerPower API based on the specified type.",
+        "parameters": {
+            "type": {
+                "description": "The type of giveaways to retrieve (e.g., game, loot, beta).",
+                "type": "str",
+                "default": "game",
+            }
+        },
+    },
+    {
+        "name": "video_post_comments",
+        "description": "Fetches comments for a specified video post.",
+        "parameters": {
+            "aweme_id": {"description": "The ID of the video.", "type": "int"},
+            "cursor": {"description": "The cursor.", "type": "int, optional", "default": "0"},
+            "nums": {"description": "Numbers.", "type": "List[int]"},
+            "weights": {"description": "Weights.", "type": "Dict[str, float], optional"},
+            "note": {"description": "A note.", "type": "Optional[str]"},
+        },
+    },
+]
+
+
+def test_xlam_rows_import_as_the_objects_they_mean(tmp_path: Path) -> None:
+    catalog, fmt, notes = import_tools(XLAM)
+    assert fmt == "loose"
+    first, second = (tool["parameters"] for tool in catalog["tools"])
+    assert first == {
+        "type": "object",
+        "properties": {"type": {**XLAM[0]["parameters"]["type"], "type": "string"}},  # type: ignore[dict-item]
+        "required": ["type"],
+    }
+    assert second["required"] == ["aweme_id", "nums", "note"]
+    assert {
+        name: {k: v for k, v in p.items() if k != "description"}
+        for name, p in second["properties"].items()
+    } == {
+        "aweme_id": {"type": "integer"},
+        "cursor": {"type": "integer", "default": "0"},
+        "nums": {"type": "array", "items": {"type": "integer"}},
+        "weights": {"type": "object", "additionalProperties": {"type": "number"}},
+        "note": {"type": ["string", "null"]},
+    }
+    assert "tools[0].parameters: a map of properties alone, as xLAM's datasets write it" in notes[0]
+    # The catalog builds, and its parser reads what a model sends these tools.
+    source = tmp_path / "xlam.yaml"
+    source.write_text(yaml.safe_dump(catalog, sort_keys=False), encoding="utf-8")
+    done = run_cli("build", "xlam.yaml", "--out", "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # Three hundred definitions with every kind of dirt of the wild, in one run
 

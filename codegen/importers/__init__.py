@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.catalog.names import snake
-from codegen.importers.dialect import Notes, standard
+from codegen.importers.dialect import Notes, property_map, standard
 from codegen.importers.formats import (
     FORMATS,
     PROVIDER_OF,
@@ -80,7 +80,15 @@ def import_tools(
         if not tool.get("description"):
             notes.add((*where, "description"), "no description: write one (the build needs it)")
             tool["description"] = ""
-        parameters = standard(tool["parameters"], (*where, "parameters"), notes)
+        parameters = tool["parameters"]
+        if property_map(parameters):
+            parameters = {"type": "object", "properties": parameters, "required": list(parameters)}
+            notes.add(
+                (*where, "parameters"),
+                "a map of properties alone, as xLAM's datasets write it: read as the properties "
+                "of an object, each required unless its type says `optional`",
+            )
+        parameters = standard(parameters, (*where, "parameters"), notes)
         if isinstance(parameters, dict) and "type" not in parameters:
             parameters = {"type": "object", **parameters}
             notes.add((*where, "parameters"), "parameters without a type: read as an object")

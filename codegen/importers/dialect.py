@@ -8,6 +8,8 @@ the JSON Schema it plainly means; nothing else is changed.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from codegen.diagnostics import JsonPath, format_path
@@ -72,23 +74,110 @@ def standard(schema: Any, path: JsonPath, notes: Notes) -> Any:
     return out
 
 
+def property_map(parameters: Any) -> bool:
+    """Whether a tool's parameters are a map of property names to schemas with no object around
+    it (`{"query": {"type": "str", ...}}`, even `{"type": {"type": "str"}}` for a parameter named
+    `type`), rather than a schema."""
+    if not isinstance(parameters, dict) or not parameters or "properties" in parameters:
+        return False
+    if any(
+        key in _SCHEMA_WORDS and not (key == "type" and isinstance(value, dict))
+        for key, value in parameters.items()
+    ):
+        return False
+    return all(
+        isinstance(value, dict) and ("type" in value or "description" in value)
+        for value in parameters.values()
+    )
+
+
+# The keywords of a schema, by which a schema is told from a map of properties.
+_SCHEMA_WORDS = frozenset(
+    {
+        "type", "properties", "required", "items", "additionalProperties", "enum", "const",
+        "anyOf", "oneOf", "allOf", "not", "$ref", "$defs", "definitions", "description",
+        "title", "default", "examples", "format", "nullable", "patternProperties",
+        "minProperties", "maxProperties", "if", "then", "else", "$schema", "optional",
+    }
+)  # fmt: skip
+
+
 def _standard_type(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
     written = out["type"]
     names = written if isinstance(written, list) else [written]
     if not all(isinstance(name, str) for name in names):
         return  # not a type name at all: the build reports it
+    if isinstance(written, str) and _GENERIC.fullmatch(written):
+        typed = python_type(written)
+        if typed is not None:
+            del out["type"]
+            out.update(typed)
+            shown = json.dumps(typed) if typed else "no type (any value)"
+            notes.add((*path, "type"), f"type {written!r} written as {shown}")
+            return
     types: list[str] = []
     for name in names:
         meant = _TYPES.get(name.lower(), name)
-        if meant is None:
+        if meant is None or not name.strip():
             del out["type"]
-            notes.add((*path, "type"), f"type {name!r} means any value: the type is left out")
+            what = "means any value" if meant is None else "is empty"
+            notes.add((*path, "type"), f"type {name!r} {what}: the type is left out")
             return
         if meant != name:
             notes.add((*path, "type"), f"type {name!r} written as {meant!r}")
         if meant not in types:
             types.append(meant)
     out["type"] = types if isinstance(written, list) or len(types) > 1 else types[0]
+
+
+_OPTIONAL_TYPE = re.compile(r"\s*(.*?)\s*,\s*optional\s*", re.IGNORECASE)
+# A Python type as datasets write it: `List[int]`, `Dict[str, Any]`, `Optional[str]`.
+_GENERIC = re.compile(r"\s*(\w+)\s*\[(.*)\]\s*")
+
+
+def python_type(text: str) -> dict[str, Any] | None:
+    """The JSON Schema of a type written as Python's `typing` writes it (`List[int]`,
+    `Dict[str, float]`, `Optional[str]`, `Union[int, str]`, nested), or of a plain type name;
+    None when it is neither."""
+    generic = _GENERIC.fullmatch(text)
+    if generic is None:
+        if text.strip().lower() not in _TYPES:
+            return None
+        meant = _TYPES[text.strip().lower()]
+        return {} if meant is None else {"type": meant}
+    outer = generic.group(1).lower()
+    inner = [python_type(part) for part in _arguments(generic.group(2))]
+    if any(schema is None for schema in inner) or not inner:
+        return None
+    schemas: list[dict[str, Any]] = [schema for schema in inner if schema is not None]
+    if outer in ("list", "set", "frozenset", "sequence", "iterable") and len(schemas) == 1:
+        return {"type": "array", "items": schemas[0]} if schemas[0] else {"type": "array"}
+    if outer == "tuple":
+        if len(schemas) == 2 and generic.group(2).replace(" ", "").endswith(",..."):
+            return {"type": "array", "items": schemas[0]}
+        return {"type": "array", "prefixItems": schemas, "items": False}
+    if outer in ("dict", "mapping") and len(schemas) == 2:
+        value = schemas[1]
+        return {"type": "object", "additionalProperties": value} if value else {"type": "object"}
+    if outer in ("optional", "union"):
+        members = [*schemas, {"type": "null"}] if outer == "optional" else schemas
+        if not all(set(schema) == {"type"} for schema in members):
+            return {"anyOf": members}
+        types = [schema["type"] for schema in members]
+        return {"type": types if len(types) > 1 else types[0]}
+    return None
+
+
+def _arguments(text: str) -> list[str]:
+    """The comma-separated arguments of a generic, brackets kept together; `...` is Any."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(text[start:at])
+            start = at + 1
+    parts.append(text[start:])
+    return ["any" if part.strip() == "..." else part for part in parts]
 
 
 def _lift_cardinality(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
@@ -102,6 +191,15 @@ def _lift_cardinality(out: dict[str, Any], path: JsonPath, notes: Notes) -> None
     for name, prop in properties.items():
         if not isinstance(prop, dict):
             continue
+        marked = (
+            _OPTIONAL_TYPE.fullmatch(prop["type"]) if isinstance(prop.get("type"), str) else None
+        )
+        if marked is not None:  # `"type": "int, optional"`, as xLAM's datasets write it
+            prop["type"] = marked.group(1)
+            if name in required:
+                required.remove(name)
+            notes.add((*path, "properties", name, "type"), f"type {marked.group()!r} written as "
+                      f"{marked.group(1)!r}, the property optional")  # fmt: skip
         for word in ("required", "optional"):
             value = prop.get(word)
             if not isinstance(value, bool):
