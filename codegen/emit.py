@@ -273,8 +273,34 @@ def _debris(out: Path, files: dict[str, str]) -> list[Path]:
 
 def _start(work: Path) -> None:
     work.mkdir()
-    # Git ignores a folder that ignores everything in it, so a killed build leaves nothing to add.
-    (work / ".gitignore").write_text("# A codegen build at work.\n*\n", encoding="utf-8")
+    # Git ignores a folder that ignores everything in it, so a killed build leaves nothing to add:
+    # the marker must appear whole, since an empty one (a build killed between creating and
+    # writing it) is a file git shows, where an empty folder is not.
+    _create_whole(work / ".gitignore", b"# A codegen build at work.\n*\n")
+
+
+def _create_whole(path: Path, data: bytes) -> None:
+    """Make the new file `path` holding `data`, never seen empty or cut short: written with no name
+    (Linux's O_TMPFILE), then linked in. Where that is missing, it is written in place."""
+    try:
+        fd = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, 0o666)
+    except (AttributeError, OSError):  # not Linux, or a file system without it
+        _write_new(path, data)
+        return
+    try:
+        with os.fdopen(fd, "wb", closefd=False) as handle:
+            handle.write(data)
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            # With a directory's descriptor, os.link is linkat(AT_SYMLINK_FOLLOW): it names the
+            # file behind /proc/self/fd (a plain link() of that path fails across devices).
+            os.link(f"/proc/self/fd/{fd}", path.name, dst_dir_fd=folder)
+        finally:
+            os.close(folder)
+    except OSError:
+        _write_new(path, data)  # no /proc mounted
+    finally:
+        os.close(fd)
 
 
 def _sweep(work: Path, out: Path) -> None:

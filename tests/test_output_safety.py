@@ -201,6 +201,25 @@ def names_in(out: Path) -> set[str]:
     return {p.relative_to(out).as_posix() for p in out.rglob("*")} if out.exists() else set()
 
 
+def test_a_build_killed_while_it_marks_its_work_directory_leaves_nothing_git_shows(
+    tmp_path: Path,
+) -> None:
+    # The kill at the one moment a random one seldom hits: after the marker's file is made, before
+    # its text is in it. A process allowed to write no byte to any file is killed (SIGXFSZ) by
+    # the first write: an empty `.gitignore` left there is a file git shows, an empty folder not.
+    work = tmp_path / ".generated.codegen-build"
+    script = (
+        "import resource, signal, sys; from pathlib import Path; import codegen.emit as e; "
+        "signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0)); e._start(Path(sys.argv[1]))"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(work)], check=False)
+    assert done.returncode == -signal.SIGXFSZ  # killed at the write, as meant
+    assert work.is_dir() and list(work.iterdir()) == []
+    codegen.emit._start(tmp_path / "again")  # unhindered, the marker is there whole
+    assert ignored_by_git(tmp_path / "again")
+
+
 def test_a_build_killed_at_any_moment_leaves_the_old_tree_or_the_new(project: Path) -> None:
     # Two versions of the catalog, each changing every file, both in the cache: a build is then
     # mostly writing. Half the kills land at a random moment of the whole build, half a few
