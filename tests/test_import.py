@@ -275,6 +275,30 @@ def test_xlam_rows_import_as_the_objects_they_mean(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_what_a_catalog_has_no_place_for_is_left_out_and_said() -> None:
+    # The Berkeley leaderboard's `response` is the result schema; a proxy's `source`, Anthropic's
+    # `cache_control` and OpenAI's `strict` are about a request, not the tool.
+    bfcl = {
+        "name": "cat",
+        "description": "Display a file.",
+        "parameters": {"type": "object", "properties": {"file_name": {"type": "string"}}},
+        "response": {"type": "object", "properties": {"file_content": {"type": "string"}}},
+        "source": "read_graph",
+    }
+    catalog, _, notes = import_tools([bfcl])
+    assert catalog["tools"][0]["returns"] == bfcl["response"]
+    assert list(notes) == ["tools[0].source: has no place in a catalog: left out"]
+    anthropic = {**WEATHER_TOOL, "name": "w", "cache_control": {"type": "ephemeral"}}
+    anthropic["input_schema"] = anthropic.pop("parameters")
+    _, fmt, notes = import_tools([anthropic])
+    assert fmt == "anthropic"
+    assert list(notes) == ["tools[0].cache_control: has no place in a catalog: left out"]
+    chat = {"type": "function", "function": {**WEATHER_TOOL, "name": "w", "strict": True, "x": 1}}
+    _, fmt, notes = import_tools([chat])
+    assert fmt == "openai"
+    assert list(notes) == ["tools[0].function.x: has no place in a catalog: left out"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Three hundred definitions with every kind of dirt of the wild, in one run
 

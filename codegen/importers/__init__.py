@@ -21,6 +21,7 @@ from codegen.importers.formats import (
     built_in,
     detect,
     items_of,
+    left_out,
 )
 from codegen.importers.python import functions_of, tools_of
 
@@ -72,6 +73,8 @@ def import_tools(
             )
             continue
         tool = READERS[fmt](item)
+        for key in left_out(fmt, item):
+            notes.add((*where, *key), "has no place in a catalog: left out")
         if tool["name"] in wire_names:
             notes.add(
                 (*where, "name"), f"{tool['name']!r} is the alias of {wire_names[tool['name']]!r}"

@@ -171,13 +171,76 @@ def _loose(item: dict[str, Any]) -> dict[str, Any]:
         (item[k] for k in ("parameters", "input_schema", "inputSchema", "arguments") if k in item),
         None,
     )
-    return _tool(item.get("name"), item.get("description"), parameters)
+    tool = _tool(item.get("name"), item.get("description"), parameters)
+    # The Berkeley leaderboard's `response`: the schema of what the function returns.
+    result = next((item[k] for k in ("returns", "response") if isinstance(item.get(k), dict)), None)
+    if result is not None:
+        tool["returns"] = result
+    return tool
 
 
 def _tool(name: Any, description: Any, parameters: Any) -> dict[str, Any]:
     tool: dict[str, Any] = {"name": name, "description": description}
     tool["parameters"] = parameters if parameters is not None else dict(EMPTY)
     return tool
+
+
+# What each format's reader takes of a tool entry (for OpenAI's Chat form, of its `function`),
+# or is no concern of a catalog's (OpenAI's `strict`, chosen per provider at build time): any
+# other key is left out, and said.
+TAKEN: dict[str, frozenset[str]] = {
+    "openai": frozenset({"name", "description", "parameters", "strict"}),
+    "openai-responses": frozenset({"type", "name", "description", "parameters", "strict"}),
+    "anthropic": frozenset({"type", "name", "description", "input_schema", "input_examples"}),
+    "gemini": frozenset(
+        {
+            "name",
+            "description",
+            "parameters",
+            "parametersJsonSchema",
+            "parameters_json_schema",
+            "response",
+            "responseJsonSchema",
+            "response_json_schema",
+        }
+    ),
+    "mcp": frozenset(
+        {
+            "name",
+            "title",
+            "description",
+            "inputSchema",
+            "annotations",
+            "outputSchema",
+            "execution",
+            "icons",
+            "_meta",
+        }
+    ),
+    "loose": frozenset(
+        {
+            "name",
+            "description",
+            "parameters",
+            "input_schema",
+            "inputSchema",
+            "arguments",
+            "returns",
+            "response",
+        }
+    ),
+}
+
+
+def left_out(fmt: str, item: dict[str, Any]) -> list[tuple[str, ...]]:
+    """The keys of a tool entry its format's reader does not take, as paths in the entry."""
+    if fmt == "openai":
+        function = item.get("function")
+        keys = [(k,) for k in item if k not in ("type", "function")]
+        if isinstance(function, dict):
+            keys += [("function", k) for k in function if k not in TAKEN[fmt]]
+        return keys
+    return [(k,) for k in item if k not in TAKEN[fmt]]
 
 
 READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
