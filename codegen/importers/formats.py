@@ -236,7 +236,7 @@ def left_out(fmt: str, item: dict[str, Any]) -> list[tuple[str, ...]]:
     """The keys of a tool entry its format's reader does not take, as paths in the entry."""
     if fmt == "openai":
         function = item.get("function")
-        keys = [(k,) for k in item if k not in ("type", "function")]
+        keys: list[tuple[str, ...]] = [(k,) for k in item if k not in ("type", "function")]
         if isinstance(function, dict):
             keys += [("function", k) for k in function if k not in TAKEN[fmt]]
         return keys
