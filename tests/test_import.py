@@ -299,6 +299,17 @@ def test_what_a_catalog_has_no_place_for_is_left_out_and_said() -> None:
     assert list(notes) == ["tools[0].function.x: has no place in a catalog: left out"]
 
 
+@pytest.mark.parametrize("source", ["memory_tools.yaml", "calendar_tools.yaml", "http_tools.json"])
+def test_a_catalogs_own_tools_import_as_they_are(source: str) -> None:
+    # A catalog is a tool list too: its tools' titles, annotations, examples and result schemas
+    # are kept (they were dropped, unsaid), and nothing is changed.
+    text = (ROOT / "schemas" / source).read_text(encoding="utf-8")
+    catalog = yaml.safe_load(text) if source.endswith(".yaml") else json.loads(text)
+    imported, fmt, notes = import_tools(catalog, name=catalog["name"])
+    assert (fmt, list(notes)) == ("loose", [])
+    assert imported["tools"] == catalog["tools"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Three hundred definitions with every kind of dirt of the wild, in one run
 

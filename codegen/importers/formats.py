@@ -172,11 +172,26 @@ def _loose(item: dict[str, Any]) -> dict[str, Any]:
         None,
     )
     tool = _tool(item.get("name"), item.get("description"), parameters)
+    # A catalog's own keys, as a catalog (or a list of its tools) has them.
+    tool.update({k: item[k] for k in _CATALOG_TOOL_KEYS if k in item})
     # The Berkeley leaderboard's `response`: the schema of what the function returns.
-    result = next((item[k] for k in ("returns", "response") if isinstance(item.get(k), dict)), None)
-    if result is not None:
-        tool["returns"] = result
+    if isinstance(item.get("response"), dict) and "returns" not in tool:
+        tool["returns"] = item["response"]
     return tool
+
+
+# What a tool of a catalog has beside its name, description and parameters.
+_CATALOG_TOOL_KEYS = (
+    "title",
+    "returns",
+    "annotations",
+    "examples",
+    "x-python-name",
+    "outputSchema",
+    "_meta",
+    "execution",
+    "icons",
+)
 
 
 def _tool(name: Any, description: Any, parameters: Any) -> dict[str, Any]:
@@ -218,16 +233,8 @@ TAKEN: dict[str, frozenset[str]] = {
         }
     ),
     "loose": frozenset(
-        {
-            "name",
-            "description",
-            "parameters",
-            "input_schema",
-            "inputSchema",
-            "arguments",
-            "returns",
-            "response",
-        }
+        {"name", "description", "parameters", "input_schema", "inputSchema", "arguments"}
+        | {"response", *_CATALOG_TOOL_KEYS}
     ),
 }
 
