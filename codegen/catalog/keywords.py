@@ -1,4 +1,5 @@
-"""Which keywords the parser enforces for each type, and the build's findings about the others.
+"""The catalog format's words: the keys of a catalog and of a tool, which keywords the parser
+enforces for each type, and the build's findings about the others.
 
 Pure functions of one schema: the normalizer reports what they yield at the schema's path.
 """
@@ -80,3 +81,23 @@ def beside_choices(schema: dict[str, Any], source: str) -> Iterator[tuple[str, s
     for word in sorted(set(schema) - STRUCTURE - ANNOTATIONS):
         if not word.startswith("x-"):
             yield word, f"keyword {word!r} is not enforced beside {source!r}"
+
+
+# A tool's keys: the catalog format's, and MCP's `Tool` fields (kept for MCP_TOOLS).
+TOOL_KEYS = frozenset(
+    {
+        "name",
+        "title",
+        "description",
+        "parameters",
+        "returns",
+        "annotations",
+        "examples",
+        "x-python-name",
+        "outputSchema",
+        "_meta",
+        "execution",
+        "icons",
+    }
+)
+CATALOG_KEYS = frozenset({"$schema", "name", "version", "title", "description", "tools"})

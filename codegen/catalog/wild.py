@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
+from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.names import snake
 from codegen.diagnostics import Diagnostic, JsonPath
@@ -84,24 +85,6 @@ KEYWORDS = frozenset(
         "x-python-name",
     }
 )
-# A tool's keys: the catalog format's, and MCP's `Tool` fields (kept for MCP_TOOLS).
-TOOL_KEYS = frozenset(
-    {
-        "name",
-        "title",
-        "description",
-        "parameters",
-        "returns",
-        "annotations",
-        "examples",
-        "x-python-name",
-        "outputSchema",
-        "_meta",
-        "execution",
-        "icons",
-    }
-)
-CATALOG_KEYS = frozenset({"$schema", "name", "version", "title", "description", "tools"})
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 _TRUE = {"true", "yes", "1"}

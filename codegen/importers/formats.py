@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from codegen.catalog.keywords import TOOL_KEYS
+
 FORMATS = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "loose")
 # The providers whose names `PROVIDER_NAMES` may hold aliases for, by format.
 PROVIDER_OF = {
@@ -173,7 +175,7 @@ def _loose(item: dict[str, Any]) -> dict[str, Any]:
     )
     tool = _tool(item.get("name"), item.get("description"), parameters)
     # A catalog's own keys, as a catalog (or a list of its tools) has them.
-    tool.update({k: item[k] for k in _CATALOG_TOOL_KEYS if k in item})
+    tool.update({k: v for k, v in item.items() if k in _CATALOG_TOOL_KEYS})
     # The Berkeley leaderboard's `response`: the schema of what the function returns.
     if isinstance(item.get("response"), dict) and "returns" not in tool:
         tool["returns"] = item["response"]
@@ -181,17 +183,7 @@ def _loose(item: dict[str, Any]) -> dict[str, Any]:
 
 
 # What a tool of a catalog has beside its name, description and parameters.
-_CATALOG_TOOL_KEYS = (
-    "title",
-    "returns",
-    "annotations",
-    "examples",
-    "x-python-name",
-    "outputSchema",
-    "_meta",
-    "execution",
-    "icons",
-)
+_CATALOG_TOOL_KEYS = TOOL_KEYS - {"name", "description", "parameters"}
 
 
 def _tool(name: Any, description: Any, parameters: Any) -> dict[str, Any]:
