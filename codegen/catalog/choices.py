@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from codegen.catalog.context import GONE, ToolContext
+from codegen.catalog.defaults import COERCE_AS
 from codegen.catalog.keywords import beside_choices
 from codegen.catalog.kinds import AnyKind, EnumKind, JsonChoiceKind, Kind, NullKind
 from codegen.catalog.names import pascal, snake
@@ -23,7 +24,7 @@ def enum_kind(
         nullable = True
     listed = raw
     raw = of_type(ctx, raw, types, path, source)
-    if raw != listed or any(type(a) is not type(b) for a, b in zip(raw, listed, strict=False)):
+    if len(raw) != len(listed) or any(a is not b for a, b in zip(raw, listed, strict=True)):
         # What the parser enforces, and what the payloads send.
         ctx.fix((*path, source), (raw if source == "enum" else raw[0]) if raw else GONE)
     if not raw:
@@ -79,7 +80,7 @@ def of_type(ctx: ToolContext, raw: list[Any], types: Any, path: JsonPath, source
     if not declared:
         return raw
     scalar = [t for t in declared if t != "null"]
-    coerce = _COERCIONS.get(scalar[0]) if len(scalar) == 1 else None
+    coerce = COERCE_AS.get(scalar[0]) if len(scalar) == 1 else None
     kept: list[Any] = []
     for i, choice in enumerate(raw):
         if choice is None or _json_types(choice) & set(declared):
@@ -109,15 +110,6 @@ def of_type(ctx: ToolContext, raw: list[Any], types: Any, path: JsonPath, source
             "CG103",
         )
     return kept
-
-
-# The runtime's own coercions (SPEC §3), by the type they read a value as.
-_COERCIONS = {
-    "boolean": rt.to_bool,
-    "integer": rt.to_int,
-    "number": rt.to_float,
-    "string": rt.to_str,
-}
 
 
 def json_choice_kind(

@@ -23,6 +23,15 @@ from codegen.catalog.kinds import (
 )
 from codegen.runtime import _runtime as rt
 
+# The runtime's coercions (SPEC §3), by the JSON type they read a value as: a catalog's default or
+# enum value is corrected by them as a call's value would be.
+COERCE_AS = {
+    "boolean": rt.to_bool,
+    "integer": rt.to_int,
+    "number": rt.to_float,
+    "string": rt.to_str,
+}
+
 
 def corrected(kind: Kind, value: Any) -> tuple[Any, list[str]] | None:
     """`value` as the parser would take it for `kind`, with the warning codes it would give; None
@@ -45,10 +54,10 @@ def corrected(kind: Kind, value: Any) -> tuple[Any, list[str]] | None:
         result = rt.to_choice(value, exact, folded, "default", warnings, errors)
     elif isinstance(kind, (BooleanKind, IntegerKind, NumberKind, StringKind)):
         coerce = {
-            BooleanKind: rt.to_bool,
-            IntegerKind: rt.to_int,
-            NumberKind: rt.to_float,
-        }.get(type(kind), rt.to_str)
+            BooleanKind: COERCE_AS["boolean"],
+            IntegerKind: COERCE_AS["integer"],
+            NumberKind: COERCE_AS["number"],
+        }.get(type(kind), COERCE_AS["string"])
         result = coerce(value, "default", warnings, errors)
     else:
         return None

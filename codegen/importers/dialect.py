@@ -15,7 +15,7 @@ from typing import Any
 from codegen.diagnostics import JsonPath, format_path
 
 # Type names found in the wild (compared in lower case) → the JSON Schema type; None: any value.
-_TYPES: dict[str, str | None] = {
+TYPE_NAMES: dict[str, str | None] = {
     "string": "string", "str": "string", "text": "string", "char": "string",
     "integer": "integer", "int": "integer", "long": "integer", "int32": "integer",
     "int64": "integer", "short": "integer", "byte": "integer", "bigint": "integer",
@@ -107,8 +107,11 @@ def _standard_type(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
     names = written if isinstance(written, list) else [written]
     if not all(isinstance(name, str) for name in names):
         return  # not a type name at all: the build reports it
-    if isinstance(written, str) and _GENERIC.fullmatch(written):
-        typed = python_type(written)
+    if isinstance(written, str) and "[" in written:
+        # Read as the annotation it spells (python.py imports this module's Notes).
+        from codegen.importers.python import text_schema
+
+        typed = text_schema(written, path, notes)
         if typed is not None:
             del out["type"]
             out.update(typed)
@@ -117,7 +120,7 @@ def _standard_type(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
             return
     types: list[str] = []
     for name in names:
-        meant = _TYPES.get(name.lower(), name)
+        meant = TYPE_NAMES.get(name.lower(), name)
         if meant is None or not name.strip():
             del out["type"]
             what = "means any value" if meant is None else "is empty"
@@ -131,53 +134,6 @@ def _standard_type(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
 
 
 _OPTIONAL_TYPE = re.compile(r"\s*(.*?)\s*,\s*optional\s*", re.IGNORECASE)
-# A Python type as datasets write it: `List[int]`, `Dict[str, Any]`, `Optional[str]`.
-_GENERIC = re.compile(r"\s*(\w+)\s*\[(.*)\]\s*")
-
-
-def python_type(text: str) -> dict[str, Any] | None:
-    """The JSON Schema of a type written as Python's `typing` writes it (`List[int]`,
-    `Dict[str, float]`, `Optional[str]`, `Union[int, str]`, nested), or of a plain type name;
-    None when it is neither."""
-    generic = _GENERIC.fullmatch(text)
-    if generic is None:
-        if text.strip().lower() not in _TYPES:
-            return None
-        meant = _TYPES[text.strip().lower()]
-        return {} if meant is None else {"type": meant}
-    outer = generic.group(1).lower()
-    inner = [python_type(part) for part in _arguments(generic.group(2))]
-    if any(schema is None for schema in inner) or not inner:
-        return None
-    schemas: list[dict[str, Any]] = [schema for schema in inner if schema is not None]
-    if outer in ("list", "set", "frozenset", "sequence", "iterable") and len(schemas) == 1:
-        return {"type": "array", "items": schemas[0]} if schemas[0] else {"type": "array"}
-    if outer == "tuple":
-        if len(schemas) == 2 and generic.group(2).replace(" ", "").endswith(",..."):
-            return {"type": "array", "items": schemas[0]}
-        return {"type": "array", "prefixItems": schemas, "items": False}
-    if outer in ("dict", "mapping") and len(schemas) == 2:
-        value = schemas[1]
-        return {"type": "object", "additionalProperties": value} if value else {"type": "object"}
-    if outer in ("optional", "union"):
-        members = [*schemas, {"type": "null"}] if outer == "optional" else schemas
-        if not all(set(schema) == {"type"} for schema in members):
-            return {"anyOf": members}
-        types = [schema["type"] for schema in members]
-        return {"type": types if len(types) > 1 else types[0]}
-    return None
-
-
-def _arguments(text: str) -> list[str]:
-    """The comma-separated arguments of a generic, brackets kept together; `...` is Any."""
-    parts, depth, start = [], 0, 0
-    for at, char in enumerate(text):
-        depth += {"[": 1, "]": -1}.get(char, 0)
-        if char == "," and depth == 0:
-            parts.append(text[start:at])
-            start = at + 1
-    parts.append(text[start:])
-    return ["any" if part.strip() == "..." else part for part in parts]
 
 
 def _lift_cardinality(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
