@@ -2,11 +2,10 @@
 
 Composing a 2,000-tool file (its 70,000 lines) was a fifth of a one-tool rebuild. Here the file is
 cut into the tools' items and the rest: in YAML each `- ...` under `tools:` (an MCP reply's, under
-`result:`, too), found at its lines; in
-JSON each element of the `"tools": [...]` array (an MCP reply's too), found by JSON's own decoder,
-however the text is laid out (indented, or minified as a program writes it). Each item's data and
-line map depend on its text alone, so an item whose text the last build read comes from the
-record, and only the others are read, each on its own.
+`result:`, too), found at its lines; in JSON each element of the `"tools": [...]` array (an MCP
+reply's too), found by JSON's own decoder, however the text is laid out (indented, or minified as
+a program writes it). Each item's data and line map depend on its text alone, so an item whose
+text the last build read comes from the record, and only the others are read, each on its own.
 
 The YAML cut is made from the lines, which is safe only for plain text: the result is used only
 when every piece reads on its own without an error, with no alias, no duplicate key, nothing that
@@ -109,7 +108,7 @@ def _tools_key(text_: str) -> tuple[int, int] | None:
 _DECODER = json.JSONDecoder()
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 # Where a catalog's tools are (an MCP reply's are under `result`), as paths of keys.
-_JSON_TOOLS_PATHS = (("tools",), ("result", "tools"))
+TOOLS_PATHS = (("tools",), ("result", "tools"))
 
 
 def split_json(text: str) -> Split | None:
@@ -169,7 +168,7 @@ def _object(
             raise ValueError("a key is followed by a colon")
         value = _space(text, colon + 1)
         here = (*path, key)
-        if here in _JSON_TOOLS_PATHS and text.startswith("[", value):
+        if here in TOOLS_PATHS and text.startswith("[", value):
             elements, end = _array(text, value + 1)
             arrays.append((at, value, elements, end - 1))
         elif here == ("result",) and text.startswith("{", value):

@@ -278,7 +278,7 @@ def _read_by_items(
     data, lines = header
     # The `tools` key the cut found, which must be the catalog's own (or an MCP reply's, under
     # `result`), and the list the items go in (empty, or YAML's null).
-    where = [p for p, at in lines.items() if p in _TOOLS_PATHS and at == cut.key_line]
+    where = [p for p, at in lines.items() if p in items.TOOLS_PATHS and at == cut.key_line]
     if where == [("result", "tools")] and ("name" in data or "tools" in data):
         return None  # a catalog, whose tools are its own `tools`, not an MCP reply's
     owner = _at(data, where[0][:-1]) if len(where) == 1 else None
@@ -310,8 +310,6 @@ def _read_by_items(
     owner["tools"] = tools
     return data, lines, tuple(keys), tuple(by_tool)
 
-
-_TOOLS_PATHS = (("tools",), ("result", "tools"))
 
 # Below this many items to read for each worker process, starting it costs more than it saves.
 PARALLEL_FROM = 128
