@@ -1,5 +1,3 @@
-import sys
+from codegen.cli import run
 
-from codegen.cli import main
-
-sys.exit(main())
+run()

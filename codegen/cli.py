@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import json
+import os
 import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from codegen import __version__
 from codegen.build import UsageError, build, check_catalogs, find_sources
@@ -32,9 +34,12 @@ from codegen.watch import watch
 OK, FAILED, USAGE = 0, 1, 2
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, ends_process: bool = False) -> int:
+    """The command; `ends_process`: the process ends with it (`run`), so what it made need not
+    be freed."""
     parser = _parser()
     args = parser.parse_args(argv)
+    args.ends_process = ends_process
     try:
         config = load_config(Path.cwd())
     except ConfigError as exc:
@@ -50,6 +55,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.memory = memory = BuildMemory()
         return watch(sources, lambda: _run(args, sources, config), after=lambda: _finish(memory))
     return _run(args, sources, config)
+
+
+def run() -> NoReturn:
+    """The `codegen` command as a process: `main`, then out without tearing the interpreter down.
+    A build leaves millions of objects behind, and freeing them one by one at exit took 0.05 to
+    0.08 s of a one-tool rebuild at 2,000 tools (mypy leaves the same way, for the same reason).
+    Every file a command writes is closed by then; only the standard streams are flushed here."""
+    code = main(ends_process=True)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a reader that went away: what it missed cannot be said
+        code = code or FAILED
+    os._exit(code)
 
 
 def _finish(memory: BuildMemory) -> None:
@@ -196,6 +215,11 @@ def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int
     # `--check` writes nothing: it reads the cache, and never creates or fills it.
     cache = BuildCache(None if args.no_cache else config.root / DIRECTORY, writable=not args.check)
     result = build(sources, config.root, cache, config.providers, args.memory)
+    if args.ends_process and args.memory is None:
+        # The process ends with this build: what the build made lives to its end, and a pass of
+        # the cyclic collector over it while the output is compared and written (0.03 s at
+        # 2,000 tools) would free nothing. (A watch collects between its builds.)
+        gc.freeze()
     findings = _kept(config, result.warnings)
     _refuse_warnings_when_strict(args, config, findings)
     _summarize(findings)

@@ -206,13 +206,15 @@ def _lstat(
     current = os.fspath(out)
     *folders, name = path.split("/")  # a path the build made: relative, "/"-separated
     for part in folders:
-        current = os.path.join(current, part)
+        # Joined as strings: this runs for every file of the output, and os.path.join's checks
+        # cost more than the lstat.
+        current = f"{current}/{part}"
         if current not in directories:
             found = _lstat_here(current)
             directories[current] = None if found is None else found.st_mode
         if directories[current] is None:
             return None
-    return _lstat_here(os.path.join(current, name))
+    return _lstat_here(f"{current}/{name}")
 
 
 def _lstat_here(path: str) -> os.stat_result | None:
@@ -229,7 +231,7 @@ def _lstat_here(path: str) -> os.stat_result | None:
 
 def _same_bytes(out: Path, path: str, text: str) -> bool:
     data = text.encode("utf-8")
-    fd = os.open(os.path.join(out, path), os.O_RDONLY)
+    fd = os.open(f"{os.fspath(out)}/{path}", os.O_RDONLY)
     try:
         # One byte more than expected tells a longer file from an equal one.
         return os.read(fd, len(data) + 1) == data

@@ -561,6 +561,33 @@ def test_usage_errors_exit_2(project: Path, args: list[str], mentions: str) -> N
     assert not (project / "generated").exists()
 
 
+def test_a_report_nobody_reads_ends_the_command_with_a_failure_and_no_traceback(
+    project: Path,
+) -> None:
+    # The process leaves by os._exit once its streams are flushed (`cli.run`): the build's one
+    # line of report is still in its buffer then, and a flush into a pipe whose reader has gone
+    # is a failure of the command, said by its code alone.
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "codegen", "build"],
+            cwd=project,
+            # Buffered, as a pipe is by default (the report is held until the flush).
+            env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+            | {"PYTHONPATH": str(ROOT)},
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+
+
 def test_missing_default_source_directory_is_a_usage_error(tmp_path: Path) -> None:
     result = run(tmp_path, "build")
     assert result.returncode == 2, output(result)

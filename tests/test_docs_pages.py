@@ -172,7 +172,7 @@ def test_the_pre_commit_hook_runs_codegen_build_check() -> None:
     # File names would become SOURCE arguments and narrow the check to them.
     assert hook["pass_filenames"] is False
     command, *argv = shlex.split(hook["entry"])
-    assert project["scripts"][command] == "codegen.cli:main"
+    assert project["scripts"][command] == "codegen.cli:run"
     args = _parser().parse_args(argv)
     assert (args.command, args.check, args.sources) == ("build", True, [])
 
@@ -181,4 +181,4 @@ def test_the_distribution_has_a_name_of_its_own() -> None:
     # PyPI's `codegen` is another project; the import name and the command stay `codegen`.
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["name"] == "toolcall-codegen"
-    assert project["scripts"] == {"codegen": "codegen.cli:main"}
+    assert project["scripts"] == {"codegen": "codegen.cli:run"}
