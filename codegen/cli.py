@@ -23,15 +23,13 @@ from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.emit import OutputError, os_message, plan, shown, work_directory, write
 from codegen.importers import FORMATS, UnreadableToolList, import_functions, import_tools
 from codegen.importers.dialect import Notes
-from codegen.importers.document import read_document
-from codegen.importers.yaml_out import to_yaml
-from codegen.lint import lint
 from codegen.memory import BuildMemory
 from codegen.python.format import GeneratedSyntaxError
-from codegen.sandbox import parse_with_catalog
 from codegen.watch import watch
 
 OK, FAILED, USAGE = 0, 1, 2
+# Each command imports the modules only it needs where it runs (`_import`, `_lint`, `_parse`):
+# a build, the command run most, does not pay for them at start.
 
 
 def main(argv: Sequence[str] | None = None, *, ends_process: bool = False) -> int:
@@ -275,6 +273,8 @@ def _import(args: argparse.Namespace, sources: list[Path], config: Config) -> in
         raise UsageError(f"{args.source}: {exc}") from None
     for note in notes:
         print(f"{args.source}: warning: {note}", file=sys.stderr)
+    from codegen.importers.yaml_out import to_yaml
+
     text = to_yaml(catalog)
     if args.output is None:
         sys.stdout.write(text)
@@ -290,6 +290,8 @@ def _import(args: argparse.Namespace, sources: list[Path], config: Config) -> in
 
 def _import_document(args: argparse.Namespace) -> tuple[dict[str, Any], str, Notes]:
     text = sys.stdin.read() if args.source == "-" else _read(Path(args.source))
+    from codegen.importers.document import read_document
+
     document = read_document(text)
     names = json.loads(_read(args.names)) if args.names else None
     name = args.name or ("imported_tools" if args.source == "-" else Path(args.source).stem)
@@ -305,6 +307,8 @@ def _read(path: Path) -> str:
 
 def _lint(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     """Exit 1 when a finding is at error level: a catalog error, or a contradiction."""
+    from codegen.lint import lint
+
     findings = lint(find_sources(sources), config.root)
     if args.format == "json":
         print(json.dumps([f.as_json() for f in findings], indent=2, ensure_ascii=False))
@@ -324,6 +328,8 @@ def _parse(args: argparse.Namespace, sources: list[Path], config: Config) -> int
         raise UsageError(f"{source}: `codegen parse` takes one catalog file, not a directory")
     (source,) = find_sources([source])
     raw = sys.stdin.read() if args.raw == "-" else args.raw
+    from codegen.sandbox import parse_with_catalog
+
     result = parse_with_catalog(source, args.tool, raw, config.root)
     print(json.dumps(result, indent=2, ensure_ascii=False, default=_json_default))
     return OK if not result["errors"] else FAILED

@@ -10,10 +10,8 @@ pickled to them, when `pickled` says they can be; else the map runs here.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 Item = TypeVar("Item")
@@ -32,6 +30,10 @@ def map_in_workers(
     workers = min(os.cpu_count() or 1, len(items) // least)
     if workers <= 1:
         return [function(item) for item in items]
+    # Imported here: a rebuild of a few tools maps in this process, and never pays for them.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     chunks = max(1, len(items) // (workers * 8))
     if "fork" not in multiprocessing.get_all_start_methods():
         if not pickled:

@@ -23,7 +23,6 @@ from codegen.importers.formats import (
     items_of,
     left_out,
 )
-from codegen.importers.python import functions_of, tools_of
 
 __all__ = ["FORMATS", "UnreadableToolList", "import_functions", "import_tools"]
 
@@ -32,6 +31,9 @@ def import_functions(
     target: str, root: Path, name: str | None = None
 ) -> tuple[dict[str, Any], Notes]:
     """The catalog of the type-annotated functions `target` names (`package.module[:function]`)."""
+    # Imported here: every build reads the formats (`catalog/wild.py`), only this reads Python.
+    from codegen.importers.python import functions_of, tools_of
+
     notes = Notes()
     tools = tools_of(functions_of(target, root), notes)
     for index, tool in enumerate(tools):
