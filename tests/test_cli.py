@@ -588,6 +588,27 @@ def test_a_report_nobody_reads_ends_the_command_with_a_failure_and_no_traceback(
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
 
 
+def test_a_build_imports_only_what_building_needs(project: Path) -> None:
+    # The other commands' modules, and the worker pool a few tools never use, are imported where
+    # they run: a build's start does not pay for them.
+    others = ["codegen.lint", "codegen.sandbox", "codegen.importers.python", "docstring_parser"]
+    others += ["codegen.importers.document", "codegen.importers.yaml_out", "multiprocessing"]
+    script = (
+        "import sys; from codegen.cli import main; code = main(['build']); "
+        f"print(code, [name for name in {others!r} if name in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.splitlines()[-1] == "0 []", output(done)
+
+
 def test_missing_default_source_directory_is_a_usage_error(tmp_path: Path) -> None:
     result = run(tmp_path, "build")
     assert result.returncode == 2, output(result)
