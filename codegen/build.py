@@ -190,13 +190,13 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
     catalog's last build (`tool_outputs`) is not made again."""
     outputs = tool_outputs(catalog, results)
     package = catalog.name
-    sections = {tool.wire_name: output.section for tool, (_, output) in zip(catalog.tools, outputs)}
+    made = {tool.wire_name: output for tool, (_, output) in zip(catalog.tools, outputs)}
 
     def section(tool: Tool, example_above: bool) -> str:
         # A section is kept with the tool's output, made without the example call above it.
-        return tool_section(tool, True) if example_above else sections[tool.wire_name]
+        return tool_section(tool, True) if example_above else made[tool.wire_name].section
 
-    files = _shared_files(catalog, results, section)
+    files = _shared_files(catalog, results, section, lambda tool: made[tool.wire_name].shares)
     files.update(payload_files(catalog, [output.entries for _, output in outputs]))
     tool_files: dict[str, tuple[str, str]] = {}
     for tool, (entry, output) in zip(catalog.tools, outputs, strict=True):
@@ -211,7 +211,10 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
 
 
 def _shared_files(
-    catalog: Catalog, results: ToolResults, section: Callable[[Tool, bool], str]
+    catalog: Catalog,
+    results: ToolResults,
+    section: Callable[[Tool, bool], str],
+    shares: Callable[[Tool], bool],
 ) -> dict[str, str]:
     """The files made from the whole catalog: its modules beside the tools', prompts, docs index."""
     package = catalog.name
@@ -225,7 +228,7 @@ def _shared_files(
         f"{package}/mcp.py": render_mcp(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
-    prompts = render_prompts(catalog, section)
+    prompts = render_prompts(catalog, section, shares)
     shared[f"{package}/_prompts.py"] = render_prompts_module(
         catalog, {PROMPTS[name]: text for name, text in prompts.items()}
     )

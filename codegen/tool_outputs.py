@@ -26,7 +26,7 @@ from codegen.python.render import environment as python_templates
 from codegen.python.render import render_tool
 from codegen.text.docs import render_tool_doc
 from codegen.text.environment import environment as text_templates
-from codegen.text.prompts import tool_section
+from codegen.text.prompts import shares_fields, tool_section
 from codegen.workers import map_in_workers
 
 # Below this many tools to make for each worker, starting it costs more than it saves.
@@ -42,22 +42,24 @@ class ToolOutput:
     findings: tuple[Found, ...]  # what the payload formats lose, relative to the tool
     doc: str  # docs/tools/<module>.md
     section: str  # the tool's section of the prompts (`tool_section`)
+    shares: bool  # whether the section says `like <path>` (`shares_fields`): the legend explains it
 
     def record(self) -> tuple[object, ...]:
         """The output as plain data, one value of its catalog's record."""
         found = [(fmt, f.path, f.message, f.code) for fmt, f in self.findings]
-        return self.module, self.entries, found, self.doc, self.section
+        return self.module, self.entries, found, self.doc, self.section, self.shares
 
     @staticmethod
     def from_record(record: object) -> ToolOutput | None:
         """The output a record holds; None for one this codegen did not write."""
-        if not (isinstance(record, tuple) and len(record) == 5):
+        if not (isinstance(record, tuple) and len(record) == 6):
             return None
-        module, entries, found, doc, section = record
+        module, entries, found, doc, section, shares = record
         if not (
             isinstance(module, str)
             and isinstance(doc, str)
             and isinstance(section, str)
+            and isinstance(shares, bool)
             and isinstance(entries, dict)
             and _all_text(*entries, *entries.values())
             and isinstance(found, list)
@@ -71,7 +73,7 @@ class ToolOutput:
             if not (_all_text(fmt, message, code) and isinstance(path, tuple)):
                 return None
             findings.append((fmt, Finding(path, message, code)))
-        return ToolOutput(module, entries, tuple(findings), doc, section)
+        return ToolOutput(module, entries, tuple(findings), doc, section, shares)
 
 
 def _all_text(*values: object) -> bool:
@@ -97,7 +99,7 @@ class _Job:
             (
                 tool.sha256,
                 tool.module,
-                tool.args.class_name,
+                tool.class_names[0],
                 json.dumps(self.sent),
                 ",".join(self.providers),
             )
@@ -163,9 +165,9 @@ def _make(job: _Job) -> ToolOutput | Diagnostic:
         module = format_python(path, render_tool(job.source, tool), parsed=True)
         entries, found = tool_entries(job.source, tool, job.sent, job.providers)
         doc = render_tool_doc(job.source, tool, list(job.sent.items()))
-        section = tool_section(tool)
+        section, shares = tool_section(tool), shares_fields(tool)
     except CatalogError as exc:
         return exc.diagnostics[0]
     except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
         return Diagnostic(job.source, tool.line, tool.path, internal_error(exc))
-    return ToolOutput(module, entries, tuple(found), doc, section)
+    return ToolOutput(module, entries, tuple(found), doc, section, shares)

@@ -154,16 +154,29 @@ def test_the_record_of_tools_with_typed_results_is_read_back(tmp_path: Path) -> 
     written = ToolResults(cache, "memory_tools.yaml")
     assert written.old
     tools = [
-        unpickled(value)[0] for entry, value in written.old.items() if entry.startswith("tool\0")
+        unpickled(value) for entry, value in written.old.items() if entry.startswith("tool-ir\0")
     ]
     assert len(tools) == 4 and all(isinstance(tool, Tool) for tool in tools)
     assert [tool.wire_name for tool in tools if tool.result is not None] == ["search_files"]
+    # Beside each, its head: what a rebuild reads of a tool it does not make again.
+    heads = [
+        unpickled(value)[0] for entry, value in written.old.items() if entry.startswith("tool\0")
+    ]
+    assert sorted(head["class_names"] for head in heads) == sorted(
+        tool.class_names for tool in tools
+    )
+    assert ("SearchFilesArgs", "SearchFilesResult") in [head["class_names"] for head in heads]
 
 
 def _output() -> ToolOutput:
     finding = Finding(("properties", "q"), "cannot say minLength", "CG102")
     return ToolOutput(
-        "X = 1\n", {"MCP_TOOLS": '  {"a": "é\\n"}'}, (("MCP", finding),), "# q\n", "## q\n"
+        "X = 1\n",
+        {"MCP_TOOLS": '  {"a": "é\\n"}'},
+        (("MCP", finding),),
+        "# q\n",
+        "## q\n",
+        False,
     )
 
 
@@ -176,12 +189,13 @@ def test_a_tools_record_gives_back_its_output() -> None:
     [
         "",
         (),
-        ("X = 1\n", {}, [], "# q\n"),  # no section
-        ("X = 1\n", [], [], "# q\n", "## q\n"),  # entries not a mapping
-        ("X = 1\n", {"MCP_TOOLS": 1}, [], "# q\n", "## q\n"),
-        ("X = 1\n", {}, [1], "# q\n", "## q\n"),
-        ("X = 1\n", {}, [("MCP", ("p",), 1, "CG201")], "# q\n", "## q\n"),
-        (None, {}, [], "# q\n", "## q\n"),
+        ("X = 1\n", {}, [], "# q\n", "## q\n"),  # no legend flag
+        ("X = 1\n", {}, [], "# q\n", "## q\n", 1),  # a legend flag that is no bool
+        ("X = 1\n", [], [], "# q\n", "## q\n", False),  # entries not a mapping
+        ("X = 1\n", {"MCP_TOOLS": 1}, [], "# q\n", "## q\n", False),
+        ("X = 1\n", {}, [1], "# q\n", "## q\n", False),
+        ("X = 1\n", {}, [("MCP", ("p",), 1, "CG201")], "# q\n", "## q\n", False),
+        (None, {}, [], "# q\n", "## q\n", False),
         {"module": "X = 1\n"},
     ],
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -24,10 +25,12 @@ import codegen.cache
 import codegen.catalog.reuse
 import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
-from codegen.build import BuildResult, build
+from codegen.build import BuildResult, build, check_catalog
 from codegen.cache import BuildCache
+from codegen.catalog.ir import Tool
 from codegen.diagnostics import CODES, CatalogError, Diagnostic
 from codegen.memory import BuildMemory
+from codegen.python.render import render_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -237,6 +240,53 @@ def test_a_tool_is_made_again_only_when_its_definition_changed(
     changed = build([source], tmp_path, cache)
     assert made == ["tool_2"]
     assert changed == build([source], tmp_path, BuildCache(None))
+
+
+def test_a_rebuild_reads_the_whole_ir_only_of_the_tools_a_stage_needs_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A tool the last build normalized comes back as its head (`StoredTool`); its kinds are
+    # unpickled only when a stage reads them. Here the prompts' two example calls, made from the
+    # first two tools' parameters, are the only such reads; the changed tool is normalized anew.
+    read: list[str] = []
+    whole = codegen.catalog.reuse.StoredTool.whole
+
+    def counted(tool: codegen.catalog.reuse.StoredTool) -> Any:
+        if "_whole" not in tool.__dict__:
+            read.append(tool.wire_name)
+        return whole(tool)
+
+    monkeypatch.setattr(codegen.catalog.reuse.StoredTool, "whole", counted)
+    source = tmp_path / "cat.json"
+    cache = BuildCache(tmp_path / ".cache")
+    tools = [small_tool(n) for n in range(8)]
+    source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
+    build([source], tmp_path, cache)
+    assert read == []
+    tools[5] = {**tools[5], "description": "Changed, and still long enough."}
+    source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
+    rebuilt = build([source], tmp_path, cache)
+    assert read == ["tool_0", "tool_1"]
+    assert rebuilt == build([source], tmp_path, BuildCache(None))
+
+
+def test_a_stored_tool_reads_as_its_whole_ir_and_pickles_as_it(tmp_path: Path) -> None:
+    source = tmp_path / "cat.json"
+    source.write_text(json.dumps({"name": "cat", "tools": [small_tool(1)]}), encoding="utf-8")
+    cache = BuildCache(tmp_path / ".cache")
+    made, _ = check_catalog(source, tmp_path, cache=cache)
+    again, _ = check_catalog(source, tmp_path, cache=cache)
+    assert made is not None and again is not None
+    (fresh,), (stored,) = made.tools, again.tools
+    assert type(fresh) is Tool and isinstance(stored, codegen.catalog.reuse.StoredTool)
+    assert stored.class_names == fresh.class_names == ("Tool1Args", None)
+    assert "_whole" not in stored.__dict__
+    # Its kinds (read from the record) and its place (where it is now) make the same module.
+    assert render_tool("cat.json", stored) == render_tool("cat.json", fresh)
+    assert (stored.line, stored.path, stored.lines) == (fresh.line, fresh.path, fresh.lines)
+    copied = pickle.loads(pickle.dumps(stored, 5))
+    assert type(copied) is Tool
+    assert render_tool("cat.json", copied) == render_tool("cat.json", fresh)
 
 
 def test_the_cache_stays_bounded_over_many_edits(

@@ -56,6 +56,12 @@ class Tool:
     result: Result | None = None
 
     @property
+    def class_names(self) -> tuple[str, str | None]:
+        """Its `<Tool>Args` class and its `<Tool>Result` class (None: it declares no result):
+        what the catalog's checks and the modules that list every tool read of its kinds."""
+        return self.args.class_name, None if self.result is None else self.result.kind.class_name
+
+    @property
     def result_classes(self) -> tuple[ObjectKind, ...]:
         if self.result is None:
             return ()

@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import keyword
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from codegen.catalog.context import ToolContext
@@ -18,11 +20,14 @@ from codegen.catalog.names import Claim, Names, class_stem, identifier, pascal, 
 from codegen.catalog.objects import object_kind
 from codegen.catalog.returns import result_of
 from codegen.catalog.reuse import (
+    Relative,
+    StoredTool,
     ToolResults,
     anchored,
+    head,
+    is_head,
     is_relative,
     layout,
-    moved,
     relative,
     spec_digest,
 )
@@ -71,11 +76,13 @@ def normalize(
         line, path = loaded.line_of(("tools", index)), format_path(("tools", index))
         where = (keys[index],) if keys else (spec_digest(spec), layout(lines_of_tool, line))
         parts = (*where, *python_name)
-        reused = results.get("tool", *parts, shape=_is_reused) if results is not None else None
+        reused = _reused(results, parts)
+        tool: Tool | None
         if reused is not None:
-            tool, found = reused
+            stored, found, whole = reused
             problems += anchored(loaded.file, found, line, path)
-            tool = tool and moved(tool, line, index, lines_of_tool)
+            place = (line, path, lines_of_tool)
+            tool = None if stored is None else StoredTool(stored, place, whole)
         else:
             start = len(problems)
             try:
@@ -87,16 +94,20 @@ def normalize(
                 problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
                 continue
             if results is not None:
-                results.put("tool", parts, (tool, relative(problems[start:], line, path)))
+                found = relative(problems[start:], line, path)
+                results.put("tool", parts, (tool and head(tool), found))
+                if tool is not None:
+                    results.put("tool-ir", parts, tool)
         if tool is None:
             continue
-        clash = next((name for name in (tool.module, tool.args.class_name) if name in owners), None)
+        args_class = tool.class_names[0]
+        clash = next((name for name in (tool.module, args_class) if name in owners), None)
         if clash is not None:
             _, other = owners[clash]
             message = f"tool {spec['name']!r} and tool {other!r} both become Python name {clash!r} (set x-python-name on one)"
             problems.append(loaded.diagnostic(("tools", index, "name"), message))
             continue
-        owners[tool.module] = owners[tool.args.class_name] = (index, spec["name"])
+        owners[tool.module] = owners[args_class] = (index, spec["name"])
         tools.append(tool)
     if any(p.level == "error" for p in problems):
         return None, problems
@@ -163,13 +174,36 @@ def tool_python_names(
 
 
 def _is_reused(value: Any) -> bool:
-    """The shape of a tool normalized before: (its IR, or None after an error; its findings)."""
+    """The shape of a tool normalized before: (its head, or None after an error; its findings).
+    Its whole IR is kept under "tool-ir", with the same key."""
     return (
         isinstance(value, tuple)
         and len(value) == 2
-        and (value[0] is None or isinstance(value[0], Tool))
+        and (value[0] is None or is_head(value[0]))
         and is_relative(value[1])
     )
+
+
+def _reused(
+    results: ToolResults | None, parts: tuple[str, ...]
+) -> tuple[dict[str, Any] | None, list[Relative], Callable[[], Tool]] | None:
+    """What the last build normalized under this key: the tool's head (None after an error), its
+    findings, and the reader of its whole IR (`StoredTool`); None: normalize it now."""
+    if results is None:
+        return None
+    reused = results.get("tool", *parts, shape=_is_reused)
+    if reused is None or (reused[0] is not None and not results.keep("tool-ir", *parts)):
+        return None
+    return reused[0], reused[1], partial(_stored_ir, results, parts)
+
+
+def _stored_ir(results: ToolResults, parts: tuple[str, ...]) -> Tool:
+    """The whole IR of a tool the last build normalized (`StoredTool`): its record holds it, kept
+    with its head (sealed together, so a damaged one is never read)."""
+    tool: Tool | None = results.get("tool-ir", *parts, shape=lambda value: isinstance(value, Tool))
+    if tool is None:  # its bytes are in the record (`_reused`), sealed with the head's: a bug
+        raise LookupError(f"the build's record lost the IR of tool {parts[0]!r}")
+    return tool
 
 
 def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:

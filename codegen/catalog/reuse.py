@@ -9,7 +9,8 @@ again. The checks that need every tool (duplicate names, the Python names of `na
 run over all of them: they read names only; the provider names are kept under the tools' names.
 
 The record is one entry of the build cache per catalog file, holding by kind: each tool's item as
-read (`load`), its validation (`valid`) and its IR with its findings (`tool`), its output
+read (`load`), its validation (`valid`), its head with its findings (`tool`) and its whole IR
+beside (`tool-ir`, read only when a stage needs more than the head: `StoredTool`), its output
 (`tool_outputs`: module, payload entries, docs page, prompt section), the provider names, and the
 formatted bodies of the modules made from the whole catalog (`text`). A build adds a frame with
 what it made and writes the record again whole once values no build asked for since outweigh the
@@ -29,7 +30,7 @@ from typing import Any, ClassVar
 
 from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Tool
-from codegen.diagnostics import Diagnostic, JsonPath, format_path
+from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.memory import BuildMemory, Record
 
 # (line offset from the tool's first line, path after the tool's own, message, level, code)
@@ -149,6 +150,15 @@ class ToolResults:
         self.objects[entry] = (stored, made)
         return made
 
+    def keep(self, kind: str, *parts: str) -> bool:
+        """Carry the last build's value under this key into this build's record without reading
+        it (a later `get` may still read it); whether there is one."""
+        entry = self._key(kind, parts)
+        stored = self.old.get(entry)
+        if stored is not None:
+            self.new[entry] = stored
+        return stored is not None
+
     def put(self, kind: str, parts: tuple[str, ...], value: Any) -> None:
         if self.cache is not None:
             self.new[self._key(kind, parts)] = pickle.dumps(value, 5)
@@ -259,11 +269,96 @@ class _IrUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a build's record")
 
 
+# A tool's fields the stages that read every tool of a catalog read (its names, description,
+# examples and what its kinds are called): kept beside its whole IR in the record, so that a
+# rebuild gives an unchanged tool without unpickling its kinds (`StoredTool`). `lines` and `line`
+# and `path` are where the tool is now, never stored.
+HEAD = (
+    "wire_name",
+    "description",
+    "title",
+    "module",
+    "parse_name",
+    "keywords_name",
+    "call_self",
+    "sha256",
+    "examples",
+    "class_names",
+)
+
+
+def head(tool: Tool) -> dict[str, Any]:
+    """What a record keeps of `tool` to give it back as a `StoredTool`."""
+    return {name: getattr(tool, name) for name in HEAD}
+
+
+def is_head(value: Any) -> bool:
+    """The shape of `head`'s value."""
+    if not (isinstance(value, dict) and tuple(value) == HEAD):
+        return False
+    texts = [value[name] for name in HEAD if name not in ("title", "examples", "class_names")]
+    args_class, result_class = value["class_names"]
+    return (
+        all(isinstance(text, str) for text in (*texts, args_class))
+        and isinstance(value["title"], str | None)
+        and isinstance(result_class, str | None)
+        and isinstance(value["examples"], tuple)
+    )
+
+
+class StoredTool(Tool):
+    """A tool of the last build's record, where it is now: its head (`HEAD`) and place are at
+    hand, and the rest of its IR is unpickled from the record the first time a stage reads any of
+    it. A rebuild of a catalog reads the head of every tool and the whole of the tools it makes
+    again: most of the time a rebuild of 2,000 tools spent unpickling their IR went to kinds no
+    stage read. Pickled, it is its whole IR."""
+
+    def __init__(
+        self,
+        stored: dict[str, Any],
+        place: tuple[int, str, dict[JsonPath, int]],
+        whole: Callable[[], Tool],
+    ) -> None:
+        # Set in the instance's own dictionary: the dataclass is frozen, and `class_names` is a
+        # property of the class.
+        line, path, lines = place
+        self.__dict__.update(stored, line=line, path=path, lines=lines, _stored=whole)
+
+    @property
+    def class_names(self) -> tuple[str, str | None]:
+        names: tuple[str, str | None] = self.__dict__["class_names"]
+        return names
+
+    def whole(self) -> Tool:
+        """The tool's whole IR, where the tool is now (unpickled once)."""
+        found = self.__dict__.get("_whole")
+        if found is None:
+            kept = self.__dict__["_stored"]()
+            found = dataclasses.replace(kept, line=self.line, path=self.path, lines=self.lines)
+            self.__dict__["_whole"] = found
+        assert isinstance(found, Tool)
+        return found
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (for a worker process) as its whole IR, which unpickling hands back as it is.
+        return _as_is, (self.whole(),)
+
+
+def _as_is(tool: Tool) -> Tool:
+    return tool
+
+
+def _from_whole(name: str) -> property:
+    return property(lambda tool: getattr(tool.whole(), name), doc=f"The tool's `{name}`.")
+
+
+# The fields outside the head, each read from the whole IR: properties on the class come before
+# the instance's attributes, and before the dataclass's defaults (`result` is None on `Tool`).
+for _field in dataclasses.fields(Tool):
+    if _field.name not in (*HEAD, "line", "path", "lines"):
+        setattr(StoredTool, _field.name, _from_whole(_field.name))
+
+
 def layout(lines: dict[JsonPath, int], line: int) -> str:
     """Where a tool's nodes are, relative to its first line."""
     return repr([(path, at - line) for path, at in lines.items()])
-
-
-def moved(tool: Tool, line: int, index: int, lines: dict[JsonPath, int]) -> Tool:
-    """A tool normalized where it was, now at `line` as the `index`-th tool."""
-    return dataclasses.replace(tool, line=line, path=format_path(("tools", index)), lines=lines)

@@ -31,9 +31,10 @@ def environment() -> jinja2.Environment:
 def handler_returns(tool: Tool) -> str:
     """What a handler of `tool` returns, as a type: anything, or for a tool that declares
     `returns` its `<Tool>Result` or plain values, directly or awaited (the executor checks both)."""
-    if tool.result is None:
+    result = tool.class_names[1]
+    if result is None:
         return "object"
-    value = f"{tool.result.kind.class_name} | Mapping[str, object]"
+    value = f"{result} | Mapping[str, object]"
     return f"{value} | Awaitable[{value}]"
 
 
@@ -177,7 +178,15 @@ def render_shared(name: str) -> str:
 def render_handlers(catalog: Catalog) -> str:
     """The catalog's `Executor` and the `Handlers` type that mypy checks its handlers against."""
     tools = sorted(catalog.tools, key=lambda tool: tool.module)
-    body = environment().get_template("handlers.py.jinja").render(catalog=catalog, imports=tools)
+    body = (
+        environment()
+        .get_template("handlers.py.jinja")
+        .render(
+            catalog=catalog,
+            imports=tools,
+            results=any(tool.class_names[1] is not None for tool in tools),
+        )
+    )
     # Handlers' types are text, so that only type checkers import the tool modules they name.
     doc = docstring(
         "The executor of this catalog's tools, and `Handlers`: for each tool, a function of its"
@@ -221,8 +230,9 @@ def render_tools_init(catalog: Catalog) -> str:
 
 def _tool_exports(tool: Tool) -> tuple[str, ...]:
     """What the package exports of a tool: `<Tool>Args`, `parse_<tool>`, and `<Tool>Result`."""
-    result = (tool.result.kind.class_name,) if tool.result is not None else ()
-    return tuple(sorted((tool.args.class_name, tool.parse_name, *result), key=_isort_key))
+    args, result = tool.class_names
+    kinds = (args,) if result is None else (args, result)
+    return tuple(sorted((*kinds, tool.parse_name), key=_isort_key))
 
 
 def _isort_key(name: str) -> tuple[int, str]:

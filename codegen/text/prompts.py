@@ -294,10 +294,13 @@ def _range(
 
 
 def render_prompts(
-    catalog: Catalog, section: Callable[[Tool, bool], str] = tool_section
+    catalog: Catalog,
+    section: Callable[[Tool, bool], str] = tool_section,
+    shares: Callable[[Tool], bool] = shares_fields,
 ) -> dict[str, str]:
     """{"jsonl": text, "single_json": text} for the catalog: the instructions, then every tool's
-    section (`section`, which a caller may give as a cached `tool_section`)."""
+    section (`section` and `shares`, which a caller may give as a cached `tool_section` and
+    `shares_fields`)."""
     calls: list[tuple[Tool, dict[str, Any]]] = []
     for tool in catalog.tools:
         arguments = tool_call_sample(tool)
@@ -307,7 +310,7 @@ def render_prompts(
                 break
     above = calls[0][0] if calls else None
     sections = [section(tool, tool is above) for tool in catalog.tools]
-    shares = any(shares_fields(tool) for tool in catalog.tools)
+    legend = any(shares(tool) for tool in catalog.tools)
     examples = [prompt_json(call) for _, call in calls]
     examples_with_ids = [
         prompt_json({**call, "call_id": f"call_{at}"}) for at, (_, call) in enumerate(calls, 1)
@@ -319,7 +322,7 @@ def render_prompts(
             examples=examples,
             examples_with_ids=examples_with_ids,
             sections=sections,
-            shares=shares,
+            shares=legend,
         )
         for name in PROMPTS
     }
