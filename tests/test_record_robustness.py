@@ -119,14 +119,15 @@ def _plant(cache: BuildCache, source: Path, kind: str, value: Any) -> int:
     return len(keys)
 
 
-@pytest.mark.parametrize("kind", ["yaml-item", "valid", "tool", "provider-names"])
+@pytest.mark.parametrize(
+    "kind", ["yaml-item", "valid", "tool", "tool-ir", "output", "provider-names"]
+)
 @pytest.mark.parametrize("value", [42, ("a",), (None, None)])
 def test_a_record_value_of_another_shape_is_worked_out_again(
     tmp_path: Path, kind: str, value: Any
 ) -> None:
-    # The record's docstring: whatever it cannot give back is worked out again. Only `output`
-    # values are checked for their shape (ToolOutput.from_record); the others are unpacked as
-    # they come, and the build raises a TypeError or ValueError with a traceback.
+    # The record's docstring: whatever it cannot give back is worked out again: a tool's IR
+    # (read only when a stage needs it whole) by normalizing the tool again.
     source = tmp_path / "memory_tools.yaml"
     text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
     cache = BuildCache(tmp_path / ".cache")

@@ -77,19 +77,28 @@ def normalize(
         where = (keys[index],) if keys else (spec_digest(spec), layout(lines_of_tool, line))
         parts = (*where, *python_name)
         reused = _reused(results, parts)
+        # The tool's context, but for the list its findings go to.
+        context = partial(
+            ToolContext,
+            loaded,
+            index,
+            spec,
+            python_name=python_name,
+            lines=lines_of_tool,
+            reserved=reserved,
+            kind_of=kind_of,
+        )
         tool: Tool | None
         if reused is not None:
             stored, found, whole = reused
             problems += anchored(loaded.file, found, line, path)
             place = (line, path, lines_of_tool)
-            tool = None if stored is None else StoredTool(stored, place, whole)
+            again = partial(_normalized_again, context)
+            tool = None if stored is None else StoredTool(stored, place, partial(whole, again))
         else:
             start = len(problems)
             try:
-                context = ToolContext(
-                    loaded, index, spec, problems, python_name, lines_of_tool, reserved, kind_of
-                )
-                tool = tool_ir(context)
+                tool = tool_ir(context(problems=problems))
             except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
                 problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
                 continue
@@ -186,7 +195,7 @@ def _is_reused(value: Any) -> bool:
 
 def _reused(
     results: ToolResults | None, parts: tuple[str, ...]
-) -> tuple[dict[str, Any] | None, list[Relative], Callable[[], Tool]] | None:
+) -> tuple[dict[str, Any] | None, list[Relative], Callable[[Callable[[], Tool]], Tool]] | None:
     """What the last build normalized under this key: the tool's head (None after an error), its
     findings, and the reader of its whole IR (`StoredTool`); None: normalize it now."""
     if results is None:
@@ -197,12 +206,18 @@ def _reused(
     return reused[0], reused[1], partial(_stored_ir, results, parts)
 
 
-def _stored_ir(results: ToolResults, parts: tuple[str, ...]) -> Tool:
-    """The whole IR of a tool the last build normalized (`StoredTool`): its record holds it, kept
-    with its head (sealed together, so a damaged one is never read)."""
+def _stored_ir(results: ToolResults, parts: tuple[str, ...], again: Callable[[], Tool]) -> Tool:
+    """The whole IR of a tool the last build normalized (`StoredTool`), kept in the record beside
+    its head; normalized `again` when the record cannot give it back."""
     tool: Tool | None = results.get("tool-ir", *parts, shape=lambda value: isinstance(value, Tool))
-    if tool is None:  # its bytes are in the record (`_reused`), sealed with the head's: a bug
-        raise LookupError(f"the build's record lost the IR of tool {parts[0]!r}")
+    return again() if tool is None else tool
+
+
+def _normalized_again(context: Callable[..., ToolContext]) -> Tool:
+    # The tool's findings are the head's already: the definition is the same, and so are they.
+    tool = tool_ir(context(problems=[]))
+    if tool is None:  # the same definition normalized without an error before
+        raise LookupError("a tool normalized before failed to normalize again")
     return tool
 
 
