@@ -136,7 +136,7 @@ def check_loaded(
     """A catalog already read (None when it has errors), and its errors and warnings; with the
     `results` of its last build, only the tools whose definitions changed are checked again."""
     found = list(loaded.problems)
-    loaded, wild = read_wild(loaded)
+    loaded, wild = read_wild(loaded, results)
     found += wild
     validation = validate_catalog(loaded, results)
     found += validation.diagnostics

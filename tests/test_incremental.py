@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import codegen.cache
 import codegen.catalog.reuse
+import codegen.catalog.wild
 import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
 from codegen.build import BuildResult, build, check_catalog
@@ -267,6 +268,34 @@ def test_a_rebuild_reads_the_whole_ir_only_of_the_tools_a_stage_needs_whole(
     source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
     rebuilt = build([source], tmp_path, cache)
     assert read == ["tool_0", "tool_1"]
+    assert rebuilt == build([source], tmp_path, BuildCache(None))
+
+
+def test_a_tool_whose_item_is_unchanged_is_not_read_by_the_wild_reader_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its reading and its findings (each small tool has `optional: "True"`, which the wild
+    # reader reads) are kept with its item; moved, its findings name where it is now.
+    read: list[str] = []
+    real = codegen.catalog.wild.WildReader.tool
+
+    def counted(reader: codegen.catalog.wild.WildReader, tool: Any, path: Any) -> Any:
+        read.append(tool["name"])
+        return real(reader, tool, path)
+
+    monkeypatch.setattr(codegen.catalog.wild.WildReader, "tool", counted)
+    source = tmp_path / "cat.yaml"
+    cache = BuildCache(tmp_path / ".cache")
+    tools = [small_tool(n) for n in range(4)]
+    source.write_text(yaml.safe_dump({"name": "cat", "tools": tools}), encoding="utf-8")
+    build([source], tmp_path, cache)
+    assert read == ["tool_0", "tool_1", "tool_2", "tool_3"]
+    read.clear()
+    tools = [tools[3], {**tools[1], "description": "Changed, and still long enough."}, *tools[::2]]
+    source.write_text(yaml.safe_dump({"name": "cat", "tools": tools}), encoding="utf-8")
+    rebuilt = build([source], tmp_path, cache)
+    assert read == ["tool_1"]
+    assert any("optional" in d.message for d in rebuilt.warnings)
     assert rebuilt == build([source], tmp_path, BuildCache(None))
 
 

@@ -9,7 +9,8 @@ again. The checks that need every tool (duplicate names, the Python names of `na
 run over all of them: they read names only; the provider names are kept under the tools' names.
 
 The record is one entry of the build cache per catalog file, holding by kind: each tool's item as
-read (`load`), its validation (`valid`), its head with its findings (`tool`) and its whole IR
+read (`load`), what the wild reader read it as (`wild`), its validation (`valid`), its head
+with its findings (`tool`) and its whole IR
 beside (`tool-ir`, read only when a stage needs more than the head: `StoredTool`), its output
 (`tool_outputs`: module, payload entries, docs page, prompt section), the provider names, and the
 formatted bodies of the modules made from the whole catalog (`text`). A build adds a frame with

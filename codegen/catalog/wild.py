@@ -21,7 +21,8 @@ from typing import Any
 from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.names import snake
-from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.catalog.reuse import ToolResults, anchored, is_relative, relative
+from codegen.diagnostics import Diagnostic, JsonPath, format_path
 from codegen.importers.formats import UnreadableToolList, detect, items_of
 
 # Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
@@ -174,9 +175,11 @@ class WildReader:
     """Reads one catalog's data into the form the meta-schema checks, with a finding for each
     thing read or left out."""
 
-    def __init__(self, loaded: LoadedCatalog) -> None:
+    def __init__(self, loaded: LoadedCatalog, results: ToolResults | None = None) -> None:
         self.loaded = loaded
         self.found: list[Diagnostic] = []
+        # A catalog read by items: each tool's reading is kept with the last build's results.
+        self.results = results if loaded.by_items() else None
 
     def say(self, path: JsonPath, message: str, code: str) -> None:
         self.found.append(self.loaded.diagnostic(path, message, code))
@@ -225,8 +228,27 @@ class WildReader:
                     self.say((word,), f"unknown key {word!r} in the catalog: ignored", "CG103")
                 del data[word]
         if isinstance(data.get("tools"), list):
-            data["tools"] = [self.tool(tool, ("tools", i)) for i, tool in enumerate(data["tools"])]
+            data["tools"] = [self.tool_at(tool, i) for i, tool in enumerate(data["tools"])]
         return data
+
+    def tool_at(self, tool: Any, index: int) -> Any:
+        """The `index`-th tool as read; one whose item the last build read too is taken from its
+        record (what it was read as, None for as it is; its findings, anchored where it is now)."""
+        path = ("tools", index)
+        if self.results is None:
+            return self.tool(tool, path)
+        item = self.loaded.tool_keys[index]
+        line, where = self.loaded.line_of(path), format_path(path)
+        stored = self.results.get("wild", item, shape=_is_wild)
+        if stored is not None:
+            read, found = stored
+            self.found += anchored(self.loaded.file, found, line, where)
+            return tool if read is None else read
+        start = len(self.found)
+        read = self.tool(tool, path)
+        found = relative(self.found[start:], line, where)
+        self.results.put("wild", (item,), (None if read == tool else read, found))
+        return read
 
     def tool(self, tool: Any, path: JsonPath) -> Any:
         if not isinstance(tool, dict):
@@ -505,8 +527,11 @@ _MCP_SHAPES: dict[str, tuple[type, str]] = {
 }
 
 
-def read_wild(loaded: LoadedCatalog) -> tuple[LoadedCatalog, list[Diagnostic]]:
-    """The catalog as the later checks take it, and what was read or left out to get there."""
+def read_wild(
+    loaded: LoadedCatalog, results: ToolResults | None = None
+) -> tuple[LoadedCatalog, list[Diagnostic]]:
+    """The catalog as the later checks take it, and what was read or left out to get there; with
+    the `results` of its last build, a tool whose item is unchanged is not read again."""
     lines = loaded.lines
     if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
         lines = _mcp_lines(loaded)
@@ -514,9 +539,19 @@ def read_wild(loaded: LoadedCatalog) -> tuple[LoadedCatalog, list[Diagnostic]]:
         maps = tool_line_maps(lines)
         tool_lines = tuple(maps.get(index, {}) for index in range(len(loaded.tool_lines)))
         loaded = dataclasses.replace(loaded, lines=lines, tool_lines=tool_lines)
-    reader = WildReader(loaded)
+    reader = WildReader(loaded, results)
     data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
     return dataclasses.replace(loaded, data=data, lines=lines), reader.found
+
+
+def _is_wild(value: Any) -> bool:
+    """The shape of a tool's reading (`WildReader.tool_at`)."""
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and (value[0] is None or isinstance(value[0], dict))
+        and is_relative(value[1])
+    )
 
 
 def _mcp_lines(loaded: LoadedCatalog) -> dict[JsonPath, int]:
