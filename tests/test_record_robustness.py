@@ -14,7 +14,7 @@ import pytest
 
 from codegen.build import build
 from codegen.cache import BuildCache
-from codegen.catalog.reuse import ToolResults, pack_values
+from codegen.catalog.reuse import ToolResults, is_relative, pack_values, pairs_of
 from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -262,3 +262,37 @@ def test_a_planted_text_of_the_right_shape_does_not_reach_the_output(tmp_path: P
     cached = _outcome(source, tmp_path, cache)
     assert not any("planted" in text for text in cached[0].values())
     assert cached == _outcome(source, tmp_path, BuildCache(None))
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ([], True),
+        ([(("parameters",), 3), ((), 1)], True),
+        ([(("parameters",), 3), ((), "3")], False),  # a text is no line
+        ([(("parameters",), 3), [(), 1]], False),  # a list is no pair
+        ([(("parameters",), 3, 4)], False),
+        ([("parameters", 3)], False),
+        ((((), 1),), False),  # a tuple of pairs is no list
+        (None, False),
+    ],
+)
+def test_a_line_map_of_a_record_has_its_shape_or_is_refused(value: Any, expected: bool) -> None:
+    assert pairs_of(value, tuple, int) is expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ([], True),
+        ([(2, ".parameters", "m", "warning", "CG102")], True),
+        ([(2, ".parameters", "m", "fatal", "CG102")], False),
+        ([(2.0, ".parameters", "m", "warning", "CG102")], False),
+        ([(2, ("parameters",), "m", "warning", "CG102")], False),
+        ([(2, ".parameters", "m", "warning")], False),
+        ([[2, ".parameters", "m", "warning", "CG102"]], False),
+        ("findings", False),
+    ],
+)
+def test_findings_of_a_record_have_their_shape_or_are_refused(value: Any, expected: bool) -> None:
+    assert is_relative(value) is expected
