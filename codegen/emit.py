@@ -114,7 +114,7 @@ def plan(result: BuildResult, out: Path, root: Path, memory: BuildMemory | None 
         last = settled.get(path)
         if stat.S_ISREG(found.st_mode) and (
             (last is not None and last[1] == stamp(found) and last[0] == text)
-            or _same_bytes(out, path, text)
+            or _same_bytes(out, path, text, found.st_size)
         ):
             outcome.unchanged.append(path)
             if found.st_mtime_ns < quiet:
@@ -229,8 +229,10 @@ def _lstat_here(path: str) -> os.stat_result | None:
     return found
 
 
-def _same_bytes(out: Path, path: str, text: str) -> bool:
+def _same_bytes(out: Path, path: str, text: str, size: int) -> bool:
     data = text.encode("utf-8")
+    if len(data) != size:
+        return False  # a file of another size is not read (the payload files are megabytes)
     fd = os.open(f"{os.fspath(out)}/{path}", os.O_RDONLY)
     try:
         # One byte more than expected tells a longer file from an equal one.

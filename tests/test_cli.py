@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -284,9 +285,17 @@ def test_check_before_any_build_lists_missing_files_and_writes_nothing(project: 
     assert not (project / "generated").exists()
 
 
-def test_check_reports_an_edited_file_as_stale(built: Path) -> None:
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda text: text + "# local tweak\n",  # another size: not read
+        lambda text: text.replace("import", "IMPORT", 1),  # the same size: read and compared
+    ],
+    ids=["longer", "same size"],
+)
+def test_check_reports_an_edited_file_as_stale(built: Path, edit: Callable[[str], str]) -> None:
     target = built / "generated/memory_tools/tools/read_file.py"
-    target.write_text(target.read_text(encoding="utf-8") + "# local tweak\n", encoding="utf-8")
+    target.write_text(edit(target.read_text(encoding="utf-8")), encoding="utf-8")
     before = tree(built / "generated")
     result = run(built, "build", "--check")
     assert result.returncode == 1

@@ -151,7 +151,9 @@ def test_a_watched_rebuild_reads_no_unchanged_file_and_sees_every_hand_edit(
     read: list[str] = []
     same_bytes = emit._same_bytes
     monkeypatch.setattr(
-        emit, "_same_bytes", lambda o, path, text: read.append(path) or same_bytes(o, path, text)
+        emit,
+        "_same_bytes",
+        lambda o, path, text, size: read.append(path) or same_bytes(o, path, text, size),
     )
 
     # The files the first build wrote are read once (each settled), then no more.
