@@ -10,6 +10,7 @@ payload findings are kept relative to their tool, so a stale `tools[2]` would fa
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pickle
 import random
@@ -21,6 +22,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import codegen.build
 import codegen.cache
 import codegen.catalog.reuse
 import codegen.catalog.wild
@@ -31,7 +33,8 @@ from codegen.cache import BuildCache
 from codegen.catalog.ir import Tool
 from codegen.diagnostics import CODES, CatalogError, Diagnostic
 from codegen.memory import BuildMemory
-from codegen.python.render import render_tool
+from codegen.python.render import render_handlers, render_init, render_tool
+from codegen.text.docs import render_index
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -316,6 +319,54 @@ def test_a_stored_tool_reads_as_its_whole_ir_and_pickles_as_it(tmp_path: Path) -
     copied = pickle.loads(pickle.dumps(stored, 5))
     assert type(copied) is Tool
     assert render_tool("cat.json", copied) == render_tool("cat.json", fresh)
+
+
+def test_the_files_listing_every_tool_read_only_the_tools_heads(tmp_path: Path) -> None:
+    # What `build._listing_inputs` keys them by: a tool whose whole IR cannot be read (its
+    # loader fails) lists the same. The bundled catalogs hold results, examples and aliases.
+    for source in sorted((ROOT / "schemas").glob("*.yaml")):
+        catalog, _ = check_catalog(source, ROOT)
+        assert catalog is not None
+        place = (1, "tools[0]", {})
+
+        def unreadable() -> Tool:
+            raise AssertionError("a file that lists every tool read more than a tool's head")
+
+        heads = tuple(
+            codegen.catalog.reuse.StoredTool(codegen.catalog.reuse.head(t), place, unreadable)
+            for t in catalog.tools
+        )
+        only_heads = dataclasses.replace(catalog, tools=heads)
+        for render in (render_init, render_handlers, render_index):
+            assert render(only_heads) == render(catalog)
+
+
+def test_a_tool_edited_below_its_head_leaves_the_files_listing_every_tool_unmade(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[str] = []
+    for name in ("render_init", "render_handlers", "render_index"):
+        real = getattr(codegen.build, name)
+        monkeypatch.setattr(
+            codegen.build, name, lambda catalog, n=name, r=real: made.append(n) or r(catalog)
+        )
+    source = tmp_path / "cat.json"
+    cache = BuildCache(tmp_path / ".cache")
+    tools = [small_tool(n) for n in range(4)]
+    for step, edit in enumerate(["parameter", "description", "move", "parameter"]):
+        if edit == "parameter":
+            tools[2]["parameters"]["properties"][f"added{step}"] = {"type": "integer"}
+        elif edit == "description":
+            tools[1] = {**tools[1], "description": "Changed, and still long enough."}
+        else:
+            tools.reverse()
+        source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
+        made.clear()
+        rebuilt = build([source], tmp_path, cache)
+        # The first build makes them; then a description changed, or the tools' order.
+        remade = step == 0 or edit in ("description", "move")
+        assert made == (["render_init", "render_handlers", "render_index"] if remade else [])
+        assert rebuilt == build([source], tmp_path, BuildCache(None))
 
 
 def test_the_cache_stays_bounded_over_many_edits(
