@@ -40,13 +40,12 @@ from codegen.python.render import (
     render_init,
     render_mcp,
     render_payloads,
-    render_prompts_module,
     render_shared,
     render_tools_init,
 )
 from codegen.text.docs import doc_path, render_index
 from codegen.text.docs import header as doc_header
-from codegen.text.prompts import PROMPTS, render_prompts, tool_section
+from codegen.text.prompts import render_prompts, tool_section
 from codegen.tool_outputs import ToolOutput, findings, stored_output, tool_outputs
 
 META_SCHEMA_NAME = "catalog.schema.json"
@@ -238,14 +237,11 @@ def _shared_files(
         f"{package}/mcp.py": render_mcp(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
-    prompts = render_prompts(catalog, section, shares)
-    shared[f"{package}/_prompts.py"] = render_prompts_module(
-        catalog, {PROMPTS[name]: text for name, text in prompts.items()}
-    )
     for path, text in shared.items():
         files[path] = _formatted(results, path, text)
-    # The text back end: the same prompts as files.
-    for name, text in prompts.items():
+    # The prompts of prompt mode, as files: the package's constants are read from them
+    # (`runtime/_prompts.py`).
+    for name, text in render_prompts(catalog, section, shares).items():
         files[f"{package}/prompts/{name}.txt"] = text
     # PEP 561: type checkers read an installed package's annotations only when it says it has them.
     files[f"{package}/py.typed"] = ""

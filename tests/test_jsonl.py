@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from codegen import runtime
 from tests.conftest import build_package
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -340,6 +341,27 @@ def test_parse_reply_tells_the_three_forms_apart(
         "a" if '"a"' in reply else "agent state"
     ] * len(ids)
     assert [p.reason for p in batch.problems] == reasons
+
+
+def test_the_prompt_constants_are_their_files_bytes_as_they_are(tmp_path: Path) -> None:
+    # The package's constants are read from its prompts/ files (runtime/_prompts.py), as bytes:
+    # a carriage return in a file stays one, as it would in a constant written out.
+    package = tmp_path / "pkg"
+    (package / "prompts").mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "_prompts.py").write_text(runtime.source("prompts"), encoding="utf-8")
+    (package / "prompts" / "jsonl.txt").write_bytes("a\r\nb — c\n".encode())
+    (package / "prompts" / "single_json.txt").write_bytes(b"single\n")
+    script = (
+        "import sys; sys.path.insert(0, '.'); import pkg._prompts as p; "
+        "print(repr(p.JSONL_PROMPT), repr(p.SINGLE_JSON_PROMPT), p.JSONL_PROMPT is p.JSONL_PROMPT);"
+        "from pkg._prompts import SINGLE_JSON_PROMPT; print(SINGLE_JSON_PROMPT is p.SINGLE_JSON_PROMPT);"
+        "print(hasattr(p, 'OTHER_PROMPT'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == ["'a\\r\\nb — c\\n' 'single\\n' True", "True", "False"]
 
 
 def test_prompts_are_imported_on_first_use_only() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import symtable
-from functools import cache, lru_cache
+from functools import cache
 
 import jinja2
 
@@ -204,24 +204,6 @@ def render_mcp() -> str:
         " `python -m <package>.mcp module:handlers`. Needs the `mcp` package only when serving."
     )
     return f"{_SHARED_HEADER}\n{doc}\n\nfrom __future__ import annotations\n\n{body}"
-
-
-def render_prompts_module(catalog: Catalog, prompts: dict[str, str]) -> str:
-    """The module that holds the catalog's prompts as constants ({constant: text}), imported only
-    by the first use of one, so a service that never uses them never pays for them."""
-    # Each line a literal of its own, quoted once: the two prompts list the same tools' lines.
-    quoted = {
-        name: list(map(_line_literal, text.splitlines(True))) for name, text in prompts.items()
-    }
-    body = environment().get_template("prompts_module.py.jinja").render(prompts=quoted)
-    doc = docstring("The catalog's prompts for models without native function calling.")
-    return f"{header(catalog.source, catalog.sha256)}{doc}\n\nfrom __future__ import annotations\n\n{body}"
-
-
-@lru_cache(maxsize=2**16)
-def _line_literal(line: str) -> str:
-    # Kept between the builds of one process too (`build --watch`), whose prompts differ by a tool.
-    return literal(line)
 
 
 def render_tools_init(catalog: Catalog) -> str:

@@ -27,6 +27,7 @@ MODULES = (
     "history",
     "mcp",
     "types",
+    "prompts",
 )
 
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.kinds import Field, Kind, ObjectKind
+from codegen.runtime import _prompts
 from codegen.text.describe import (
     inside,
     json_text,
@@ -45,8 +46,8 @@ from codegen.text.describe import (
 )
 from codegen.text.environment import environment, lines, one_line
 
-# The files each catalog's package gets under prompts/, and the constants that hold the same text.
-PROMPTS = {"jsonl": "JSONL_PROMPT", "single_json": "SINGLE_JSON_PROMPT"}
+# The files each catalog's package gets under prompts/, and the constants read from them.
+PROMPTS = {file.removesuffix(".txt"): constant for constant, file in _prompts.FILES.items()}
 
 # The lines a tool's section may end with.
 NO_PARAMETERS = "No parameters."
