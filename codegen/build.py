@@ -27,7 +27,7 @@ from codegen.catalog.normalize import normalize
 from codegen.catalog.reuse import HEAD, ToolResults, record_entry
 from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
-from codegen.diagnostics import CatalogError, Diagnostic
+from codegen.diagnostics import CatalogError, Diagnostic, in_order
 from codegen.examples import check_examples
 from codegen.memory import BuildMemory
 from codegen.outputs import ALL_PROVIDERS
@@ -102,7 +102,7 @@ def check_catalogs(
     catalogs = [item.catalog for item in found if isinstance(item, _Checked)]
     for catalog in catalogs:
         warnings += payloads(catalog)[1]  # what a provider's format cannot carry
-    return catalogs, sorted(warnings)
+    return catalogs, in_order(warnings)
 
 
 def check_catalog(
@@ -377,7 +377,7 @@ def _build(
             result.owners[path] = package.source
     if errors:
         raise CatalogError(errors + result.warnings)
-    result.warnings.sort()
+    result.warnings = in_order(result.warnings)
     return result
 
 
@@ -419,7 +419,7 @@ def _check(
             if isinstance(item, _Checked):
                 item.results.save(keep="output")
         raise CatalogError(errors + warnings)
-    return found, sorted(warnings)
+    return found, in_order(warnings)
 
 
 @contextmanager
@@ -447,7 +447,7 @@ def _render_package(
 ) -> Package:
     rendered = render_package(catalog, results)
     check_examples(catalog, rendered.files, cache)
-    warnings = (*warnings, *sorted(rendered.warnings))
+    warnings = (*warnings, *in_order(rendered.warnings))
     package = Package(catalog.name, catalog.source, catalog.name_line, rendered.files, warnings)
     store = partial(_store_package, cache, catalog.sha256, catalog.providers, package, rendered)
     if memory is None:

@@ -9,7 +9,9 @@ Every finding has a level and a stable code (`CODES`, shared with `codegen lint`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Literal
 
 JsonPath = tuple[str | int, ...]
@@ -206,6 +208,15 @@ class Diagnostic:
         return f"{self.file}:{self.line}: {prefix}{self.path}: {self.message}"
 
 
+def in_order(found: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Findings in `Diagnostic`'s own order (by file, line, path, ...), each key made once: the
+    comparisons `order=True` writes make two tuples each, a third of sorting a package's findings."""
+    return sorted(found, key=_ORDER)
+
+
+_ORDER = attrgetter(*(field.name for field in fields(Diagnostic)))
+
+
 def warning(file: str, line: int, path: str, message: str, code: str) -> Diagnostic:
     """A finding at the level its code has."""
     return Diagnostic(file, line, path, message, CODES[code][0], code)  # type: ignore[arg-type]
@@ -215,5 +226,5 @@ class CatalogError(Exception):
     """Raised with every error of a run; nothing has been written when it is."""
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
-        self.diagnostics = sorted(diagnostics)
+        self.diagnostics = in_order(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
