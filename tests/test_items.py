@@ -28,7 +28,17 @@ ROOT = Path(__file__).resolve().parent.parent
 def read(loaded: LoadedCatalog) -> tuple[Any, ...]:
     """What a catalog read gives the later stages, but for the tools' keys (only a read by
     items has them)."""
-    return loaded.file, loaded.data, loaded.sha256, loaded.lines, loaded.problems
+    return loaded.file, loaded.data, loaded.sha256, every_line(loaded), loaded.problems
+
+
+def every_line(loaded: LoadedCatalog) -> dict[Any, int]:
+    """The line of each node by its whole path: a read by items keeps the tools' nodes in each
+    tool's own map (`tool_lines`), and every line it gives (`line_of`) is from there."""
+    found = dict(loaded.lines)
+    for index, own in enumerate(loaded.tool_lines):
+        found.update(((*loaded.tools_at, index, *path), line) for path, line in own.items())
+    assert all(loaded.line_of(path) == line for path, line in found.items())
+    return found
 
 
 def whole(source: Path) -> tuple[Any, ...] | list[str]:
@@ -50,16 +60,11 @@ def by_items(source: Path, cache: BuildCache) -> tuple[Any, ...] | list[str]:
     data = loaded.data if isinstance(loaded.data, dict) else {}
     tools = data.get("tools", data.get("result", {}).get("tools"))  # an MCP reply's under result
     assert loaded.tool_keys == () or len(loaded.tool_keys) == len(tools or ())
-    # Each tool's own line map is the catalog's lines under that tool.
+    # Each tool's nodes are in its own line map alone, the others in the catalog's.
     prefix: tuple[str, ...] = ("tools",) if "tools" in data else ("result", "tools")
-    assert list(loaded.tool_lines) == [
-        {
-            p[len(prefix) + 1 :]: at
-            for p, at in loaded.lines.items()
-            if p[: len(prefix) + 1] == (*prefix, i)
-        }
-        for i in range(len(loaded.tool_lines))
-    ]
+    if loaded.tool_keys:
+        assert loaded.tools_at == prefix
+        assert not any(p[: len(prefix)] == prefix and len(p) > len(prefix) for p in loaded.lines)
     assert len(loaded.tool_lines) == len(loaded.tool_keys)
     return read(loaded)
 
@@ -488,7 +493,8 @@ def test_an_mcp_reply_read_by_items_keeps_its_tools_keys(tmp_path: Path) -> None
     loaded = load_catalog(source, tmp_path, ToolResults(cache, source.name))
     read, _ = read_wild(loaded)
     assert read.by_items() and len(read.tool_keys) == 2
-    assert list(read.tool_lines) == [
-        {p[2:]: at for p, at in read.lines.items() if p[:2] == ("tools", i)} for i in range(2)
-    ]
+    assert read.tools_at == ("tools",)
+    assert not any(p[:1] == ("tools",) and len(p) > 1 for p in read.lines)
     assert ("parameters",) in read.tool_lines[0] and ("inputSchema",) not in read.tool_lines[0]
+    whole, _ = read_wild(load_catalog(source, tmp_path))
+    assert every_line(read) == whole.lines

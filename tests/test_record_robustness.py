@@ -194,7 +194,7 @@ def test_an_indented_json_catalog_with_a_raw_yaml_line_break_reads_by_items_as_w
 
 
 def test_an_mcp_reply_s_line_map_does_not_depend_on_how_it_was_read(tmp_path: Path) -> None:
-    # read_wild's _mcp_lines keeps the first line it meets for each path, so it depends on the
+    # read_wild's _mcp_paths keeps the first line it meets for each path, so it depends on the
     # line map's order: read whole, the order is the document's; by items, the header's paths
     # come first and the items' after. A reply with `result.tools` (its tools) and a top-level
     # `tools` gives its tool's parameters the line of `result.tools[0].inputSchema` (7) read
@@ -211,7 +211,8 @@ def test_an_mcp_reply_s_line_map_does_not_depend_on_how_it_was_read(tmp_path: Pa
     source.write_text('{\n  "result": ' + inner + ',\n  "tools": ' + top + "\n}\n")
     whole = read_wild(load_catalog(source, tmp_path))[0]
     by_items = read_wild(load_catalog(source, tmp_path, ToolResults(None, source.name)))[0]
-    assert by_items.lines[("tools", 0, "parameters")] == whole.lines[("tools", 0, "parameters")]
+    path = ("tools", 0, "parameters")
+    assert by_items.line_of(path) == whole.line_of(path) == whole.lines[path]
 
 
 def test_a_record_with_a_damaged_tail_keeps_what_later_builds_add(

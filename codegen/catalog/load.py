@@ -128,10 +128,13 @@ class LoadedCatalog:
     lines: dict[JsonPath, int] = field(default_factory=dict)
     problems: tuple[Diagnostic, ...] = ()
     # For a catalog read a tool's item at a time: each tool's key, the digest of its item's text,
-    # which fixes its data and where its nodes are from its first line; and each tool's line map,
-    # by path inside the tool (the lines of `lines` under `tools[i]`). Empty otherwise.
+    # which fixes its data and where its nodes are from its first line; each tool's line map, by
+    # path inside the tool, which `lines` then leaves out (a 2,000-tool catalog has some 75,000
+    # nodes, and a map of them by whole path cost a rebuild 0.07 s); and where the tools' list is
+    # (an MCP reply's is under `result`). Empty otherwise, and `lines` has every node.
     tool_keys: tuple[str, ...] = ()
     tool_lines: tuple[dict[JsonPath, int], ...] = ()
+    tools_at: JsonPath = ("tools",)
 
     def by_items(self) -> bool:
         """Whether `tool_keys` and `tool_lines` are those of the catalog's tools, one each (read
@@ -142,6 +145,14 @@ class LoadedCatalog:
 
     def line_of(self, path: JsonPath) -> int:
         """The line of the nearest node on `path` that we know (1 when nothing is known)."""
+        at = len(self.tools_at)
+        index = path[at] if len(path) > at and path[:at] == self.tools_at else None
+        if isinstance(index, int) and 0 <= index < len(self.tool_lines):
+            own, inside = self.tool_lines[index], path[at + 1 :]
+            for end in range(len(inside), -1, -1):
+                line = own.get(inside[:end])
+                if line is not None:
+                    return line
         for end in range(len(path), -1, -1):
             line = self.lines.get(path[:end])
             if line is not None:
@@ -236,8 +247,8 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
     is_json = path.suffix == ".json"
     read = _read_by_items(name, text, record, is_json) if record is not None else None
     if read is not None:
-        data, lines, keys, by_tool = read
-        return LoadedCatalog(name, data, digest, lines, tool_keys=keys, tool_lines=by_tool)
+        data, lines, keys, by_tool, at = read
+        return LoadedCatalog(name, data, digest, lines, (), keys, by_tool, at)
     problems: list[Diagnostic] = []
     if is_json:
         # YAML forbids tabs where JSON allows them; outside strings (the only place valid JSON has
@@ -264,9 +275,13 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
 
 def _read_by_items(
     name: str, text: str, record: ToolResults, is_json: bool
-) -> tuple[Any, dict[JsonPath, int], tuple[str, ...], tuple[dict[JsonPath, int], ...]] | None:
-    """The data and line map of a catalog read a tool's item at a time, each item unchanged since
-    the last build taken from its `record`; None when the text must be read whole."""
+) -> (
+    tuple[Any, dict[JsonPath, int], tuple[str, ...], tuple[dict[JsonPath, int], ...], JsonPath]
+    | None
+):
+    """The data and line maps of a catalog read a tool's item at a time (`LoadedCatalog`), each
+    item unchanged since the last build taken from its `record`; None when the text must be read
+    whole."""
     # A file saved on Windows: each CRLF is one line break to YAML (which reads the breaks inside
     # scalars as LF) and whitespace to JSON (whose strings cannot hold one), so the text with LF
     # reads alike. A CR alone is left, and the cut refuses it.
@@ -303,12 +318,9 @@ def _read_by_items(
         assert found is not None
         value, relative = found
         tools.append(value)
-        own = {path: start + line for path, line in relative}
-        by_tool.append(own)
-        for path, line in own.items():
-            lines[(*where[0], index, *path)] = line
+        by_tool.append({path: start + line for path, line in relative})
     owner["tools"] = tools
-    return data, lines, tuple(keys), tuple(by_tool)
+    return data, lines, tuple(keys), tuple(by_tool), where[0]
 
 
 # Below this many items to read for each worker process, starting it costs more than it saves.

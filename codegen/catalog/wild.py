@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
-from codegen.catalog.load import LoadedCatalog, tool_line_maps
+from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import snake
 from codegen.catalog.reuse import ToolResults, anchored, is_relative, relative
 from codegen.diagnostics import Diagnostic, JsonPath, format_path
@@ -532,16 +532,15 @@ def read_wild(
 ) -> tuple[LoadedCatalog, list[Diagnostic]]:
     """The catalog as the later checks take it, and what was read or left out to get there; with
     the `results` of its last build, a tool whose item is unchanged is not read again."""
-    lines = loaded.lines
     if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
-        lines = _mcp_lines(loaded)
-        # Its tools' own line maps are by the reply's paths (`inputSchema`): made again from these.
-        maps = tool_line_maps(lines)
-        tool_lines = tuple(maps.get(index, {}) for index in range(len(loaded.tool_lines)))
-        loaded = dataclasses.replace(loaded, lines=lines, tool_lines=tool_lines)
+        # Read as the catalog it is: its tools' line maps by the catalog's paths too.
+        tool_lines = tuple(_mcp_paths(own, tool=True) for own in loaded.tool_lines)
+        loaded = dataclasses.replace(
+            loaded, lines=_mcp_paths(loaded.lines), tool_lines=tool_lines, tools_at=("tools",)
+        )
     reader = WildReader(loaded, results)
     data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
-    return dataclasses.replace(loaded, data=data, lines=lines), reader.found
+    return dataclasses.replace(loaded, data=data), reader.found
 
 
 def _is_wild(value: Any) -> bool:
@@ -554,14 +553,15 @@ def _is_wild(value: Any) -> bool:
     )
 
 
-def _mcp_lines(loaded: LoadedCatalog) -> dict[JsonPath, int]:
-    """The line map of an MCP reply by the paths of the catalog it is read as: `result.tools[0]
-    .inputSchema` is `tools[0].parameters`."""
-    lines: dict[JsonPath, int] = {}
-    for path, line in loaded.lines.items():
-        if path[:1] == ("result",):
+def _mcp_paths(lines: dict[JsonPath, int], *, tool: bool = False) -> dict[JsonPath, int]:
+    """A line map of an MCP reply by the paths of the catalog it is read as: `result.tools[0]
+    .inputSchema` is `tools[0].parameters`; in a `tool`'s own map, `inputSchema` is `parameters`."""
+    found: dict[JsonPath, int] = {}
+    at = 0 if tool else 2  # where a tool's `inputSchema` is in a path
+    for path, line in lines.items():
+        if not tool and path[:1] == ("result",):
             path = path[1:]
-        if len(path) >= 3 and path[0] == "tools" and path[2] == "inputSchema":
-            path = (*path[:2], "parameters", *path[3:])
-        lines.setdefault(path, line)
-    return lines
+        if len(path) > at and path[at] == "inputSchema" and (tool or path[0] == "tools"):
+            path = (*path[:at], "parameters", *path[at + 1 :])
+        found.setdefault(path, line)
+    return found
