@@ -248,7 +248,9 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
     read = _read_by_items(name, text, record, is_json) if record is not None else None
     if read is not None:
         data, lines, keys, by_tool, at = read
-        return LoadedCatalog(name, data, digest, lines, (), keys, by_tool, at)
+        return LoadedCatalog(
+            name, data, digest, lines, tool_keys=keys, tool_lines=by_tool, tools_at=at
+        )
     problems: list[Diagnostic] = []
     if is_json:
         # YAML forbids tabs where JSON allows them; outside strings (the only place valid JSON has
