@@ -24,7 +24,7 @@ from codegen.catalog.load import (
     read_catalog_bytes,
 )
 from codegen.catalog.normalize import normalize
-from codegen.catalog.reuse import HEAD, ToolResults, record_entry
+from codegen.catalog.reuse import ToolResults, head, record_entry
 from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError, Diagnostic, in_order
@@ -224,14 +224,15 @@ def _shared_files(
     files = {f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES}
     # The modules and the docs page that list every tool, each under a head that names the
     # catalog's digest (which any edit changes).
+    module_head = header(catalog.source, catalog.sha256)
     listed = {
-        f"{package}/__init__.py": (header(catalog.source, catalog.sha256), render_init),
-        f"{package}/_handlers.py": (header(catalog.source, catalog.sha256), render_handlers),
+        f"{package}/__init__.py": (module_head, render_init),
+        f"{package}/_handlers.py": (module_head, render_handlers),
         f"{package}/docs/index.md": (doc_header(catalog.source, catalog.sha256), render_index),
     }
     inputs = _listing_inputs(catalog)
-    for path, (head, render) in listed.items():
-        files[path] = _listing(results, path, inputs, head, partial(render, catalog))
+    for path, (heading, render) in listed.items():
+        files[path] = _listing(results, path, inputs, heading, partial(render, catalog))
     shared = {
         f"{package}/_payloads.py": render_payloads(),
         f"{package}/mcp.py": render_mcp(),
@@ -253,16 +254,15 @@ def _listing_inputs(catalog: Catalog) -> str:
     tool's head (`reuse.HEAD`: its names, description, examples) but for its definition's digest.
     They read no more of a tool (tests/test_incremental.py holds it), so a tool edited below its
     head (a parameter added, say) leaves them as they are."""
-    listed = [name for name in HEAD if name != "sha256"]
-    tools = [tuple(getattr(tool, name) for name in listed) for tool in catalog.tools]
+    tools = [[v for k, v in head(tool).items() if k != "sha256"] for tool in catalog.tools]
     fields = (catalog.name, catalog.title, catalog.version, catalog.description)
     return repr((fields, catalog.provider_names, catalog.providers, tools))
 
 
 def _listing(
-    results: ToolResults, path: str, inputs: str, head: str, make: Callable[[], str]
+    results: ToolResults, path: str, inputs: str, heading: str, make: Callable[[], str]
 ) -> str:
-    """A file that lists every tool: its `head`, then what `make` writes below it, formatted for
+    """A file that lists every tool: its `heading`, then what `make` writes below it, formatted for
     a module, which depends on `inputs` alone (`_listing_inputs`). That is kept in the catalog's
     record under them, so a rebuild that changed no tool's names nor what the file lists of it
     does not make it again (rendering them took 0.07 s at 2,000 tools)."""
@@ -270,12 +270,12 @@ def _listing(
     rest = results.get("text", entry)
     if not isinstance(rest, str):
         text = make()
-        assert text.startswith(head), path
-        rest = text[len(head) :]
+        assert text.startswith(heading), path
+        rest = text[len(heading) :]
         if path.endswith(".py"):
             rest = format_python(path, rest)
         results.put("text", (entry,), rest)
-    return head + rest
+    return heading + rest
 
 
 def _formatted(results: ToolResults, path: str, text: str) -> str:

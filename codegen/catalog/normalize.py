@@ -76,7 +76,6 @@ def normalize(
         line, path = loaded.line_of(("tools", index)), format_path(("tools", index))
         where = (keys[index],) if keys else (spec_digest(spec), layout(lines_of_tool, line))
         parts = (*where, *python_name)
-        reused = _reused(results, parts)
         # The tool's context, but for the list its findings go to.
         context = partial(
             ToolContext,
@@ -88,13 +87,13 @@ def normalize(
             reserved=reserved,
             kind_of=kind_of,
         )
+        reused = _reused(results, parts, partial(_normalized_again, context))
         tool: Tool | None
         if reused is not None:
             stored, found, whole = reused
             problems += anchored(loaded.file, found, line, path)
             place = (line, path, lines_of_tool)
-            again = partial(_normalized_again, context)
-            tool = None if stored is None else StoredTool(stored, place, partial(whole, again))
+            tool = None if stored is None else StoredTool(stored, place, whole)
         else:
             start = len(problems)
             try:
@@ -194,16 +193,17 @@ def _is_reused(value: Any) -> bool:
 
 
 def _reused(
-    results: ToolResults | None, parts: tuple[str, ...]
-) -> tuple[dict[str, Any] | None, list[Relative], Callable[[Callable[[], Tool]], Tool]] | None:
+    results: ToolResults | None, parts: tuple[str, ...], again: Callable[[], Tool]
+) -> tuple[dict[str, Any] | None, list[Relative], Callable[[], Tool]] | None:
     """What the last build normalized under this key: the tool's head (None after an error), its
-    findings, and the reader of its whole IR (`StoredTool`); None: normalize it now."""
+    findings, and the reader of its whole IR (`StoredTool`), which makes it `again` when the
+    record cannot give it back; None: normalize it now."""
     if results is None:
         return None
     reused = results.get("tool", *parts, shape=_is_reused)
     if reused is None or (reused[0] is not None and not results.keep("tool-ir", *parts)):
         return None
-    return reused[0], reused[1], partial(_stored_ir, results, parts)
+    return reused[0], reused[1], partial(_stored_ir, results, parts, again)
 
 
 def _stored_ir(results: ToolResults, parts: tuple[str, ...], again: Callable[[], Tool]) -> Tool:
