@@ -31,6 +31,7 @@ from codegen.diagnostics import CatalogError, Diagnostic, in_order
 from codegen.examples import check_examples
 from codegen.memory import BuildMemory
 from codegen.outputs import ALL_PROVIDERS
+from codegen.package_files import Files
 from codegen.payloads.files import joined_payload, joined_payloads, payload_files, payloads
 from codegen.python.format import format_python
 from codegen.python.imports import TAKEN
@@ -56,7 +57,7 @@ class BuildResult:
     """The whole output as {relative path: text}, which source owns each file, the build warnings,
     and the name of each catalog's package."""
 
-    files: dict[str, str] = field(default_factory=dict)
+    files: Files = field(default_factory=Files)
     owners: dict[str, str] = field(default_factory=dict)
     warnings: list[Diagnostic] = field(default_factory=list)
     packages: list[str] = field(default_factory=list)
@@ -167,7 +168,7 @@ def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
     return errors
 
 
-def render_catalog(catalog: Catalog) -> dict[str, str]:
+def render_catalog(catalog: Catalog) -> Files:
     """Every file of the catalog's package: its modules, formatted, and its payloads."""
     return render_package(catalog, ToolResults(None, catalog.source)).files
 
@@ -179,7 +180,7 @@ class Rendered:
     the part; the payload files joined from every tool's entries (path → constant), and the
     tools' keys in catalog order."""
 
-    files: dict[str, str]
+    files: Files
     warnings: list[Diagnostic]
     tool_files: dict[str, tuple[str, str]]
     joined: dict[str, str]
@@ -197,7 +198,8 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
         # A section is kept with the tool's output, made without the example call above it.
         return tool_section(tool, True) if example_above else made[tool.wire_name].section
 
-    files = _shared_files(catalog, results, section, lambda tool: made[tool.wire_name].shares)
+    shared = _shared_files(catalog, results, section, lambda tool: made[tool.wire_name].shares)
+    files = Files(shared.items())
     files.update(payload_files(catalog, [output.entries for _, output in outputs]))
     tool_files: dict[str, tuple[str, str]] = {}
     for tool, (entry, output) in zip(catalog.tools, outputs, strict=True):
@@ -206,9 +208,7 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
         tool_files[module], tool_files[doc] = (entry, "module"), (entry, "doc")
     warnings = findings(catalog, [output for _, output in outputs])
     order = [entry for entry, _ in outputs]
-    return Rendered(
-        dict(sorted(files.items())), warnings, tool_files, joined_payloads(catalog), order
-    )
+    return Rendered(files.in_order(), warnings, tool_files, joined_payloads(catalog), order)
 
 
 def _shared_files(
@@ -305,7 +305,7 @@ class Package:
     name: str
     source: str
     name_line: int
-    files: dict[str, str]
+    files: Files
     warnings: tuple[Diagnostic, ...]
 
 
@@ -372,8 +372,8 @@ def _build(
         else:
             package = item
         result.packages.append(package.name)
-        for path, text in package.files.items():
-            result.files[path] = text
+        result.files.update(package.files)
+        for path in package.files:
             result.owners[path] = package.source
     if errors:
         raise CatalogError(errors + result.warnings)
@@ -471,8 +471,8 @@ def _store_package(
     files, warnings, tool_files = package.files, package.warnings, rendered.tool_files
     refs = {path: tool_files[path] for path in files if path in tool_files}
     others = {
-        path: text
-        for path, text in files.items()
+        path: files[path]
+        for path in files
         if path not in tool_files and path not in rendered.joined
     }
     head = {
@@ -526,7 +526,7 @@ def _cached_package(
         unpacked = unpack_texts(cache.get(_package_entry(name, providers, digest, "files")) or "")
         if unpacked is None or unpacked[0].get("sha256") != digest:
             return None  # written by another build than the head, or not at all
-        files = unpacked[1]
+        files = Files(unpacked[1].items())
         results = ToolResults(cache, name, memory)
         tools: dict[str, ToolOutput] = {}
         for entry in head["order"]:
@@ -540,7 +540,6 @@ def _cached_package(
         for path, constant in head["joined"].items():
             files[path] = joined_payload(entries, constant)
         warnings = tuple(Diagnostic(*fields) for fields in head["warnings"])
-        files = dict(sorted(files.items()))
-        return Package(head["name"], head["source"], head["name_line"], files, warnings)
+        return Package(head["name"], head["source"], head["name_line"], files.in_order(), warnings)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None  # not a record this codegen wrote: build the catalog again

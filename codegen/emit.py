@@ -32,6 +32,7 @@ from pathlib import Path
 from codegen import __version__
 from codegen.build import BuildResult
 from codegen.memory import BuildMemory, Stamp, stamp
+from codegen.package_files import Files
 
 MANIFEST = ".codegen-manifest.json"
 WORK = ".{}.codegen-build"  # beside the output directory named in the braces
@@ -45,15 +46,15 @@ class OutputError(Exception):
 class Plan:
     """What a build changes in the output directory, and the full text it should hold."""
 
-    files: dict[str, str] = field(default_factory=dict)
+    files: Files = field(default_factory=Files)
     stale: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     orphaned: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     # Left by interrupted builds: in the output directory, or beside it.
     debris: list[Path] = field(default_factory=list)
-    # Unchanged files not written to for a while, with their text and stamp (`BuildMemory`).
-    settled: dict[str, tuple[str, Stamp]] = field(default_factory=dict)
+    # Unchanged files not written to for a while, with their bytes and stamp (`BuildMemory`).
+    settled: dict[str, tuple[bytes, Stamp]] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
@@ -89,7 +90,7 @@ def work_directory(out: Path) -> Path:
 def plan(result: BuildResult, out: Path, root: Path, memory: BuildMemory | None = None) -> Plan:
     """Compare the build with `out`. Sources in the manifest are resolved from the project `root`.
     With the `memory` of this process's last build, a file that is still the one it found, with
-    the text it had then, is not read again."""
+    the bytes it had then, is not read again."""
     _refuse_linked_output(out)
     settled = memory.written.get(os.fspath(out), {}) if memory is not None else {}
     # A file written less than two seconds before may change again within the same tick of the
@@ -104,21 +105,23 @@ def plan(result: BuildResult, out: Path, root: Path, memory: BuildMemory | None 
         return source in built or not (root / source).exists()
 
     kept = {p: s for p, s in previous.items() if not ours_to_drop(s) and p not in result.files}
-    outcome = Plan(files={**result.files, MANIFEST: manifest_text({**kept, **result.owners})})
+    outcome = Plan(files=result.files.copy())
+    outcome.files[MANIFEST] = manifest_text({**kept, **result.owners})
     directories: dict[str, int | None] = {}  # each directory's kind, looked up once
-    for path, text in sorted(outcome.files.items()):
+    for path in sorted(outcome.files):
+        data = outcome.files.data(path)
         found = _lstat(out, path, directories)
         if found is None:
             outcome.missing.append(path)
             continue
         last = settled.get(path)
         if stat.S_ISREG(found.st_mode) and (
-            (last is not None and last[1] == stamp(found) and last[0] == text)
-            or _same_bytes(out, path, text, found.st_size)
+            (last is not None and last[1] == stamp(found) and last[0] == data)
+            or _same_bytes(out, path, data, found.st_size)
         ):
             outcome.unchanged.append(path)
             if found.st_mtime_ns < quiet:
-                outcome.settled[path] = (text, stamp(found))
+                outcome.settled[path] = (data, stamp(found))
         else:
             outcome.stale.append(path)
     for path, source in sorted(previous.items()):
@@ -229,8 +232,7 @@ def _lstat_here(path: str) -> os.stat_result | None:
     return found
 
 
-def _same_bytes(out: Path, path: str, text: str, size: int) -> bool:
-    data = text.encode("utf-8")
+def _same_bytes(out: Path, path: str, data: bytes, size: int) -> bool:
     if len(data) != size:
         return False  # a file of another size is not read (the payload files are megabytes)
     fd = os.open(f"{os.fspath(out)}/{path}", os.O_RDONLY)
@@ -256,7 +258,7 @@ def _read_inside(out: Path, path: str) -> str | None:
 _OLD_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp")
 
 
-def _debris(out: Path, files: dict[str, str]) -> list[Path]:
+def _debris(out: Path, files: Files) -> list[Path]:
     found: list[Path] = []
     if os.path.lexists(work_directory(out)):
         found.append(work_directory(out))
@@ -358,7 +360,7 @@ def _stage(out: Path, outcome: Plan, staged: Path) -> Path:
         if os.path.lexists(target):
             _remove(target)  # a directory where this file goes
         target.parent.mkdir(parents=True, exist_ok=True)
-        _write_new(target, outcome.files[path].encode("utf-8"))
+        _write_new(target, outcome.files.data(path))
     for path in outcome.orphaned:
         _remove_empty_parents((staged / path).parent, staged)
     return staged

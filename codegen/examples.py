@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -18,7 +18,7 @@ from codegen.catalog.ir import Catalog, Tool
 from codegen.diagnostics import CatalogError, Diagnostic, format_path
 
 
-def check_examples(catalog: Catalog, files: dict[str, str], cache: BuildCache) -> None:
+def check_examples(catalog: Catalog, files: Mapping[str, str], cache: BuildCache) -> None:
     """Raise CatalogError with an error for each example that does not parse cleanly."""
     unchecked = [
         tool for tool in catalog.tools if tool.examples and _entry(catalog, tool) not in cache
@@ -38,7 +38,7 @@ def check_examples(catalog: Catalog, files: dict[str, str], cache: BuildCache) -
     needed = {f"{catalog.name}/{name}" for name in shared}
     needed |= {f"{catalog.name}/tools/{tool.module}.py" for tool in unchecked}
     errors: list[Diagnostic] = []
-    with imported(catalog.name, {p: t for p, t in files.items() if p in needed}) as package:
+    with imported(catalog.name, {p: files[p] for p in needed if p in files}) as package:
         for tool in unchecked:
             parse = getattr(
                 importlib.import_module(f"{package.__name__}.tools.{tool.module}"),
@@ -72,7 +72,7 @@ def _entry(catalog: Catalog, tool: Tool) -> str:
 
 
 @contextmanager
-def imported(name: str, files: dict[str, str]) -> Iterator[ModuleType]:
+def imported(name: str, files: Mapping[str, str]) -> Iterator[ModuleType]:
     """The package `name` made of `files` ({"name/...": text}), imported from a temporary
     directory under a name of its own (a catalog may be called like a module already imported)."""
     package = f"_codegen_check_{name}"

@@ -36,12 +36,12 @@ class Record:
 
 @dataclass
 class BuildMemory:
-    """Per catalog record (by cache entry), and per output directory each file's text and stamp
+    """Per catalog record (by cache entry), and per output directory each file's bytes and stamp
     as the last build found or wrote it, when that was settled (see `emit.plan`); and what the
     last build left to do once its output is written (`finish`)."""
 
     records: dict[str, Record] = field(default_factory=dict)
-    written: dict[str, dict[str, tuple[str, Stamp]]] = field(default_factory=dict)
+    written: dict[str, dict[str, tuple[bytes, Stamp]]] = field(default_factory=dict)
     later: list[Callable[[], None]] = field(default_factory=list)
 
     def finish(self) -> None:

@@ -12,13 +12,16 @@ moved is not made again and its findings still name its new place.
 from __future__ import annotations
 
 import json
+import pickle
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
-from codegen.catalog.reuse import ToolResults
+from codegen.catalog.reuse import ToolResults, unpickled
 from codegen.diagnostics import CatalogError, Diagnostic
+from codegen.package_files import Data
 from codegen.payloads.files import Found, payload_diagnostics, sent_names, tool_entries
 from codegen.payloads.schema import Finding
 from codegen.python.format import format_python
@@ -35,33 +38,48 @@ PARALLEL_FROM = 16
 
 @dataclass(frozen=True)
 class ToolOutput:
-    """What one tool contributes to its package."""
+    """What one tool contributes to its package. Its files' texts are UTF-8 bytes (`Files`):
+    those of an output kept in the catalog's record are slices of it, never decoded."""
 
-    module: str  # tools/<module>.py, formatted
-    entries: dict[str, str]  # payload constant → the tool's entry, as text inside the list
+    module: Data  # tools/<module>.py, formatted
+    entries: Mapping[str, Data]  # payload constant → the tool's entry, as text inside the list
     findings: tuple[Found, ...]  # what the payload formats lose, relative to the tool
-    doc: str  # docs/tools/<module>.md
+    doc: Data  # docs/tools/<module>.md
     section: str  # the tool's section of the prompts (`tool_section`)
     shares: bool  # whether the section says `like <path>` (`shares_fields`): the legend explains it
 
-    def record(self) -> tuple[object, ...]:
-        """The output as plain data, one value of its catalog's record."""
+    def record(self) -> bytes:
+        """The output as one value of its catalog's record: the length of a pickle, a line; the
+        pickle, of its findings, section and legend flag and of its files' names and sizes; then
+        the files' bytes one after the other, as they are (`from_record` reads them as slices)."""
+        texts = [self.module, self.doc, *self.entries.values()]
         found = [(fmt, f.path, f.message, f.code) for fmt, f in self.findings]
-        return self.module, self.entries, found, self.doc, self.section, self.shares
+        sizes = [len(text) for text in texts]
+        rest = pickle.dumps((found, self.section, self.shares, list(self.entries), sizes), 5)
+        return b"".join([b"%d\n" % len(rest), rest, *texts])
 
     @staticmethod
-    def from_record(record: object) -> ToolOutput | None:
+    def from_record(record: Data) -> ToolOutput | None:
         """The output a record holds; None for one this codegen did not write."""
-        if not (isinstance(record, tuple) and len(record) == 6):
+        view = memoryview(record)
+        size, newline, _ = bytes(view[:24]).partition(b"\n")
+        if not newline or not size.isdigit():
             return None
-        module, entries, found, doc, section, shares = record
+        start = len(size) + 1
+        end = start + int(size)
+        try:
+            found, section, shares, names, sizes = unpickled(view[start:end])
+        except Exception:  # noqa: BLE001 - not a value this codegen wrote: made again
+            return None
         if not (
-            isinstance(module, str)
-            and isinstance(doc, str)
-            and isinstance(section, str)
+            isinstance(section, str)
             and isinstance(shares, bool)
-            and isinstance(entries, dict)
-            and _all_text(*entries, *entries.values())
+            and isinstance(names, list)
+            and _all_text(*names)
+            and isinstance(sizes, list)
+            and len(sizes) == len(names) + 2
+            and all(type(n) is int and n >= 0 for n in sizes)
+            and end + sum(sizes) == len(view)
             and isinstance(found, list)
         ):
             return None
@@ -73,7 +91,14 @@ class ToolOutput:
             if not (_all_text(fmt, message, code) and isinstance(path, tuple)):
                 return None
             findings.append((fmt, Finding(path, message, code)))
-        return ToolOutput(module, entries, tuple(findings), doc, section, shares)
+        texts = []
+        for n in sizes:
+            texts.append(view[end : end + n])
+            end += n
+        module, doc, *entries = texts
+        return ToolOutput(
+            module, dict(zip(names, entries, strict=True)), tuple(findings), doc, section, shares
+        )
 
 
 def _all_text(*values: object) -> bool:
@@ -125,7 +150,7 @@ def tool_outputs(catalog: Catalog, results: ToolResults) -> list[tuple[str, Tool
         if output is None:
             new = made[job.entry]
             assert isinstance(new, ToolOutput)  # failures were raised above
-            results.put("output", (job.entry,), new.record())
+            results.put("output", (job.entry,), new.record(), pickled=False)
             output = new
         outputs.append((job.entry, output))
     return outputs
@@ -133,7 +158,9 @@ def tool_outputs(catalog: Catalog, results: ToolResults) -> list[tuple[str, Tool
 
 def stored_output(results: ToolResults, entry: str) -> ToolOutput | None:
     """A tool's output kept in its catalog's record under `entry`, if it is there whole."""
-    output: ToolOutput | None = results.get("output", entry, make=ToolOutput.from_record)
+    output: ToolOutput | None = results.get(
+        "output", entry, make=ToolOutput.from_record, pickled=False
+    )
     return output
 
 
@@ -170,4 +197,7 @@ def _make(job: _Job) -> ToolOutput | Diagnostic:
         return exc.diagnostics[0]
     except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
         return Diagnostic(job.source, tool.line, tool.path, internal_error(exc))
-    return ToolOutput(module, entries, tuple(found), doc, section, shares)
+    texts = {name: text.encode("utf-8") for name, text in entries.items()}
+    return ToolOutput(
+        module.encode("utf-8"), texts, tuple(found), doc.encode("utf-8"), section, shares
+    )

@@ -171,37 +171,65 @@ def test_the_record_of_tools_with_typed_results_is_read_back(tmp_path: Path) -> 
 def _output() -> ToolOutput:
     finding = Finding(("properties", "q"), "cannot say minLength", "CG102")
     return ToolOutput(
-        "X = 1\n",
-        {"MCP_TOOLS": '  {"a": "é\\n"}'},
+        b"X = 1\n",
+        {"MCP_TOOLS": '  {"a": "é\\n"}'.encode()},
         (("MCP", finding),),
-        "# q\n",
+        b"# q\n",
         "## q\n",
         False,
     )
 
 
 def test_a_tools_record_gives_back_its_output() -> None:
-    assert ToolOutput.from_record(_output().record()) == _output()
+    record = _output().record()
+    output = ToolOutput.from_record(record)
+    assert output == _output()
+    # Its files' bytes are slices of the record, read as they are.
+    assert output is not None and isinstance(output.module, memoryview)
+    assert output.module.obj is record
+
+
+def _record(*rest: object, texts: tuple[bytes, ...] = (b"X = 1\n", b"# q\n", b"  {}")) -> bytes:
+    pickled = pickle.dumps(rest)
+    return b"%d\n" % len(pickled) + pickled + b"".join(texts)
+
+
+SIZES = [6, 4, 4]
 
 
 @pytest.mark.parametrize(
     "record",
     [
-        "",
-        (),
-        ("X = 1\n", {}, [], "# q\n", "## q\n"),  # no legend flag
-        ("X = 1\n", {}, [], "# q\n", "## q\n", 1),  # a legend flag that is no bool
-        ("X = 1\n", [], [], "# q\n", "## q\n", False),  # entries not a mapping
-        ("X = 1\n", {"MCP_TOOLS": 1}, [], "# q\n", "## q\n", False),
-        ("X = 1\n", {}, [1], "# q\n", "## q\n", False),
-        ("X = 1\n", {}, [("MCP", ("p",), 1, "CG201")], "# q\n", "## q\n", False),
-        (None, {}, [], "# q\n", "## q\n", False),
-        {"module": "X = 1\n"},
+        b"",
+        b"X = 1\n",
+        b"9999\n" + pickle.dumps(([], "## q\n", False, ["MCP_TOOLS"], SIZES)),  # cut short
+        b"3\nabcX = 1\n",  # no pickle
+        _record([], "## q\n", False, ["MCP_TOOLS"]),  # no sizes
+        _record([], "## q\n", 1, ["MCP_TOOLS"], SIZES),  # a legend flag that is no bool
+        _record([], b"## q\n", False, ["MCP_TOOLS"], SIZES),  # a section that is no text
+        _record({}, "## q\n", False, ["MCP_TOOLS"], SIZES),  # findings not a list
+        _record([1], "## q\n", False, ["MCP_TOOLS"], SIZES),
+        _record([("MCP", ("p",), 1, "CG201")], "## q\n", False, ["MCP_TOOLS"], SIZES),
+        _record([("MCP", "p", "m", "CG201")], "## q\n", False, ["MCP_TOOLS"], SIZES),  # path
+        _record([], "## q\n", False, [1], SIZES),  # a constant's name that is no text
+        _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4]),  # a size missing
+        _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4, 5]),  # sizes past the end
+        _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4, 3]),  # bytes after the files
+        _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4, "4"]),
+        _record([], "## q\n", False, ["MCP_TOOLS"], [7, -1, 4]),
     ],
 )
-def test_a_tools_record_codegen_did_not_write_is_not_used(record: str) -> None:
+def test_a_tools_record_codegen_did_not_write_is_not_used(record: bytes) -> None:
     # Its digest matching (tests above), a record of another shape is made again, never read.
     assert ToolOutput.from_record(record) is None
+
+
+def test_a_record_of_the_right_shape_is_read() -> None:
+    # The cases above fail for the reason each names: the same record with each put right reads.
+    output = ToolOutput.from_record(_record([], "## q\n", False, ["MCP_TOOLS"], SIZES))
+    assert output is not None
+    assert (bytes(output.module), output.section, output.shares) == (b"X = 1\n", "## q\n", False)
+    assert {k: bytes(v) for k, v in output.entries.items()} == {"MCP_TOOLS": b"  {}"}
 
 
 def test_a_planted_slot_removes_nothing_outside_the_cache(built: Path, tmp_path: Path) -> None:

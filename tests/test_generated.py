@@ -45,7 +45,7 @@ def test_committed_generated_equals_a_fresh_build(monkeypatch: pytest.MonkeyPatc
 
 def test_builds_are_byte_identical_across_processes() -> None:
     # Different hash seeds shuffle every set and dict built from hashes: output must not depend on them.
-    script = "import json; from pathlib import Path; from codegen.build import build; print(json.dumps(build([Path('schemas')]).files))"
+    script = "import json; from pathlib import Path; from codegen.build import build; print(json.dumps(dict(build([Path('schemas')]).files)))"
     outputs = [
         subprocess.run(
             [sys.executable, "-c", script],

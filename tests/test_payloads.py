@@ -23,6 +23,7 @@ from codegen.cache import BuildCache
 from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import CatalogError
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
+from codegen.package_files import Files
 from codegen.payloads.files import indented_json, json_file, payload_files, payloads
 from codegen.tool_outputs import findings, tool_outputs
 
@@ -299,7 +300,8 @@ def test_files_joined_from_each_tools_entries_are_the_json_of_the_whole_lists(
         for _ in range(2):  # made, then every tool's output from the catalog's record
             results = ToolResults(cache, catalog.source)
             outputs = [output for _, output in tool_outputs(catalog, results)]
-            assert payload_files(catalog, [output.entries for output in outputs]) == whole
+            joined = payload_files(catalog, [output.entries for output in outputs])
+            assert Files(joined.items()) == whole  # the bytes of the text
             assert findings(catalog, outputs) == warnings
             results.save()
         assert len(results.old) == len(catalog.tools)

@@ -83,8 +83,9 @@ def anchored(source: str, found: list[Relative], line: int, path: str) -> list[D
 class ToolResults:
     """The per-tool results of the last build of one catalog file, and those of this build.
 
-    Each value is kept pickled on its own: a build unpickles only the values it asks for, and
-    saving the record pickles only the values made this build. What is unpickled is handed out
+    Each value is kept pickled on its own (or as bytes, which its reader reads as slices of the
+    record: a tool's output, `tool_outputs.ToolOutput`): a build unpickles only the values it
+    asks for, and saving the record pickles only the values made this build. What is unpickled is handed out
     again by the next build of the same process (`memory`, a watch's): the stages only read it
     (`tests/test_incremental.py` holds watched builds equal to builds without the cache)."""
 
@@ -128,10 +129,11 @@ class ToolResults:
         *parts: str,
         shape: Callable[[Any], bool] = lambda _: True,
         make: Callable[[Any], Any] = lambda value: value,
+        pickled: bool = True,
     ) -> Any:
         """What `make` makes of the last build's value under this key, when it has the `shape`
         its reader expects (None otherwise, or when `make` refuses it: a value this codegen did
-        not write is worked out again)."""
+        not write is worked out again). A value not `pickled` is handed over as its bytes."""
         entry = self._key(kind, parts)
         stored = self.old.get(entry)
         if stored is None:
@@ -141,7 +143,7 @@ class ToolResults:
             made = kept[1]  # the same bytes, read by this process's last build, the same way
         else:
             try:
-                value = unpickled(stored)
+                value = unpickled(stored) if pickled else stored
             except Exception:  # noqa: BLE001 - not a value this codegen wrote: work it out again
                 return None
             made = make(value) if shape(value) else None
@@ -160,9 +162,10 @@ class ToolResults:
             self.new[entry] = stored
         return stored is not None
 
-    def put(self, kind: str, parts: tuple[str, ...], value: Any) -> None:
+    def put(self, kind: str, parts: tuple[str, ...], value: Any, *, pickled: bool = True) -> None:
+        """Keep `value` under this key in this build's record: pickled, or as the bytes it is."""
         if self.cache is not None:
-            self.new[self._key(kind, parts)] = pickle.dumps(value, 5)
+            self.new[self._key(kind, parts)] = pickle.dumps(value, 5) if pickled else value
 
     @staticmethod
     def _key(kind: str, parts: tuple[str, ...]) -> str:

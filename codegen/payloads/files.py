@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
 from codegen.diagnostics import CatalogError, Diagnostic, format_path, warning
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR, emitted
+from codegen.package_files import Data
 from codegen.payloads.anthropic import anthropic_strict_tool, anthropic_tool
 from codegen.payloads.anthropic_strict import to_anthropic_strict
 from codegen.payloads.gemini import gemini_declaration, gemini_legacy_declaration
@@ -102,10 +104,13 @@ def tool_entries(
     return {name: _inside_list(value) for name, value in values.items()}, found
 
 
-def payload_files(catalog: Catalog, entries: list[dict[str, str]]) -> dict[str, str]:
-    """`<package>/payloads/<format>.json` → text, from each tool's `tool_entries` in catalog
-    order (key order as built, so byte-deterministic)."""
-    files = {path: joined_payload(entries, name) for path, name in joined_payloads(catalog).items()}
+def payload_files(catalog: Catalog, entries: list[Mapping[str, Data]]) -> dict[str, str | bytes]:
+    """`<package>/payloads/<format>.json` → its bytes (the one made from the catalog alone: its
+    text), from each tool's `tool_entries` as UTF-8 in catalog order (key order as built, so
+    byte-deterministic)."""
+    files: dict[str, str | bytes] = {
+        path: joined_payload(entries, name) for path, name in joined_payloads(catalog).items()
+    }
     files[f"{catalog.name}/{PAYLOADS_DIR}/{PAYLOAD_FILES['PROVIDER_NAMES']}"] = json_file(
         catalog.provider_names
     )
@@ -120,9 +125,11 @@ def joined_payloads(catalog: Catalog) -> dict[str, str]:
     }
 
 
-def joined_payload(entries: list[dict[str, str]], name: str) -> str:
-    """The file of the payload constant `name`, from each tool's `tool_entries` in order."""
-    return _list([texts[name] for texts in entries])
+def joined_payload(entries: list[Mapping[str, Data]], name: str) -> bytes:
+    """The file of the payload constant `name`, from each tool's `tool_entries` (as UTF-8) in
+    order: what `json_file` writes for the list of them (a test proves the bytes equal)."""
+    items = [texts[name] for texts in entries]
+    return b"[\n" + b",\n".join(items) + b"\n]\n" if items else b"[]\n"
 
 
 def _inside_list(value: Any) -> str:
@@ -165,11 +172,6 @@ def indented_json(value: Any, margin: str = "") -> str:
     # Floats (nan and infinity as json writes them), empty containers and anything unusual.
     text = json.dumps(value, indent=2, ensure_ascii=False)
     return text.replace("\n", "\n" + margin) if margin else text
-
-
-def _list(items: list[str]) -> str:
-    """What `json_file` writes for the list of these items (a test proves the bytes equal)."""
-    return "[\n" + ",\n".join(items) + "\n]\n" if items else "[]\n"
 
 
 def json_file(value: Any) -> str:
