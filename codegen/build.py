@@ -54,8 +54,8 @@ META_SCHEMA_NAME = "catalog.schema.json"
 
 @dataclass
 class BuildResult:
-    """The whole output as {relative path: text}, which source owns each file, the build warnings,
-    and the name of each catalog's package."""
+    """The whole output as {relative path: text} (`Files`, which keeps each file's bytes), which
+    source owns each file, the build warnings, and the name of each catalog's package."""
 
     files: Files = field(default_factory=Files)
     owners: dict[str, str] = field(default_factory=dict)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import pathlib
 import pickle
@@ -297,3 +298,26 @@ def test_the_key_that_seals_entries_is_the_users_own(tmp_path: Path) -> None:
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the cache home should be", encoding="utf-8")
     assert key_with(blocked) != key_with(blocked)  # no home for a key: one a process
+
+
+def test_a_record_is_read_as_it_was_when_written_again_meanwhile(tmp_path: Path) -> None:
+    # A record is read mapped (POSIX): its bytes must not change under the build that reads them.
+    # Written again whole, it is a new file; a frame added goes past what was read.
+    cache = BuildCache(tmp_path)
+    entry = "ab" + "0" * 62
+    assert cache.put_frame(entry, b"first", alone=True)
+    (frame,), whole = cache.get_frames(entry)
+    assert (bytes(frame), whole) == (b"first", True)
+    assert isinstance(frame.obj, mmap.mmap) == (os.name == "posix")
+    assert cache.put_frame(entry, b"second", alone=False)
+    assert cache.put_frame(entry, b"third", alone=True)
+    assert bytes(frame) == b"first"
+    assert [bytes(f) for f in cache.get_frames(entry)[0]] == [b"third"]
+
+
+def test_an_empty_record_is_no_frame(tmp_path: Path) -> None:
+    cache = BuildCache(tmp_path)
+    entry = "cd" + "0" * 62
+    (tmp_path / entry[:2]).mkdir()
+    (tmp_path / entry[:2] / entry).write_bytes(b"")
+    assert cache.get_frames(entry) == ([], True)

@@ -85,9 +85,10 @@ class ToolResults:
 
     Each value is kept pickled on its own (or as bytes, which its reader reads as slices of the
     record: a tool's output, `tool_outputs.ToolOutput`): a build unpickles only the values it
-    asks for, and saving the record pickles only the values made this build. What is unpickled is handed out
-    again by the next build of the same process (`memory`, a watch's): the stages only read it
-    (`tests/test_incremental.py` holds watched builds equal to builds without the cache)."""
+    asks for, and saving the record pickles only the values made this build. What is unpickled
+    is handed out again by the next build of the same process (`memory`, a watch's): the stages
+    only read it (`tests/test_incremental.py` holds watched builds equal to builds without the
+    cache)."""
 
     def __init__(
         self, cache: BuildCache | None, source: str, memory: BuildMemory | None = None
