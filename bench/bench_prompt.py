@@ -11,7 +11,11 @@ corpus (`corpus.py`), in one run:
 - **JSON Schema**: each tool as OpenAI's function object (`name`, `description`, `parameters`, the
   schema codegen sends), one `json.dumps` per tool, one per line;
 - **harmony (TypeScript)**: the tools as OpenAI's harmony format writes them for gpt-oss
-  (`namespace functions { type name = (_: {...}) => any; }`), rendered by `openai-harmony` itself.
+  (`namespace functions { type name = (_: {...}) => any; }`), rendered by `openai-harmony` itself;
+- **harmony, `$ref` inlined**: the same, of each tool's schema with its local `$ref`s replaced by
+  the definitions they name. Harmony writes a `$ref` as `any`, so the first rendering drops the
+  fields of a shared object; given them inline, as a user would have to send them for harmony to
+  carry them, it writes them out (a recursive definition stays a `$ref`).
 
 Tokens are counted with o200k_base (the encoding of GPT-4o, o-series and gpt-oss models), from the
 vocabulary file `bpe-openai` ships, so nothing is downloaded: `openai-harmony` is pointed at the same
@@ -71,6 +75,25 @@ def harmony_renderer(vocabulary_dir: Path) -> Any:
     return render
 
 
+def inlined(
+    schema: Any, definitions: dict[str, Any] | None = None, within: tuple[str, ...] = ()
+) -> Any:
+    """`schema` with each `{"$ref": "#/$defs/name"}` replaced by that definition (its sibling
+    keywords kept), but where the definition is one it is already inside of; `$defs` left out."""
+    if isinstance(schema, list):
+        return [inlined(item, definitions, within) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    definitions = schema.get("$defs", definitions)
+    reference = schema.get("$ref")
+    if isinstance(reference, str) and reference.startswith("#/$defs/") and definitions:
+        name = reference.removeprefix("#/$defs/")
+        if name in definitions and name not in within:
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            return inlined({**definitions[name], **siblings}, definitions, (*within, name))
+    return {k: inlined(v, definitions, within) for k, v in schema.items() if k != "$defs"}
+
+
 def catalogs(tools: int) -> list[tuple[str, Catalog]]:
     sources = sorted(REPO.glob("schemas/*.yaml")) + sorted(REPO.glob("schemas/*.json"))
     sources = [s for s in sources if s.name != "catalog.schema.json"]
@@ -123,7 +146,9 @@ def main() -> None:
             ours = count(prompt[at:]) / n
             dump = count("\n".join(json.dumps(f, ensure_ascii=False) for f in functions)) / n
             ts = count(harmony(functions)) / n
-            rows.append((label, n, ours, dump, ts))
+            whole = [{**f, "parameters": inlined(f["parameters"])} for f in functions]
+            ts_whole = count(harmony(whole)) / n
+            rows.append((label, n, ours, dump, ts, ts_whole))
             if label == args.per_tool:
                 per_tool = [
                     (f["name"], count(section), count(harmony([f]).removeprefix(NAMESPACE)))
@@ -131,15 +156,19 @@ def main() -> None:
                 ]
     print("o200k_base tokens per tool (the whole tool list divided by its tools)\n")
     print(
-        "| catalog | tools | codegen prompt | JSON Schema | harmony (TypeScript) | codegen ÷ harmony |"
+        "| catalog | tools | codegen prompt | JSON Schema | harmony (TypeScript) "
+        "| harmony, `$ref` inlined | codegen ÷ harmony | codegen ÷ harmony inlined |"
     )
-    print("| --- | --- | --- | --- | --- | --- |")
-    for label, n, ours, dump, ts in rows:
-        print(f"| {label} | {n} | {ours:.1f} | {dump:.1f} | {ts:.1f} | {ours / ts:.2f} |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for label, n, ours, dump, ts, whole in rows:
+        print(
+            f"| {label} | {n} | {ours:.1f} | {dump:.1f} | {ts:.1f} | {whole:.1f} "
+            f"| {ours / ts:.2f} | {ours / whole:.2f} |"
+        )
     print(
         f"\nThe JSONL prompt's instructions and example calls, before the tool list: at most {preamble} tokens"
     )
-    print(json.dumps({label: round(ours / ts, 3) for label, _, ours, _, ts in rows}))
+    print(json.dumps({label: round(ours / ts, 3) for label, _, ours, _, ts, _ in rows}))
     if per_tool:
         print(f"\n{args.per_tool}, tokens per tool\n")
         print("| tool | codegen prompt | harmony (TypeScript) |\n| --- | --- | --- |")

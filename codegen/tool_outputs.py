@@ -11,7 +11,6 @@ moved is not made again and its findings still name its new place.
 
 from __future__ import annotations
 
-import json
 import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -125,7 +124,7 @@ class _Job:
                 tool.sha256,
                 tool.module,
                 tool.class_names[0],
-                json.dumps(self.sent),
+                repr(self.sent),  # names by provider, in provider order (`sent_names`)
                 ",".join(self.providers),
             )
         )
