@@ -18,7 +18,7 @@ from functools import cached_property
 
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
-from codegen.catalog.reuse import ToolResults, unpickled
+from codegen.catalog.reuse import ToolResults, framed, unframed, unpickled
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.package_files import Data
 from codegen.payloads.files import Found, payload_diagnostics, sent_names, tool_entries
@@ -48,26 +48,25 @@ class ToolOutput:
     shares: bool  # whether the section says `like <path>` (`shares_fields`): the legend explains it
 
     def record(self) -> bytes:
-        """The output as one value of its catalog's record: the length of a pickle, a line; the
-        pickle, of its findings, section and legend flag and of its files' names and sizes; then
-        the files' bytes one after the other, as they are (`from_record` reads them as slices)."""
+        """The output as one value of its catalog's record (`framed`): a pickle of its findings,
+        section and legend flag and of its files' names and sizes, then the files' bytes as they
+        are (`from_record` reads them as slices)."""
         texts = [self.module, self.doc, *self.entries.values()]
         found = [(fmt, f.path, f.message, f.code) for fmt, f in self.findings]
         sizes = [len(text) for text in texts]
         rest = pickle.dumps((found, self.section, self.shares, list(self.entries), sizes), 5)
-        return b"".join([b"%d\n" % len(rest), rest, *texts])
+        return framed(rest, texts)
 
     @staticmethod
     def from_record(record: Data) -> ToolOutput | None:
         """The output a record holds; None for one this codegen did not write."""
         view = memoryview(record)
-        size, newline, _ = bytes(view[:24]).partition(b"\n")
-        if not newline or not size.isdigit():
+        head = unframed(view)
+        if head is None:
             return None
-        start = len(size) + 1
-        end = start + int(size)
+        rest, end = head
         try:
-            found, section, shares, names, sizes = unpickled(view[start:end])
+            found, section, shares, names, sizes = unpickled(rest)
         except Exception:  # noqa: BLE001 - not a value this codegen wrote: made again
             return None
         if not (

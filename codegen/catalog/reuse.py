@@ -26,7 +26,7 @@ import hashlib
 import io
 import json
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from codegen.cache import BuildCache, key
@@ -218,22 +218,36 @@ def record_entry(source: str) -> str:
 _SLACK = 2**20
 
 
-def pack_values(values: dict[str, bytes | memoryview]) -> bytes:
-    """A frame of a record: the length of its index, a line; the index, JSON of each value's key
-    and length; then the values one after the other (read back as slices, `unpack_values`)."""
-    index = json.dumps([[k, len(v)] for k, v in values.items()]).encode()
-    return b"".join([b"%d\n" % len(index), index, *values.values()])
+def framed(head: bytes, values: Iterable[bytes | memoryview]) -> bytes:
+    """A head and values after it: the head's length, a line; the head, which says what the values
+    are; then the values one after the other, as they are (`unframed`)."""
+    return b"".join([b"%d\n" % len(head), head, *values])
 
 
-def unpack_values(frame: memoryview) -> dict[str, memoryview] | None:
-    """The values of a frame made by `pack_values`, as slices of it; None for any other frame."""
+def unframed(frame: memoryview) -> tuple[memoryview, int] | None:
+    """The head of a `framed` value, and where its values start; None for any other value."""
     size, newline, _ = bytes(frame[:24]).partition(b"\n")
     if not newline or not size.isdigit():
         return None
     start = len(size) + 1
     end = start + int(size)
+    return (frame[start:end], end) if end <= len(frame) else None
+
+
+def pack_values(values: dict[str, bytes | memoryview]) -> bytes:
+    """A frame of a record: its head is JSON of each value's key and length (read back as
+    slices, `unpack_values`)."""
+    return framed(json.dumps([[k, len(v)] for k, v in values.items()]).encode(), values.values())
+
+
+def unpack_values(frame: memoryview) -> dict[str, memoryview] | None:
+    """The values of a frame made by `pack_values`, as slices of it; None for any other frame."""
+    found = unframed(frame)
+    if found is None:
+        return None
+    head, end = found
     try:
-        index = json.loads(bytes(frame[start:end]))
+        index = json.loads(bytes(head))
     except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes
         return None
     if not isinstance(index, list):
