@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
-import json
+import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 
 from codegen import runtime
-from codegen.cache import BuildCache, key, pack_texts, unpack_texts
+from codegen.cache import BuildCache, key
 from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.load import (
@@ -24,7 +24,14 @@ from codegen.catalog.load import (
     read_catalog_bytes,
 )
 from codegen.catalog.normalize import normalize
-from codegen.catalog.reuse import ToolResults, head, record_entry
+from codegen.catalog.reuse import (
+    ToolResults,
+    head,
+    pack_values,
+    record_entry,
+    unpack_values,
+    unpickled,
+)
 from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError, Diagnostic, in_order
@@ -471,7 +478,7 @@ def _store_package(
     files, warnings, tool_files = package.files, package.warnings, rendered.tool_files
     refs = {path: tool_files[path] for path in files if path in tool_files}
     others = {
-        path: files[path]
+        path: files.data(path)
         for path in files
         if path not in tool_files and path not in rendered.joined
     }
@@ -489,13 +496,21 @@ def _store_package(
     # Both are named by the digest of the bytes this build read (never of a second read, which an
     # editor could race): a rebuild of a changed catalog finds none, without reading the head (the
     # findings of thousands of tools, a fortieth of a second to read and check at 2,000); the
-    # head's first line says it again. Each slot keeps a catalog's last package only.
-    made_from = {"sha256": sha256}
-    head_text = f"{sha256}\n{json.dumps(head)}"
-    for part, text in (("head", head_text), ("files", pack_texts(made_from, others))):
+    # head's first line says it again. Each slot keeps a catalog's last package only. The head is
+    # pickled (the findings of 2,000 tools: a third of the time JSON took, and of the bytes).
+    made = sha256.encode()
+    entries = {
+        "head": made + b"\n" + pickle.dumps(head, 5),
+        "files": pack_values({_MADE_FROM: made, **others}),
+    }
+    for part, body in entries.items():
         entry = _package_entry(package.source, providers, sha256, part)
-        cache.put(entry, text)
+        cache.put_bytes(entry, body)
         cache.claim(f"package\0{part}\0{package.source}\0{','.join(providers)}", entry)
+
+
+# The key of a package's files entry that holds the digest they were made from: no file's path.
+_MADE_FROM = "\0made from"
 
 
 def _package_entry(source: str, providers: tuple[str, ...], sha256: str, part: str) -> str:
@@ -514,19 +529,21 @@ def _cached_package(
     except CatalogError:
         return None  # reading it again reports why
     name = display_name(source, root)
-    made_from, _, head_text = (
-        cache.get(_package_entry(name, providers, digest, "head")) or ""
-    ).partition("\n")
-    if made_from != digest:
+    made = digest.encode()
+    made_from, _, pickled = (
+        cache.get_bytes(_package_entry(name, providers, digest, "head")) or b""
+    ).partition(b"\n")
+    if made_from != made:
         return None  # the catalog changed since its package was made, or there is none
     try:
-        head = json.loads(head_text)
+        head = unpickled(pickled)
         if not isinstance(head, dict):
             return None
-        unpacked = unpack_texts(cache.get(_package_entry(name, providers, digest, "files")) or "")
-        if unpacked is None or unpacked[0].get("sha256") != digest:
+        stored = cache.get_bytes(_package_entry(name, providers, digest, "files")) or b""
+        unpacked = unpack_values(memoryview(stored))
+        if unpacked is None or unpacked.pop(_MADE_FROM, None) != made:
             return None  # written by another build than the head, or not at all
-        files = Files(unpacked[1].items())
+        files = Files(unpacked.items())
         results = ToolResults(cache, name, memory)
         tools: dict[str, ToolOutput] = {}
         for entry in head["order"]:
@@ -541,5 +558,5 @@ def _cached_package(
             files[path] = joined_payload(entries, constant)
         warnings = tuple(Diagnostic(*fields) for fields in head["warnings"])
         return Package(head["name"], head["source"], head["name_line"], files.in_order(), warnings)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None  # not a record this codegen wrote: build the catalog again
+    except Exception:  # noqa: BLE001 - not a record this codegen wrote: build the catalog again
+        return None

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import mmap
 import os
 import re
@@ -31,7 +30,6 @@ import tempfile
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
 from codegen import __version__
 from codegen.memory import Stamp, stamp
@@ -274,29 +272,3 @@ class BuildCache:
 
 
 _ENTRY = re.compile(r"[0-9a-f]{64}")
-
-
-def pack_texts(head: dict[str, Any], texts: dict[str, str]) -> str:
-    """Texts as one entry: a line of JSON (`head`, with the name and length of each text), then
-    the texts one after the other. Reading it back slices the texts out instead of decoding them
-    from JSON strings, which took most of a rebuild's reading."""
-    listed = {**head, "texts": [[name, len(text)] for name, text in texts.items()]}
-    return json.dumps(listed) + "\n" + "".join(texts.values())
-
-
-def unpack_texts(record: str) -> tuple[dict[str, Any], dict[str, str]] | None:
-    """The head and the texts of `pack_texts`; None for a record it did not write."""
-    head, newline, body = record.partition("\n")
-    try:
-        stored = json.loads(head)
-        texts: dict[str, str] = {}
-        start = 0
-        for name, length in stored.pop("texts"):
-            if not isinstance(name, str) or not isinstance(length, int) or length < 0:
-                return None
-            texts[name], start = body[start : start + length], start + length
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-    if not newline or start != len(body):
-        return None
-    return stored, texts

@@ -8,9 +8,9 @@ what only a process shows (a first build, a failed build's exit, stdin, usage er
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -26,7 +26,7 @@ import codegen.build
 from codegen import runtime
 from codegen.build import build
 from codegen.cache import DIRECTORY, BuildCache
-from codegen.catalog.reuse import ToolResults, pack_values
+from codegen.catalog.reuse import ToolResults, pack_values, unpickled
 from codegen.diagnostics import CatalogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1037,28 +1037,34 @@ def test_a_catalog_saved_while_it_is_read_is_cached_under_what_was_read(
 
 @pytest.mark.parametrize(
     "damage",
-    ["{not json", '{"files": []}', '{"name": "x"}', '{"files": {"a": 1}, "warnings": []}', None],
+    [
+        b"{not a pickle",
+        pickle.dumps({"files": []}),
+        pickle.dumps({"name": "x"}),
+        pickle.dumps({"files": {"a": 1}, "warnings": []}),
+        pickle.dumps(["a list"]),
+        None,
+    ],
 )
-def test_a_damaged_cache_is_built_again(project: Path, damage: str | None) -> None:
+def test_a_damaged_cache_is_built_again(project: Path, damage: bytes | None) -> None:
     (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
     cache = BuildCache(project / DIRECTORY)
     first = build([project / "schemas"], project, cache)
     entries = [
         p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"
     ]
-    # An entry is the digest of its bytes, a line, and the bytes (tests/test_cache_integrity.py).
-    texts = {p: p.read_bytes().partition(b"\n")[2].decode("utf-8", "replace") for p in entries}
-    # A package's head: the digest of the catalog's bytes, then a line of JSON.
-    heads = [p for p in entries if texts[p][65:].startswith('{"name": ')]
+    # An entry is its seal, a line, and its bytes (tests/test_cache_integrity.py).
+    bodies = {p: p.read_bytes().partition(b"\n")[2] for p in entries}
+    # A package's head: the digest of the catalog's bytes, a line, then a pickle.
+    heads = [p for p in entries if bodies[p][64:67] == b"\n\x80\x05"]
     assert len(heads) == 2  # one package a catalog
     for head in heads:
         if damage is None:  # the tools' outputs the package's record refers to are gone
-            record = ToolResults(cache, json.loads(texts[head][65:])["source"])
+            record = ToolResults(cache, unpickled(bodies[head][65:])["source"])
             kept = {k: v for k, v in record.old.items() if not k.startswith("output\0")}
             cache.put_frame(record.entry, pack_values(kept), alone=True)
-        else:  # damaged with its digest made to match: a record codegen did not write
-            digest = hashlib.sha256(damage.encode()).hexdigest()
-            head.write_text(f"{digest}\n{damage}", encoding="utf-8")
+        else:  # sealed as this user's, under the catalog's digest: a head codegen did not write
+            cache.put_bytes(head.name, bodies[head][:65] + damage)
     assert build([project / "schemas"], project, cache) == first
 
 

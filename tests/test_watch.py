@@ -236,7 +236,7 @@ def test_a_failure_while_storing_a_package_is_said_and_the_watch_goes_on(
     edits = [CATALOG.format(description="Second.")]
     builds: list[int] = []
 
-    def put(self: BuildCache, entry: str, text: str) -> None:
+    def put_bytes(self: BuildCache, entry: str, body: bytes) -> None:
         raise PermissionError(13, "Permission denied", str(self.directory))
 
     def watch_twice(sources: list[Path], build_once: Any, **options: Any) -> int:
@@ -250,7 +250,7 @@ def test_a_failure_while_storing_a_package_is_said_and_the_watch_goes_on(
             sources, once, interval=0.01, after=options["after"], stop=lambda: len(builds) == 2
         )
 
-    monkeypatch.setattr(BuildCache, "put", put)
+    monkeypatch.setattr(BuildCache, "put_bytes", put_bytes)
     monkeypatch.setattr(cli, "watch", watch_twice)
     monkeypatch.chdir(tmp_path)
     assert main(["build", str(source), "--out", "out", "--watch"]) == 0
