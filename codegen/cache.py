@@ -68,10 +68,13 @@ def _mapped(path: Path) -> memoryview:
     written again whole is a new file (`_replace`), the mapped one staying as it was."""
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
-        if os.name != "posix" or size == 0:
-            # Windows cannot replace a mapped file; an empty one cannot be mapped.
-            return memoryview(handle.read())
-        return memoryview(mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ))
+        # Windows cannot replace a mapped file; an empty one cannot be mapped.
+        if os.name == "posix" and size > 0:
+            try:
+                return memoryview(mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ))
+            except (OSError, ValueError, OverflowError):  # no room to map it: read it
+                pass
+        return memoryview(handle.read())
 
 
 def seal(body: bytes | memoryview) -> bytes:
@@ -169,7 +172,7 @@ class BuildCache:
             return [], True
         try:
             stored = _mapped(self.directory / entry[:2] / entry)
-        except (OSError, ValueError):  # ValueError: a file too large to map, on a 32-bit system
+        except OSError:
             return [], True
         frames: list[memoryview] = []
         start = 0

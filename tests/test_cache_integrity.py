@@ -321,3 +321,18 @@ def test_an_empty_record_is_no_frame(tmp_path: Path) -> None:
     (tmp_path / entry[:2]).mkdir()
     (tmp_path / entry[:2] / entry).write_bytes(b"")
     assert cache.get_frames(entry) == ([], True)
+
+
+def test_a_record_that_cannot_be_mapped_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = BuildCache(tmp_path)
+    entry = "ef" + "0" * 62
+    assert cache.put_frame(entry, b"first", alone=True)
+
+    def no_room(*args: object, **kwargs: object) -> mmap.mmap:
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(mmap, "mmap", no_room)
+    (frame,), whole = cache.get_frames(entry)
+    assert (bytes(frame), whole, type(frame.obj)) == (b"first", True, bytes)
