@@ -537,8 +537,11 @@ def _cached_package(
         return None  # the catalog changed since its package was made, or there is none
     try:
         head = unpickled(pickled)
-        if not isinstance(head, dict):
-            return None
+    except Exception:  # noqa: BLE001 - not a head this codegen wrote: build the catalog again
+        return None
+    if not isinstance(head, dict):
+        return None
+    try:
         stored = cache.get_bytes(_package_entry(name, providers, digest, "files")) or b""
         unpacked = unpack_values(memoryview(stored))
         if unpacked is None or unpacked.pop(_MADE_FROM, None) != made:
@@ -558,5 +561,5 @@ def _cached_package(
             files[path] = joined_payload(entries, constant)
         warnings = tuple(Diagnostic(*fields) for fields in head["warnings"])
         return Package(head["name"], head["source"], head["name_line"], files.in_order(), warnings)
-    except Exception:  # noqa: BLE001 - not a record this codegen wrote: build the catalog again
-        return None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # not a record this codegen wrote: build the catalog again

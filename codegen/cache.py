@@ -27,6 +27,7 @@ import secrets
 import stat
 import sys
 import tempfile
+import weakref
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -60,20 +61,41 @@ def generator_digest() -> str:
     return digest.hexdigest()
 
 
+# Records from this size on are mapped (`_mapped`); a smaller one costs little to read.
+MAP_FROM = 2**20
+# Before Python 3.13 a mapping holds a file descriptor open for as long as it lives, which is as
+# long as a build holds a slice of it (its files, `Files`): at most this many at once, so that a
+# project of hundreds of catalogs does not run out of descriptors. 3.13 lets the mapping close it.
+MAPPED_AT_ONCE = 32
+_WITHOUT_DESCRIPTOR: dict[str, bool] = {"trackfd": False} if sys.version_info >= (3, 13) else {}
+_live: weakref.WeakSet[mmap.mmap] = weakref.WeakSet()
+
+
 def _mapped(path: Path) -> memoryview:
     """The bytes of the file at `path`, mapped where the system can (POSIX) instead of copied: a
     record of a 2,000-tool catalog is 50 MB, which a read copied into as many fresh pages (a
-    thirtieth of a second of a one-tool rebuild), and a rebuild reads a part of it. Safe because a
+    thirtieth of a second of a one-tool rebuild). Safe from codegen's own writers, because a
     record is never changed in place: frames are appended past what is mapped, and a record
-    written again whole is a new file (`_replace`), the mapped one staying as it was."""
+    written again whole is a new file (`_replace`), the mapped one staying as it was. A record
+    that another program cuts short while a build reads it ends that build (SIGBUS) before it
+    writes anything; the next one reads what is there."""
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
-        # Windows cannot replace a mapped file; an empty one cannot be mapped.
-        if os.name == "posix" and size > 0:
+        # Windows cannot replace a mapped file.
+        if (
+            os.name == "posix"
+            and size >= MAP_FROM
+            and (_WITHOUT_DESCRIPTOR or len(_live) < MAPPED_AT_ONCE)
+        ):
             try:
-                return memoryview(mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ))
+                mapping = mmap.mmap(
+                    handle.fileno(), size, access=mmap.ACCESS_READ, **_WITHOUT_DESCRIPTOR
+                )
             except (OSError, ValueError, OverflowError):  # no room to map it: read it
                 pass
+            else:
+                _live.add(mapping)
+                return memoryview(mapping)
         return memoryview(handle.read())
 
 

@@ -44,7 +44,7 @@ class OutputError(Exception):
 
 @dataclass
 class Plan:
-    """What a build changes in the output directory, and the full text it should hold."""
+    """What a build changes in the output directory, and every file it should hold."""
 
     files: Files = field(default_factory=Files)
     stale: list[str] = field(default_factory=list)

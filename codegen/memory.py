@@ -4,7 +4,7 @@ the next, so that a rebuild neither reads back nor unpickles what this process w
 Nothing here is trusted beyond what it was checked against: a catalog's record is taken from
 memory only while its file on disk is the one this process left (same inode, size and
 modification time), and an output file counts as unchanged without being read only while it is
-the file the last build found (the same), with the text the build makes now.
+the file the last build found (the same), with the bytes the build makes now.
 """
 
 from __future__ import annotations

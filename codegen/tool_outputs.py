@@ -41,7 +41,7 @@ class ToolOutput:
     those of an output kept in the catalog's record are slices of it, never decoded."""
 
     module: Data  # tools/<module>.py, formatted
-    entries: Mapping[str, Data]  # payload constant → the tool's entry, as text inside the list
+    entries: Mapping[str, Data]  # payload constant → the tool's entry, as its text inside the list
     findings: tuple[Found, ...]  # what the payload formats lose, relative to the tool
     doc: Data  # docs/tools/<module>.md
     section: str  # the tool's section of the prompts (`tool_section`)
@@ -86,7 +86,11 @@ class ToolOutput:
             if not (isinstance(item, tuple) and len(item) == 4):
                 return None
             fmt, path, message, code = item
-            if not (_all_text(fmt, message, code) and isinstance(path, tuple)):
+            if not (
+                _all_text(fmt, message, code)
+                and isinstance(path, tuple)
+                and all(isinstance(part, str | int) for part in path)
+            ):
                 return None
             findings.append((fmt, Finding(path, message, code)))
         texts = []
@@ -148,7 +152,7 @@ def tool_outputs(catalog: Catalog, results: ToolResults) -> list[tuple[str, Tool
         if output is None:
             new = made[job.entry]
             assert isinstance(new, ToolOutput)  # failures were raised above
-            results.put("output", (job.entry,), new.record(), pickled=False)
+            results.put_bytes("output", (job.entry,), new.record())
             output = new
         outputs.append((job.entry, output))
     return outputs

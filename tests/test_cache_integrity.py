@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import codegen.cache
 from codegen.build import check_catalog
 from codegen.cache import DIRECTORY, BuildCache, seal
 from codegen.catalog.ir import Tool
@@ -212,6 +213,7 @@ SIZES = [6, 4, 4]
         _record([1], "## q\n", False, ["MCP_TOOLS"], SIZES),
         _record([("MCP", ("p",), 1, "CG201")], "## q\n", False, ["MCP_TOOLS"], SIZES),
         _record([("MCP", "p", "m", "CG201")], "## q\n", False, ["MCP_TOOLS"], SIZES),  # path
+        _record([("MCP", (None, 1.5), "m", "CG201")], "## q\n", False, ["MCP_TOOLS"], SIZES),
         _record([], "## q\n", False, [1], SIZES),  # a constant's name that is no text
         _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4]),  # a size missing
         _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4, 5]),  # sizes past the end
@@ -300,9 +302,12 @@ def test_the_key_that_seals_entries_is_the_users_own(tmp_path: Path) -> None:
     assert key_with(blocked) != key_with(blocked)  # no home for a key: one a process
 
 
-def test_a_record_is_read_as_it_was_when_written_again_meanwhile(tmp_path: Path) -> None:
-    # A record is read mapped (POSIX): its bytes must not change under the build that reads them.
-    # Written again whole, it is a new file; a frame added goes past what was read.
+def test_a_record_is_read_as_it_was_when_written_again_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A large record is read mapped (POSIX): its bytes must not change under the build that reads
+    # them. Written again whole, it is a new file; a frame added goes past what was read.
+    monkeypatch.setattr(codegen.cache, "MAP_FROM", 1)
     cache = BuildCache(tmp_path)
     entry = "ab" + "0" * 62
     assert cache.put_frame(entry, b"first", alone=True)
@@ -326,6 +331,7 @@ def test_an_empty_record_is_no_frame(tmp_path: Path) -> None:
 def test_a_record_that_cannot_be_mapped_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(codegen.cache, "MAP_FROM", 1)
     cache = BuildCache(tmp_path)
     entry = "ef" + "0" * 62
     assert cache.put_frame(entry, b"first", alone=True)
@@ -336,3 +342,22 @@ def test_a_record_that_cannot_be_mapped_is_read(
     monkeypatch.setattr(mmap, "mmap", no_room)
     (frame,), whole = cache.get_frames(entry)
     assert (bytes(frame), whole, type(frame.obj)) == (b"first", True, bytes)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts this process's descriptors")
+def test_records_mapped_at_once_hold_few_file_descriptors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A mapping keeps a descriptor open while a slice of it lives (before Python 3.13): a build of
+    # hundreds of catalogs holds slices of every record, and must not run out of descriptors.
+    monkeypatch.setattr(codegen.cache, "MAP_FROM", 1)
+    monkeypatch.setattr(codegen.cache, "MAPPED_AT_ONCE", 4)
+    cache = BuildCache(tmp_path)
+    entries = [f"{n:02x}" + "0" * 62 for n in range(40)]
+    for entry in entries:
+        assert cache.put_frame(entry, entry.encode(), alone=True)
+    before = len(os.listdir("/proc/self/fd"))
+    held = [cache.get_frames(entry)[0][0] for entry in entries]
+    assert [bytes(frame) for frame in held] == [entry.encode() for entry in entries]
+    assert sum(isinstance(frame.obj, mmap.mmap) for frame in held) >= 4
+    assert len(os.listdir("/proc/self/fd")) - before <= 4

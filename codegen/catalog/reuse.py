@@ -163,10 +163,15 @@ class ToolResults:
             self.new[entry] = stored
         return stored is not None
 
-    def put(self, kind: str, parts: tuple[str, ...], value: Any, *, pickled: bool = True) -> None:
-        """Keep `value` under this key in this build's record: pickled, or as the bytes it is."""
+    def put(self, kind: str, parts: tuple[str, ...], value: Any) -> None:
+        """Keep `value`, pickled, under this key in this build's record."""
         if self.cache is not None:
-            self.new[self._key(kind, parts)] = pickle.dumps(value, 5) if pickled else value
+            self.put_bytes(kind, parts, pickle.dumps(value, 5))
+
+    def put_bytes(self, kind: str, parts: tuple[str, ...], data: bytes) -> None:
+        """Keep `data` as it is under this key in this build's record (`get(pickled=False)`)."""
+        if self.cache is not None:
+            self.new[self._key(kind, parts)] = data
 
     @staticmethod
     def _key(kind: str, parts: tuple[str, ...]) -> str:
