@@ -302,15 +302,22 @@ def test_the_key_that_seals_entries_is_the_users_own(tmp_path: Path) -> None:
     assert key_with(blocked) != key_with(blocked)  # no home for a key: one a process
 
 
-def test_a_record_is_read_as_it_was_when_written_again_meanwhile(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A large record is read mapped (POSIX): its bytes must not change under the build that reads
-    # them. Written again whole, it is a new file; a frame added goes past what was read.
+@pytest.fixture
+def mapping(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BuildCache:
+    """A cache whose records are mapped whatever their size, and one record in it ("ab…")."""
     monkeypatch.setattr(codegen.cache, "MAP_FROM", 1)
     cache = BuildCache(tmp_path)
-    entry = "ab" + "0" * 62
-    assert cache.put_frame(entry, b"first", alone=True)
+    assert cache.put_frame(RECORD, b"first", alone=True)
+    return cache
+
+
+RECORD = "ab" + "0" * 62
+
+
+def test_a_record_is_read_as_it_was_when_written_again_meanwhile(mapping: BuildCache) -> None:
+    # A large record is read mapped (POSIX): its bytes must not change under the build that reads
+    # them. Written again whole, it is a new file; a frame added goes past what was read.
+    cache, entry = mapping, RECORD
     (frame,), whole = cache.get_frames(entry)
     assert (bytes(frame), whole) == (b"first", True)
     assert isinstance(frame.obj, mmap.mmap) == (os.name == "posix")
@@ -329,30 +336,24 @@ def test_an_empty_record_is_no_frame(tmp_path: Path) -> None:
 
 
 def test_a_record_that_cannot_be_mapped_is_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    mapping: BuildCache, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(codegen.cache, "MAP_FROM", 1)
-    cache = BuildCache(tmp_path)
-    entry = "ef" + "0" * 62
-    assert cache.put_frame(entry, b"first", alone=True)
-
     def no_room(*args: object, **kwargs: object) -> mmap.mmap:
         raise OSError(12, "Cannot allocate memory")
 
     monkeypatch.setattr(mmap, "mmap", no_room)
-    (frame,), whole = cache.get_frames(entry)
+    (frame,), whole = mapping.get_frames(RECORD)
     assert (bytes(frame), whole, type(frame.obj)) == (b"first", True, bytes)
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts this process's descriptors")
 def test_records_mapped_at_once_hold_few_file_descriptors(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    mapping: BuildCache, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A mapping keeps a descriptor open while a slice of it lives (before Python 3.13): a build of
     # hundreds of catalogs holds slices of every record, and must not run out of descriptors.
-    monkeypatch.setattr(codegen.cache, "MAP_FROM", 1)
     monkeypatch.setattr(codegen.cache, "MAPPED_AT_ONCE", 4)
-    cache = BuildCache(tmp_path)
+    cache = mapping
     entries = [f"{n:02x}" + "0" * 62 for n in range(40)]
     for entry in entries:
         assert cache.put_frame(entry, entry.encode(), alone=True)
