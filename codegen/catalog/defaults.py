@@ -53,11 +53,8 @@ def corrected(kind: Kind, value: Any) -> tuple[Any, list[str]] | None:
         folded = {} if kind.case_sensitive else kind.folded
         result = rt.to_choice(value, exact, folded, "default", warnings, errors)
     elif isinstance(kind, (BooleanKind, IntegerKind, NumberKind, StringKind)):
-        coerce = {
-            BooleanKind: COERCE_AS["boolean"],
-            IntegerKind: COERCE_AS["integer"],
-            NumberKind: COERCE_AS["number"],
-        }.get(type(kind), COERCE_AS["string"])
+        json_type = {BooleanKind: "boolean", IntegerKind: "integer", NumberKind: "number"}
+        coerce = COERCE_AS[json_type.get(type(kind), "string")]
         result = coerce(value, "default", warnings, errors)
     else:
         return None

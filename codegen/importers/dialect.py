@@ -154,8 +154,8 @@ def _lift_cardinality(out: dict[str, Any], path: JsonPath, notes: Notes) -> None
             prop["type"] = marked.group(1)
             if name in required:
                 required.remove(name)
-            notes.add((*path, "properties", name, "type"), f"type {marked.group()!r} written as "
-                      f"{marked.group(1)!r}, the property optional")  # fmt: skip
+            said = f"type {marked.group()!r} written as {marked.group(1)!r}, the property optional"
+            notes.add((*path, "properties", name, "type"), said)
         for word in ("required", "optional"):
             value = prop.get(word)
             if not isinstance(value, bool):
