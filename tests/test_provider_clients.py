@@ -133,36 +133,110 @@ def snake_keys(record: dict[str, object]) -> dict[str, object]:
 
 USER = "Read the README, then switch to safe mode."
 
+CHAT_REPLY: dict[str, object] = {
+    "id": "chatcmpl-1",
+    "object": "chat.completion",
+    "created": 1,
+    "model": "gpt-test",
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "tool_calls",
+            "message": {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "call_read",
+                        "type": "function",
+                        "function": {"name": "read_file", "arguments": json.dumps(READ)},
+                    },
+                    {
+                        "id": "call_update",
+                        "type": "function",
+                        "function": {"name": "update_config", "arguments": json.dumps(UPDATE)},
+                    },
+                ],
+            },
+        }
+    ],
+}
+
+
+RESPONSES_REPLY: dict[str, object] = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 1,
+    "model": "gpt-test",
+    "status": "completed",
+    "parallel_tool_calls": True,
+    "tool_choice": "auto",
+    "tools": [],
+    "output": [
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_read",
+            "name": "read_file",
+            "arguments": json.dumps(READ),
+            "status": "completed",
+        },
+        {
+            "type": "function_call",
+            "id": "fc_2",
+            "call_id": "call_update",
+            "name": "update_config",
+            "arguments": json.dumps(UPDATE),
+            "status": "completed",
+        },
+    ],
+}
+
+
+ANTHROPIC_REPLY: dict[str, object] = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-test",
+    "stop_reason": "tool_use",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 10, "output_tokens": 20},
+    "content": [
+        {"type": "text", "text": "Reading it, then switching."},
+        {"type": "tool_use", "id": "toolu_read", "name": "read_file", "input": READ},
+        {"type": "tool_use", "id": "toolu_update", "name": "update_config", "input": UPDATE},
+    ],
+}
+
+
+GEMINI_REPLY: dict[str, object] = {
+    "candidates": [
+        {
+            "index": 0,
+            "finishReason": "STOP",
+            "content": {
+                "role": "model",
+                "parts": [
+                    {"text": "Reading it, then switching."},
+                    {"functionCall": {"name": "read_file", "args": READ}},
+                    {
+                        "functionCall": {
+                            "id": "fc-update",
+                            "name": "update_config",
+                            "args": UPDATE,
+                        }
+                    },
+                ],
+            },
+        }
+    ],
+    "modelVersion": "gemini-test",
+}
+
 
 def test_openai_chat_client(pkg: ModuleType, stub: Stub) -> None:
-    stub.replies["/v1/chat/completions"] = {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "gpt-test",
-        "choices": [
-            {
-                "index": 0,
-                "finish_reason": "tool_calls",
-                "message": {
-                    "role": "assistant",
-                    "content": None,
-                    "tool_calls": [
-                        {
-                            "id": "call_read",
-                            "type": "function",
-                            "function": {"name": "read_file", "arguments": json.dumps(READ)},
-                        },
-                        {
-                            "id": "call_update",
-                            "type": "function",
-                            "function": {"name": "update_config", "arguments": json.dumps(UPDATE)},
-                        },
-                    ],
-                },
-            }
-        ],
-    }
+    stub.replies["/v1/chat/completions"] = CHAT_REPLY
     client = openai.OpenAI(base_url=f"{stub.url}/v1", api_key="test", max_retries=0)
     tools = tools_for(pkg, "openai_chat")
     completion = client.chat.completions.create(
@@ -175,35 +249,7 @@ def test_openai_chat_client(pkg: ModuleType, stub: Stub) -> None:
 
 
 def test_openai_responses_client(pkg: ModuleType, stub: Stub) -> None:
-    stub.replies["/v1/responses"] = {
-        "id": "resp_1",
-        "object": "response",
-        "created_at": 1,
-        "model": "gpt-test",
-        "status": "completed",
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-        "output": [
-            {"type": "reasoning", "id": "rs_1", "summary": []},
-            {
-                "type": "function_call",
-                "id": "fc_1",
-                "call_id": "call_read",
-                "name": "read_file",
-                "arguments": json.dumps(READ),
-                "status": "completed",
-            },
-            {
-                "type": "function_call",
-                "id": "fc_2",
-                "call_id": "call_update",
-                "name": "update_config",
-                "arguments": json.dumps(UPDATE),
-                "status": "completed",
-            },
-        ],
-    }
+    stub.replies["/v1/responses"] = RESPONSES_REPLY
     client = openai.OpenAI(base_url=f"{stub.url}/v1", api_key="test", max_retries=0)
     tools = tools_for(pkg, "openai_responses")
     response = client.responses.create(model="gpt-test", input=USER, tools=tools)
@@ -212,20 +258,7 @@ def test_openai_responses_client(pkg: ModuleType, stub: Stub) -> None:
 
 
 def test_anthropic_client(pkg: ModuleType, stub: Stub) -> None:
-    stub.replies["/v1/messages"] = {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "stop_reason": "tool_use",
-        "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 20},
-        "content": [
-            {"type": "text", "text": "Reading it, then switching."},
-            {"type": "tool_use", "id": "toolu_read", "name": "read_file", "input": READ},
-            {"type": "tool_use", "id": "toolu_update", "name": "update_config", "input": UPDATE},
-        ],
-    }
+    stub.replies["/v1/messages"] = ANTHROPIC_REPLY
     client = anthropic.Anthropic(base_url=stub.url, api_key="test", max_retries=0)
     tools = tools_for(pkg, "anthropic")
     message = client.messages.create(
@@ -240,29 +273,7 @@ def test_anthropic_client(pkg: ModuleType, stub: Stub) -> None:
 
 def test_gemini_client(pkg: ModuleType, stub: Stub) -> None:
     path = "/v1beta/models/gemini-test:generateContent"
-    stub.replies[path] = {
-        "candidates": [
-            {
-                "index": 0,
-                "finishReason": "STOP",
-                "content": {
-                    "role": "model",
-                    "parts": [
-                        {"text": "Reading it, then switching."},
-                        {"functionCall": {"name": "read_file", "args": READ}},
-                        {
-                            "functionCall": {
-                                "id": "fc-update",
-                                "name": "update_config",
-                                "args": UPDATE,
-                            }
-                        },
-                    ],
-                },
-            }
-        ],
-        "modelVersion": "gemini-test",
-    }
+    stub.replies[path] = GEMINI_REPLY
     options = gemini.HttpOptions(base_url=stub.url, api_version="v1beta")
     client = genai.Client(api_key="test", http_options=options)
     declarations = tools_for(pkg, "gemini")
@@ -281,3 +292,43 @@ def test_gemini_client(pkg: ModuleType, stub: Stub) -> None:
     ] == [(path, [snake_keys(d) for d in declarations])]
     # The first call came without an id: it gets its position among the requests returned.
     assert pkg.from_gemini(response) == expected(pkg, "call_0", "fc-update")
+
+
+def provider_snippets() -> list[str]:
+    """The per-provider Python blocks of docs/providers.md, as a reader copies them."""
+    page = (ROOT / "docs" / "providers.md").read_text(encoding="utf-8")
+    section = page.split("Per provider, the few lines that send the tools and parse the reply:")[1]
+    return re.findall(r"```python\n(.*?)```", section.split("Then run what parsed")[0], re.S)
+
+
+def test_the_docs_provider_snippets_run_as_written(
+    stub: Stub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: the Gemini snippet made its client in the call (`genai.Client().models…`), so the
+    client was closed before the request was sent. Each snippet runs here unchanged, its client
+    pointed at the stub by the SDKs' own environment variables, and parses the stub's calls."""
+    monkeypatch.setenv("OPENAI_BASE_URL", f"{stub.url}/v1")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", stub.url)
+    for variable in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"):
+        monkeypatch.setenv(variable, "test")
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    stub.replies["/v1/chat/completions"] = CHAT_REPLY
+    stub.replies["/v1/responses"] = RESPONSES_REPLY
+    stub.replies["/v1/messages"] = ANTHROPIC_REPLY
+    for version in ("v1", "v1beta"):  # the SDK's default API version, whichever it is
+        stub.replies[f"/{version}/models/gemini-2.5-flash:generateContent"] = GEMINI_REPLY
+    snippets = provider_snippets()
+    assert len(snippets) == 3
+    for snippet in snippets:
+        scope: dict[str, object] = {"messages": [{"role": "user", "content": USER}], "prompt": USER}
+        exec(compile(snippet, "docs/providers.md", "exec"), scope)
+        requests = scope["requests"]
+        assert isinstance(requests, list)
+        assert [(r.tool_name, r.ok) for r in requests] == [("read_file", True), ("update_config", True)]
+    assert [path.split("/")[-1] for path, _ in stub.received] == [
+        "completions",
+        "responses",
+        "messages",
+        "gemini-2.5-flash:generateContent",
+    ]
