@@ -182,3 +182,17 @@ def test_the_distribution_has_a_name_of_its_own() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["name"] == "toolcall-codegen"
     assert project["scripts"] == {"codegen": "codegen.cli:run"}
+
+
+def test_the_emitted_files_table_names_every_file_a_package_holds() -> None:
+    """Issue 32: the table of what `codegen build` emits missed eight of a package's modules. Each
+    entry of a built package is named in it, as itself or as a path under it (`tools/<tool>.py`)."""
+    page = (ROOT / "docs" / "catalog.md").read_text(encoding="utf-8")
+    table = page.split("## What `codegen build` emits")[1].split("\n\n")[2]
+    named = set(
+        re.findall(r"`([^`]+)`", "\n".join(row.split(" | ")[0] for row in table.splitlines()))
+    )
+    for package in sorted(p for p in GENERATED.iterdir() if p.is_dir()):
+        entries = sorted(p.name for p in package.iterdir() if p.name != "__pycache__")
+        missing = [e for e in entries if not any(n == e or n.startswith(f"{e}/") for n in named)]
+        assert missing == [], (package.name, missing)

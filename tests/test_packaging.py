@@ -42,3 +42,6 @@ def test_the_wheel_carries_the_templates_and_the_meta_schema(tmp_path: Path) -> 
     assert "codegen/cli.py" in names
     # The runtime every package carries is copied from these modules at build time.
     assert {f"codegen/runtime/_{name}.py" for name in runtime.MODULES} <= names
+    # pyproject says `license = "MIT"`: the licence's text ships with the wheel (issue 32).
+    (licence,) = (n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+    assert zipfile.ZipFile(wheel).read(licence).startswith(b"MIT License")

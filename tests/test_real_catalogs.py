@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import shutil
 import sys
 import textwrap
@@ -327,7 +328,13 @@ def test_the_bundled_catalogs_build_without_a_warning(tmp_path: Path) -> None:
     done = run_codegen("build", "--out", "out", "--no-cache", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert diagnostic_lines(done.stderr) == []
-    assert done.stderr.startswith("codegen: 153 notes: what a provider format cannot say")
+    # docs/catalog.md states the count (issue 32: it said 66 where the build printed 153).
+    stated = re.search(
+        r"build with no warning \((\d+) notes:",
+        (ROOT / "docs" / "catalog.md").read_text(encoding="utf-8"),
+    )
+    assert stated is not None
+    assert done.stderr.startswith(f"codegen: {stated[1]} notes: what a provider format cannot say")
     assert run_codegen("build", "--out", "strict", "--strict", cwd=tmp_path).returncode == 0
 
 
