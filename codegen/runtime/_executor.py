@@ -40,7 +40,8 @@ logger: Final = logging.getLogger(__package__ or __name__)
 # A library logs, the application decides where it goes: nothing is printed unless configured.
 logger.addHandler(logging.NullHandler())
 
-# Sync handlers running at once in `aexecute`, by default; more calls wait for a thread.
+# Sync handlers of an executor on threads at once, by default, each counted until it ends; also
+# how many abandoned handlers may still run before calls are refused (`_runs`).
 MAX_THREADS: Final = 32
 
 
