@@ -335,6 +335,13 @@ class Hung:
         self._running = 0
         self.peak = 0
 
+    async def all_started(self, count: int) -> None:
+        """Wait until `count` handlers run at once (a loaded machine may start a thread late)."""
+        for _ in range(2000):
+            if self.peak >= count:
+                return
+            await asyncio.sleep(0.005)
+
     def __call__(self, args: MemorySearchArgs) -> str:
         with self._lock:
             self._running += 1
@@ -365,6 +372,7 @@ def test_timed_out_sync_handlers_hold_their_threads_and_calls_past_the_limit_are
     async def main() -> tuple[list[ToolCallResult], set[int | None]]:
         try:
             results = await ENTRY_POINTS[entry](executor, [call(str(n)) for n in range(40)])
+            await hung.all_started(4)
             return results, handler_threads() - before
         finally:
             hung.release.set()
@@ -551,6 +559,7 @@ def test_the_mcp_server_bounds_its_threads_and_refuses_in_words() -> None:
                 replies = [
                     await client.call_tool("memory.search", {"query": str(n)}) for n in range(6)
                 ]
+                await hung.all_started(2)
         finally:
             hung.release.set()
         return [(r.is_error, [c.text for c in r.content if c.type == "text"]) for r in replies]
