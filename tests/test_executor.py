@@ -472,6 +472,7 @@ def test_the_executor_loads_only_when_used_and_only_the_tools_given_handlers() -
                     "generated.memory_tools._explain",
                     "generated.memory_tools._handlers",
                     "generated.memory_tools._results",
+                    "generated.memory_tools._runs",
                     "generated.memory_tools.tools",
                     "generated.memory_tools.tools.read_file",
                 ]

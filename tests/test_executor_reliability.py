@@ -181,7 +181,11 @@ def test_waiting_for_a_free_thread_does_not_count_against_the_timeout() -> None:
     ] + [("success", "ok last")]
 
 
-def test_a_timed_out_sync_handler_gives_its_thread_back() -> None:
+def test_a_timed_out_sync_handler_holds_its_thread_until_it_ends() -> None:
+    """Issue 32 item 12: a timed-out handler's thread runs on, so it counts against `max_threads`
+    until it ends; the call after it is refused in words, and once the thread ends the next call
+    runs on it. (Before, the timed-out call gave its place back at once and every call started one
+    more thread.)"""
     release = threading.Event()
 
     def handler(args: MemorySearchArgs) -> str:
@@ -192,12 +196,29 @@ def test_a_timed_out_sync_handler_gives_its_thread_back() -> None:
     async def main() -> list[ToolCallResult]:
         executor = Executor({"memory.search": handler}, timeout=0.05, max_threads=1)
         try:
-            return await executor.aexecute_all([call("hung"), call("next")])
+            results = await executor.aexecute_all([call("hung"), call("next")])
         finally:
             release.set()
+        for _ in range(500):  # the thread hands its place back as soon as the handler returns
+            last = await executor.aexecute(call("after"))
+            if last.ok:
+                break
+            await asyncio.sleep(0.01)
+        return [*results, last]
 
     results = asyncio.run(main())
-    assert [(r.status, r.content) for r in results] == [("failed", None), ("success", "ok next")]
+    assert [(r.status, r.content, r.error) for r in results] == [
+        ("failed", None, "TimeoutError: the tool did not finish within 0.05 s"),
+        (
+            "rejected",
+            None,
+            (
+                "too many handlers still run after their calls timed out or were cancelled"
+                " (1; max_threads=1); try again later"
+            ),
+        ),
+        ("success", "ok after", None),
+    ]
 
 
 def test_max_threads_must_be_a_positive_integer() -> None:

@@ -19,6 +19,7 @@ MODULES = (
     "stream_readers",
     "streams",
     "executor",
+    "runs",
     "results",
     "explain",
     "calls",
