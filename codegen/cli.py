@@ -219,7 +219,7 @@ def _parser() -> argparse.ArgumentParser:
 def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     out: Path = args.out or config.out
     # Before anything is built: `--out .` would swap the project away.
-    refuse_unsafe_output(out, config.root, sources)
+    refuse_unsafe_output(out, config.root, [*sources, *find_sources(sources)])
     # `--check` writes nothing: it reads the cache, and never creates or fills it.
     cache = BuildCache(None if args.no_cache else config.root / DIRECTORY, writable=not args.check)
     result = build(sources, config.root, cache, config.providers, args.memory)

@@ -137,8 +137,24 @@ def _plan(
                 found = tree.lstat(path)
                 if found is not None and stat.S_ISREG(found.st_mode):
                     outcome.orphaned.append(path)
+        _refuse_linked_bytecode(tree, outcome.orphaned)
         outcome.debris = _debris(out, parent, tree, outcome.files)
     return outcome
+
+
+def _refuse_linked_bytecode(tree: Tree, orphaned: list[str]) -> None:
+    """A directory left empty by the files removed goes, with the bytecode in its `__pycache__`
+    (`_remove_empty_parents`): a link there is refused now, before anything is written, named
+    where it is in the output."""
+    directories = {path.rpartition("/")[0] for path in orphaned}
+    for directory in list(directories):
+        while directory:
+            directory = directory.rpartition("/")[0]
+            directories.add(directory)
+    for directory in sorted(directories - {""}):
+        folder = tree.folder(directory)
+        if folder is not None:
+            folder.kind("__pycache__")
 
 
 def write(result: BuildResult, out: Path, root: Path, memory: BuildMemory | None = None) -> Plan:
@@ -264,6 +280,7 @@ def _sweep(parent: Folder, work: str, out: str) -> None:
             if parent.lstat(out) is None and folder.kind("previous") == stat.S_IFDIR:
                 folder.rename("previous", parent, out)
             for item in folder.names():
+                folder.kind(item)  # only codegen makes these: a link was planted, and is refused
                 if item != ".gitignore":
                     folder.remove(item)
     # The marker goes last: until then git ignores what is left.
@@ -347,7 +364,10 @@ def output_lock(out: Path, root: Path) -> Iterator[tuple[Folder, str]]:
     """Hold the lock of builds into `out` (on the directory that holds it: `out` itself is
     swapped), and that directory, opened, with `out`'s name in it. A second build waits, and
     says so."""
-    held = holder(out, root, make=True)
+    try:
+        held = holder(out, root, make=True)
+    except LinkRefused as exc:
+        raise OutputError(f"{exc}; nothing was written") from None
     assert held is not None  # made where missing
     with held[0] as parent:
         try:

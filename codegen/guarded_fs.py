@@ -387,15 +387,23 @@ def _within(path: str, top: str) -> bool:
 
 def unsafe_output(out: Path, kept: dict[str, Path]) -> str | None:
     """Why `out` may not be an output directory (None: it may). A build replaces the whole
-    directory, so it may not be or hold the working directory, nor any of `kept` (by what each
-    is: the project, the cache, a source). Compared as named and as resolved (through links)."""
+    directory, so it may not be or hold any of `kept` (by what each is: the project, the cache, a
+    source), nor the working directory. Compared as named and as resolved (through links); what
+    it is is said before what it holds."""
     named, real = os.path.abspath(out), os.path.realpath(out)
-    for what, path in {"the working directory": Path.cwd(), **kept}.items():
-        inside = (os.path.abspath(path), os.path.realpath(path))
-        if _within(inside[0], named) or _within(inside[1], real):
-            relation = "is" if named in inside or real in inside else "holds"
-            return (
-                f"the output directory {shown(out)} {relation} {what}: a build replaces its "
-                "whole output directory (choose a directory of its own, such as generated/)"
-            )
+    kept = {**kept, "the working directory": Path.cwd()}
+    places = {what: (os.path.abspath(path), os.path.realpath(path)) for what, path in kept.items()}
+    for what, (as_named, as_real) in places.items():
+        if named == as_named or real == as_real:
+            return _unsafe(out, f"is {what}")
+    for what, (as_named, as_real) in places.items():
+        if _within(as_named, named) or _within(as_real, real):
+            return _unsafe(out, f"holds {what}")
     return None
+
+
+def _unsafe(out: Path, relation: str) -> str:
+    return (
+        f"the output directory {shown(out)} {relation}: a build replaces its whole output "
+        "directory (choose a directory of its own, such as generated/)"
+    )
