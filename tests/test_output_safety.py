@@ -7,7 +7,6 @@ import errno
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -136,31 +135,6 @@ def test_a_manifest_entry_naming_a_directory_removes_nothing_the_build_makes(
         p: b for p, b in tree(out).items() if p != MANIFEST and p != "memory_tools/tools/mine.txt"
     }
     assert after == before
-
-
-def test_a_linked_tools_directory_is_never_written_through(built: Path, tmp_path: Path) -> None:
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    tools = built / "generated" / "memory_tools" / "tools"
-    for module in tools.iterdir():
-        if module.is_file():
-            module.unlink()
-    shutil.rmtree(tools)
-    tools.symlink_to(elsewhere)
-    result = run(built, "build")
-    assert result.returncode == 1
-    assert "generated/memory_tools/tools is a symbolic link" in result.stderr
-    assert list(elsewhere.iterdir()) == []
-
-
-def test_an_output_directory_that_is_a_link_is_refused(project: Path, tmp_path: Path) -> None:
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    (project / "generated").symlink_to(elsewhere)
-    result = run(project, "build")
-    assert result.returncode == 1
-    assert "generated is a symbolic link" in result.stderr
-    assert list(elsewhere.iterdir()) == []
 
 
 def test_a_users_link_beside_the_generated_files_is_kept_as_a_link(built: Path) -> None:
