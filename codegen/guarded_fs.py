@@ -9,11 +9,13 @@ inside the project (a link anywhere below it may have come with a pull request, 
 `.gitignore`'s `__pycache__/` matches directories only), else the directory a path outside the
 project is named in, the user's own. A directory once opened stays the one opened, so a link put
 in its place meanwhile is not followed either. An output directory that is or holds the project,
-the working directory, a source, the cache or its own work directory is refused before anything
-is read or written (`unsafe_output`).
+the working directory, the cache or a source is refused before anything is read or written
+(`unsafe_output`); its work directory is named after it as it resolves, so it is always beside it
+(`emit.work_directory`: `--out .` once copied the work directory into itself).
 
 POSIX only (the calls relative to a directory's descriptor); where Linux's one-step swap
-(`renameat2`) or nameless files (`O_TMPFILE`) are missing, the caller falls back.
+(`renameat2`) or nameless files (`O_TMPFILE`) are missing, a build falls back to two renames or a file
+written in place.
 """
 
 from __future__ import annotations
@@ -30,8 +32,11 @@ from types import TracebackType
 from typing import Self
 
 # A directory, opened without following a link, not handed down to programs the build runs.
-_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_FILE = os.O_NOFOLLOW | os.O_CLOEXEC
+# (Windows has none of these flags nor `dir_fd`: there the commands that write nothing still run,
+# and a build fails with the system's words.)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_FILE = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_FOLDER = os.O_RDONLY | _DIRECTORY | _FILE
 # What opening a link without following it gives: ELOOP for a file, ENOTDIR with O_DIRECTORY
 # (Linux), EMLINK (FreeBSD).
 _MAYBE_A_LINK = (errno.ELOOP, errno.ENOTDIR, errno.EMLINK)
@@ -179,7 +184,7 @@ class Folder:
         """Make the new file `name` holding `data`, never seen empty or cut short: written with no
         name (Linux's O_TMPFILE), then linked in. Where that is missing, written in place."""
         try:
-            fd = os.open(".", os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o666, dir_fd=self.fd)
+            fd = os.open(".", os.O_TMPFILE | os.O_WRONLY | _FILE, 0o666, dir_fd=self.fd)
         except (AttributeError, OSError):  # not Linux, or a file system without it
             self.write_new(name, data)
             return
@@ -363,7 +368,7 @@ def holder(path: Path, root: Path, *, make: bool = False) -> tuple[Folder, str] 
     if make:
         os.makedirs(start, exist_ok=True)
     try:
-        fd = os.open(start, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        fd = os.open(start, os.O_RDONLY | _DIRECTORY | getattr(os, "O_CLOEXEC", 0))
     except (FileNotFoundError, NotADirectoryError):
         return None
     with Folder(fd, start) as anchor:
