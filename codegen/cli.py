@@ -84,6 +84,8 @@ def _finish(memory: BuildMemory) -> None:
         memory.finish()
     except OSError as exc:
         print(f"codegen: {os_message(exc)} (while storing the build in the cache)", file=sys.stderr)
+    except LinkRefused as exc:
+        print(f"codegen: {exc} (while storing the build in the cache)", file=sys.stderr)
 
 
 def _run(args: argparse.Namespace, sources: list[Path], config: Config) -> int:

@@ -288,3 +288,32 @@ def test_an_output_that_is_or_holds_what_a_build_must_keep_is_refused(
         ),
     )
     assert snapshot(project.parent) == before
+
+
+def test_a_link_met_while_a_watch_stores_its_build_is_said_and_the_watch_goes_on(
+    tmp_path: Path,
+    outside: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A watch stores each catalog's package after the build's output is written
+    # (`BuildMemory.finish`): a link planted in the cache meanwhile is refused there too, said,
+    # and the watch goes on (`cli._finish`), as for any cache that cannot be written.
+    from codegen.build import build
+    from codegen.cache import BuildCache
+    from codegen.cli import _finish
+    from codegen.memory import BuildMemory
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copyfile(BUNDLED / "memory_tools.yaml", tmp_path / "memory_tools.yaml")
+    memory = BuildMemory()
+    build([tmp_path / "memory_tools.yaml"], tmp_path, BuildCache(tmp_path / CACHE), memory=memory)
+    assert memory.later
+    shutil.rmtree(tmp_path / CACHE / "slots")
+    (tmp_path / CACHE / "slots").symlink_to(outside)
+    before = snapshot(outside)
+    _finish(memory)
+    assert capsys.readouterr().err == (
+        f"codegen: {CACHE}/slots {REFUSED} (while storing the build in the cache)\n"
+    )
+    assert snapshot(outside) == before
