@@ -133,6 +133,7 @@ class Folder:
                 self._refuse_a_link(name)
             if exc.errno == errno.ENOTDIR and not make:
                 return None
+            exc.filename = self._named(name)  # the whole path, in the message
             raise
         return Folder(fd, self._named(name))
 
