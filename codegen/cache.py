@@ -26,13 +26,13 @@ import re
 import secrets
 import stat
 import sys
-import tempfile
 import weakref
 from functools import cache
 from importlib import metadata
 from pathlib import Path
 
 from codegen import __version__
+from codegen.guarded_fs import Folder, LinkRefused, open_directory
 from codegen.memory import Stamp, stamp
 from codegen.resources import meta_schema_path, templates_dir
 
@@ -71,15 +71,15 @@ _WITHOUT_DESCRIPTOR: dict[str, bool] = {"trackfd": False} if sys.version_info >=
 _live: weakref.WeakSet[mmap.mmap] = weakref.WeakSet()
 
 
-def _mapped(path: Path) -> memoryview:
-    """The bytes of the file at `path`, mapped where the system can (POSIX) instead of copied: a
+def _mapped(folder: Folder, name: str) -> memoryview:
+    """The bytes of the file `name`, mapped where the system can (POSIX) instead of copied: a
     record of a 2,000-tool catalog is 50 MB, which a read copied into as many fresh pages (a
     thirtieth of a second of a one-tool rebuild). Safe from codegen's own writers, because a
     record is never changed in place: frames are appended past what is mapped, and a record
     written again whole is a new file (`_replace`), the mapped one staying as it was. A record
     that another program cuts short while a build reads it ends that build (SIGBUS) before it
     writes anything; the next one reads what is there."""
-    with open(path, "rb") as handle:
+    with os.fdopen(folder.open(name, os.O_RDONLY), "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
         # Windows cannot replace a mapped file.
         if (
@@ -113,28 +113,36 @@ def user_key() -> bytes:
     (`$XDG_CACHE_HOME/codegen`, else `~/.cache/codegen`), readable by the user only. Where there
     is none to be had, a key of this process alone: the cache is then never reused."""
     try:
-        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "codegen"
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        path = folder / "cache-key"
-        if not path.exists():
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key-")  # mode 0600
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(secrets.token_bytes(32))
-                os.link(tmp, path)  # the first process to get there makes it, whole
-            except FileExistsError:
-                pass
-            finally:
-                os.unlink(tmp)
-        found = os.lstat(path)
-        owned = not hasattr(os, "getuid") or found.st_uid == os.getuid()
-        if stat.S_ISREG(found.st_mode) and owned and not found.st_mode & 0o077:
-            secret = path.read_bytes()
-            if len(secret) == 32:
-                return secret
-    except (OSError, RuntimeError):  # no home, a read-only one
+        home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        folder = open_directory(home / "codegen", make=True, mode=0o700)
+        assert folder is not None  # made where missing
+        with folder:
+            if folder.found(_KEY) is None:
+                made = f".key-{secrets.token_hex(8)}"
+                folder.write_new(made, secrets.token_bytes(32), mode=0o600)
+                try:
+                    folder.link(made, _KEY)  # the first process to get there makes it, whole
+                except FileExistsError:
+                    pass
+                finally:
+                    folder.remove(made)
+            found = folder.found(_KEY)
+            if found is not None and _private(found):
+                secret = folder.read(_KEY)
+                if len(secret) == 32:
+                    return secret
+    except (OSError, RuntimeError, LinkRefused):  # no home, a read-only one, a link planted
         pass
     return secrets.token_bytes(32)
+
+
+_KEY = "cache-key"
+
+
+def _private(found: os.stat_result) -> bool:
+    """A file of this user's, which no one else may read or write."""
+    owned = not hasattr(os, "getuid") or found.st_uid == os.getuid()
+    return stat.S_ISREG(found.st_mode) and owned and not found.st_mode & 0o077
 
 
 def key(*parts: str) -> str:
@@ -146,11 +154,27 @@ def key(*parts: str) -> str:
 
 class BuildCache:
     """Texts by key, in `directory`; with no directory, a cache that keeps nothing. A read-only
-    cache (for `build --check`, which writes nothing) reads entries and never stores any."""
+    cache (for `build --check`, which writes nothing) reads entries and never stores any. The
+    directory and everything in it are reached through `guarded_fs`: a link there is refused
+    (`LinkRefused`, which ends the build), never followed."""
 
     def __init__(self, directory: Path | None, *, writable: bool = True) -> None:
         self.directory = directory
         self.writable = writable
+        self._opened: Folder | None = None
+
+    def _top(self, *, make: bool = False) -> Folder | None:
+        """The cache's directory, opened once found (None: there is none, and not `make`)."""
+        if self._opened is None and self.directory is not None:
+            self._opened = open_directory(self.directory, make=make)
+            if self._opened is not None:
+                weakref.finalize(self, self._opened.close)
+        return self._opened
+
+    def _folder(self, entry: str, *, make: bool = False) -> Folder | None:
+        """The directory of `entry` (by its first two characters), opened."""
+        top = self._top(make=make)
+        return None if top is None else top.folder(entry[:2], make=make)
 
     def __contains__(self, entry: str) -> bool:
         return self.get(entry) is not None
@@ -165,10 +189,12 @@ class BuildCache:
 
     def get_bytes(self, entry: str) -> bytes | None:
         """The bytes stored under `entry`, when they are still the ones stored."""
-        if self.directory is None:
-            return None
         try:
-            stored = (self.directory / entry[:2] / entry).read_bytes()
+            folder = self._folder(entry)
+            if folder is None:
+                return None
+            with folder:
+                stored = folder.read(entry)
         except OSError:
             return None
         digest, newline, body = stored.partition(b"\n")
@@ -190,10 +216,12 @@ class BuildCache:
     def get_frames(self, entry: str) -> tuple[list[memoryview], bool]:
         """The frames stored under `entry`, up to the first whose bytes are not the ones stored
         (a frame cut short by a kill, or damaged), and whether that was all of it."""
-        if self.directory is None:
-            return [], True
         try:
-            stored = _mapped(self.directory / entry[:2] / entry)
+            folder = self._folder(entry)
+            if folder is None:
+                return [], True
+            with folder:
+                stored = _mapped(folder, entry)
         except OSError:
             return [], True
         frames: list[memoryview] = []
@@ -218,9 +246,12 @@ class BuildCache:
             return self._replace(entry, frame)
         if self.directory is None or not self.writable:
             return False
-        path = self.directory / entry[:2] / entry
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            folder = self._folder(entry)
+            if folder is None:
+                return self._replace(entry, frame)  # there is none yet
+            with folder:
+                fd = folder.open(entry, os.O_WRONLY | os.O_APPEND)
         except OSError:
             return self._replace(entry, frame)  # there is none yet
         try:
@@ -236,30 +267,28 @@ class BuildCache:
 
     def stamp(self, entry: str) -> Stamp | None:
         """The inode, size and modification time of the file of `entry` (None: there is none)."""
-        if self.directory is None:
-            return None
         try:
-            return stamp(os.stat(self.directory / entry[:2] / entry))
+            folder = self._folder(entry)
+            if folder is None:
+                return None
+            with folder:
+                found = folder.found(entry)
         except OSError:
             return None
+        return None if found is None else stamp(found)
 
     def _replace(self, entry: str, stored: bytes) -> bool:
         if self.directory is None or not self.writable:
             return False
         try:
             self._ignore_in_git()
-            folder = self.directory / entry[:2]
-            folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
+            folder = self._folder(entry, make=True)
+            assert folder is not None  # made where missing
+            with folder:
+                folder.found(entry)  # a link is refused, not replaced unseen
+                # Whole or absent, even with builds running side by side.
+                folder.replace(entry, stored)
         except OSError:
-            return False
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(stored)
-            # Whole or absent, even with builds running side by side.
-            os.replace(tmp, folder / entry)
-        except OSError:
-            Path(tmp).unlink(missing_ok=True)
             return False
         return True
 
@@ -269,31 +298,39 @@ class BuildCache:
         never to be read again, is removed, so that upgrading codegen leaves no stale records."""
         if self.directory is None or not self.writable:
             return
-        slots = self.directory / "slots"
-        marker = slots / hashlib.sha256(slot.encode("utf-8", "surrogatepass")).hexdigest()
+        marker = hashlib.sha256(slot.encode("utf-8", "surrogatepass")).hexdigest()
         try:
-            previous = marker.read_text(encoding="ascii")
-        except (OSError, UnicodeDecodeError):
-            previous = ""
-        if previous == entry:
-            return
-        try:
-            if _ENTRY.fullmatch(previous):  # a planted marker names nothing outside the entries
-                (self.directory / previous[:2] / previous).unlink(missing_ok=True)
-            slots.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=slots, prefix=".", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="ascii") as handle:
-                handle.write(entry)
-            os.replace(tmp, marker)
+            top = self._top(make=True)
+            assert top is not None  # made where missing
+            slots = top.folder("slots", make=True)
+            assert slots is not None
+            with slots:
+                try:
+                    previous = slots.read(marker).decode("ascii")
+                except (OSError, UnicodeDecodeError):
+                    previous = ""
+                if previous == entry:
+                    return
+                if _ENTRY.fullmatch(previous):  # a planted marker names nothing outside the entries
+                    folder = self._folder(previous)
+                    if folder is not None:
+                        with folder:
+                            if folder.kind(previous) == stat.S_IFREG:
+                                folder.remove(previous)
+                slots.replace(marker, entry.encode("ascii"))
         except OSError:
             pass  # a cache that cannot be written only makes the next build slower
 
     def _ignore_in_git(self) -> None:
-        assert self.directory is not None
-        marker = self.directory / ".gitignore"
-        if not marker.exists():
-            self.directory.mkdir(parents=True, exist_ok=True)
-            marker.write_text("# Made by codegen build: a cache, never committed.\n*\n")
+        top = self._top(make=True)
+        assert top is not None  # made where missing
+        if top.found(".gitignore") is None:
+            try:
+                top.write_new(
+                    ".gitignore", b"# Made by codegen build: a cache, never committed.\n*\n"
+                )
+            except FileExistsError:
+                pass  # written meanwhile by another build
 
 
 _ENTRY = re.compile(r"[0-9a-f]{64}")

@@ -20,7 +20,15 @@ from codegen.build import UsageError, build, check_catalogs, find_sources
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.config import Config, ConfigError, load_config
 from codegen.diagnostics import CatalogError, Diagnostic
-from codegen.emit import OutputError, os_message, plan, shown, work_directory, write
+from codegen.emit import (
+    OutputError,
+    os_message,
+    plan,
+    refuse_unsafe_output,
+    work_directory,
+    write,
+)
+from codegen.guarded_fs import LinkRefused, UnsafeOutput, shown
 from codegen.importers import FORMATS, UnreadableToolList, import_functions, import_tools
 from codegen.importers.dialect import Notes
 from codegen.memory import BuildMemory
@@ -76,13 +84,15 @@ def _finish(memory: BuildMemory) -> None:
         memory.finish()
     except OSError as exc:
         print(f"codegen: {os_message(exc)} (while storing the build in the cache)", file=sys.stderr)
+    except LinkRefused as exc:
+        print(f"codegen: {exc} (while storing the build in the cache)", file=sys.stderr)
 
 
 def _run(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     """One run of the command, every failure reported in words and as an exit code."""
     try:
         return int(args.run(args, sources, config))
-    except (UsageError, ConfigError) as exc:
+    except (UsageError, ConfigError, UnsafeOutput) as exc:
         print(f"codegen: {exc}", file=sys.stderr)
         return USAGE
     except CatalogError as exc:
@@ -96,7 +106,7 @@ def _run(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
             file=sys.stderr,
         )
         return FAILED
-    except OutputError as exc:
+    except (OutputError, LinkRefused) as exc:
         print(f"codegen: {exc}", file=sys.stderr)
         return FAILED
     except OSError as exc:  # a full or read-only disk, a name too long: the system's words
@@ -210,6 +220,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _build(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
     out: Path = args.out or config.out
+    # Before anything is built: `--out .` would swap the project away.
+    refuse_unsafe_output(out, config.root, [*sources, *find_sources(sources)])
     # `--check` writes nothing: it reads the cache, and never creates or fills it.
     cache = BuildCache(None if args.no_cache else config.root / DIRECTORY, writable=not args.check)
     result = build(sources, config.root, cache, config.providers, args.memory)
