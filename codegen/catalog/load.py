@@ -218,7 +218,10 @@ def read_catalog_bytes(path: Path, name: str) -> bytes:
         with os.fdopen(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise refuse("not a regular file")
-            raw = handle.read(MAX_CATALOG_BYTES + 1)
+            # `read(n)` sets aside n bytes first: asking for the limit cost every catalog 64 MiB.
+            raw = handle.read(found.st_size + 1)
+            if len(raw) > found.st_size:  # it grew since: read on, to one byte past the limit
+                raw += handle.read(MAX_CATALOG_BYTES + 1 - len(raw))
     except OSError as exc:
         raise refuse(f"cannot read: {exc.strerror}") from None
     if len(raw) > MAX_CATALOG_BYTES:
@@ -466,10 +469,12 @@ def _compose_yaml(name: str, text: str) -> yaml.Node | None:
 # Below this bound on a document's nesting, libyaml's recursive composer is safe (it crashes near
 # 30,000 levels); above it, the nesting is measured first from the parser's events, without recursion.
 _SAFE_TO_COMPOSE = 10_000
-_INDICATORS = re.compile(r"(?m)^ *(?:[-?:] +)*")
+_INDICATORS = re.compile(r"(?m)^ *(?:[-?:] +)*+")
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# Possessive (`*+`): a plain repeated group keeps a backtracking point per character, over 100
+# bytes each, and a string cannot end anywhere but at its closing quote anyway.
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*+"')
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
