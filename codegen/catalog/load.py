@@ -17,7 +17,7 @@ import yaml
 
 from codegen.catalog import items
 from codegen.catalog.reuse import ToolResults, pairs_of
-from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, warning
+from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, quoted, warning
 from codegen.workers import map_in_workers
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -590,7 +590,7 @@ def _lines(name: str, node: yaml.Node, problems: list[Diagnostic]) -> dict[JsonP
                             name,
                             key_node.start_mark.line + 1,
                             format_path(path),
-                            f"duplicate key {key!r}",
+                            f"duplicate key {quoted(key)}",
                         )
                     )
                 seen.add(key)
@@ -629,7 +629,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def _surrogate_problem(text: str) -> str:
     found = _SURROGATE.search(text)
     assert found is not None
-    return f"lone surrogate {found.group()!r} {_UNENCODABLE}"
+    return f"lone surrogate {quoted(found.group())} {_UNENCODABLE}"
 
 
 _UNENCODABLE = "is not Unicode text"
@@ -646,11 +646,11 @@ def _check_json_data(
     elif isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                problems.append(loaded.diagnostic(path, f"key {key!r} is not a string"))
+                problems.append(loaded.diagnostic(path, f"key {quoted(key)} is not a string"))
                 continue
             if not _is_text(key):
                 line = loaded.line_of((*path, key))
-                message = f"key {key!r}: {_surrogate_problem(key)}"
+                message = f"key {quoted(key)}: {_surrogate_problem(key)}"
                 problems.append(Diagnostic(loaded.file, line, format_path(path), message))
                 continue
             _check_json_data(loaded, item, (*path, key), problems)

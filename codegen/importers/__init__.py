@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.catalog.names import snake
+from codegen.diagnostics import quoted
 from codegen.importers.dialect import Notes, property_map, standard
 from codegen.importers.formats import (
     FORMATS,
@@ -54,7 +55,7 @@ def import_tools(
     """The catalog of a tool list, the format it was read as, and what was changed on the way."""
     fmt = detect(document) if source_format == "auto" else source_format
     if fmt not in READERS:
-        raise UnreadableToolList(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+        raise UnreadableToolList(f"unknown format {quoted(fmt)} (one of {', '.join(FORMATS)})")
     notes = Notes()
     wire_names = {
         alias: wire
@@ -79,7 +80,8 @@ def import_tools(
             notes.add((*where, *key), "has no place in a catalog: left out")
         if tool["name"] in wire_names:
             notes.add(
-                (*where, "name"), f"{tool['name']!r} is the alias of {wire_names[tool['name']]!r}"
+                (*where, "name"),
+                f"{quoted(tool['name'])} is the alias of {quoted(wire_names[tool['name']])}",
             )
             tool["name"] = wire_names[tool["name"]]
         if not tool.get("description"):
