@@ -149,6 +149,14 @@ CODES: dict[str, tuple[str, str, str]] = {
             "resolve, ...): the tool's results are sent unchecked, the outputSchema given back as is"
         ),
     ),
+    "CG112": (
+        "warning",
+        "comma-ends-value",
+        (
+            "a comma in a one-line `{...}` that ends a plain value (`{description: The city, e.g. "
+            "Paris}` is a description and a key `e.g. Paris`): quote the value to keep its comma"
+        ),
+    ),
     "CG201": (
         "note",
         "provider-cannot-say",

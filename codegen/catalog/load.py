@@ -9,7 +9,9 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,14 @@ import yaml
 
 from codegen.catalog import items
 from codegen.catalog.reuse import ToolResults, pairs_of
-from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, quoted, warning
+from codegen.diagnostics import (
+    CatalogError,
+    Diagnostic,
+    JsonPath,
+    format_path,
+    quoted,
+    warning,
+)
 from codegen.workers import map_in_workers
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -596,12 +605,46 @@ def _lines(name: str, node: yaml.Node, problems: list[Diagnostic]) -> dict[JsonP
                 seen.add(key)
                 # A property is where its key is written, even when its value starts a line below.
                 walk(value_node, (*path, key), key_node.start_mark.line + 1)
+            if n.flow_style:
+                problems.extend(_comma_cuts(name, n, path))
         elif isinstance(n, yaml.SequenceNode):
             for index, item in enumerate(n.value):
                 walk(item, (*path, index), item.start_mark.line + 1)
 
     walk(node, (), node.start_mark.line + 1)
     return lines
+
+
+def _comma_cuts(name: str, mapping: yaml.MappingNode, path: JsonPath) -> Iterator[Diagnostic]:
+    """A plain value in a one-line `{...}` ends at a comma: `{description: The city, e.g. Paris}`
+    is a description "The city" and a key "e.g. Paris" with no value. The key's own findings
+    (an unknown keyword) would not say why, so the value cut short is named here."""
+    for (key_node, value_node), (next_key, next_value) in pairwise(mapping.value):
+        if (
+            _is_plain_text(value_node)
+            and _is_plain_text(next_key)
+            and isinstance(next_value, yaml.ScalarNode)
+            and next_value.tag == _NULL
+            and next_value.value == ""
+            and isinstance(key_node, yaml.ScalarNode)
+        ):
+            yield warning(
+                name,
+                next_key.start_mark.line + 1,
+                format_path((*path, key_node.value)),
+                f"a comma in a one-line `{{...}}` ends a plain value: {quoted(key_node.value)} is "
+                f"{quoted(value_node.value)}, and {quoted(next_key.value)} became a key of its own "
+                f'with no value; quote the value ("...") to keep its comma',
+                "CG112",
+            )
+
+
+_NULL = "tag:yaml.org,2002:null"
+
+
+def _is_plain_text(node: yaml.Node) -> bool:
+    # A plain scalar has no style: None from the Python parser, "" from libyaml.
+    return isinstance(node, yaml.ScalarNode) and not node.style and node.tag.endswith(":str")
 
 
 def _is_json_data(value: Any) -> bool:
