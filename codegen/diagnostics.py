@@ -139,7 +139,11 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CG110": (
         "warning",
         "pattern-backtracking",
-        "a `pattern` with nested quantifiers, which Python's `re` can take exponential time on",
+        (
+            "a `pattern` with a repeat that can divide a value in more than one way (`(a+)+`, "
+            "`(a|aa)*`, `(.*a){20}`, `(a?){25}a{25}`), which Python's `re` can take exponential "
+            "time on"
+        ),
     ),
     "CG111": (
         "warning",

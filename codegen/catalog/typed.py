@@ -102,7 +102,11 @@ def string_kind(
                 "_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN"
             )
             if exponential_shape(pattern):
-                ctx.warn((*path, "pattern"), BACKTRACKING_WARNING.format(pattern=pattern), "CG110")
+                ctx.warn(
+                    (*path, "pattern"),
+                    BACKTRACKING_WARNING.format(pattern=quoted(pattern)),
+                    "CG110",
+                )
     return cls(
         nullable=nullable,
         helper=helper,
