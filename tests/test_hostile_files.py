@@ -312,3 +312,20 @@ def test_a_pattern_with_nested_quantifiers_gets_a_warning_naming_it(tmp_path: Pa
         )
         for i, pattern in enumerate(NESTED)
     ]
+
+
+def test_a_default_beside_a_reference_jsonschema_cannot_follow_builds(tmp_path: Path) -> None:
+    """Issue 32 (found by tests/test_catalog_quotes.py's sweep): a `$dynamicRef` beside a default
+    made jsonschema raise while the default was checked, reported as a bug in codegen."""
+    source = tmp_path / "c.yaml"
+    source.write_text(
+        CATALOG.replace("type: integer", "type: string\n          $dynamicRef: '#nowhere'").replace(
+            "DEFAULT", "x"
+        ),
+        encoding="utf-8",
+    )
+    catalog, diagnostics = check_catalog(source, tmp_path)
+    assert catalog is not None
+    assert [(d.code, d.path) for d in diagnostics if d.level != "note"] == [
+        ("CG101", "tools[0].parameters.properties.x.$dynamicRef")
+    ]

@@ -230,10 +230,17 @@ def default_problems(
     ctx: ToolContext, prop: dict[str, Any], kind: Kind, default: Any
 ) -> Iterator[str]:
     from jsonschema import Draft202012Validator  # imported when a tool is checked (validate.py)
+    from referencing.exceptions import Unresolvable
 
     context = {key: ctx.root[key] for key in ("$defs", "definitions") if key in ctx.root}
     validator = Draft202012Validator({**context, **prop})
-    for problem in sorted(validator.iter_errors(default), key=lambda e: list(e.absolute_path)):
+    try:
+        found = sorted(validator.iter_errors(default), key=lambda e: list(e.absolute_path))
+    except Unresolvable:
+        # A reference jsonschema cannot follow (a `$dynamicRef`, which codegen does not enforce
+        # and says so): the default is checked by its kind below, as the parser will check it.
+        found = []
+    for problem in found:
         if problem.validator != "default":
             # The schema is the catalog's too: an `enum` or a `const` in it is written whole.
             said = worded(problem.message, problem.instance, problem.validator_value)
