@@ -34,7 +34,7 @@ from codegen.catalog.reuse import (
 )
 from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
-from codegen.diagnostics import CatalogError, Diagnostic, in_order
+from codegen.diagnostics import CatalogError, Diagnostic, in_order, quoted
 from codegen.examples import check_examples
 from codegen.memory import BuildMemory
 from codegen.outputs import ALL_PROVIDERS
@@ -168,7 +168,10 @@ def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
         if name in owners:
             errors.append(
                 Diagnostic(
-                    source, line, "name", f"catalog name {name!r} is also used by {owners[name]}"
+                    source,
+                    line,
+                    "name",
+                    f"catalog name {quoted(name)} is also used by {owners[name]}",
                 )
             )
         owners.setdefault(name, source)

@@ -406,7 +406,7 @@ def _kind_of(message: str) -> str:
 
 # Quoted text (a quote that does not touch a word: "parameter's" is not one), numbers, constants.
 _PARTICULAR = re.compile(
-    r"(?<!\w)'(?:[^'\\]|\\.)*?'(?!\w)|-?\b\d+(?:\.\d+)?\b|\b(?:True|False|None)\b"
+    r"(?<!\w)'(?:[^'\\]|\\.)*+'(?!\w)|-?\b\d+(?:\.\d+)?\b|\b(?:True|False|None)\b"
 )
 
 

@@ -139,7 +139,11 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CG110": (
         "warning",
         "pattern-backtracking",
-        "a `pattern` with nested quantifiers, which Python's `re` can take exponential time on",
+        (
+            "a `pattern` with a repeat that can divide a value in more than one way (`(a+)+`, "
+            "`(a|aa)*`, `(.*a){20}`, `(a?){25}a{25}`), which Python's `re` can take exponential "
+            "time on"
+        ),
     ),
     "CG111": (
         "warning",
@@ -147,6 +151,14 @@ CODES: dict[str, tuple[str, str, str]] = {
         (
             "an MCP `outputSchema` the build cannot type (not an object, a `$ref` that does not "
             "resolve, ...): the tool's results are sent unchecked, the outputSchema given back as is"
+        ),
+    ),
+    "CG112": (
+        "warning",
+        "comma-ends-value",
+        (
+            "a comma in a one-line `{...}` that ends a plain value (`{description: The city, e.g. "
+            "Paris}` is a description and a key `e.g. Paris`): quote the value to keep its comma"
         ),
     ),
     "CG201": (
@@ -173,6 +185,83 @@ CODES: dict[str, tuple[str, str, str]] = {
 }
 
 
+# How much of a catalog value a message may show. A catalog may be a link to any file (a key, a
+# token), and findings go to CI logs: a value longer than QUOTE_LIMIT characters is shown by its
+# first EXCERPT characters and its length, never whole. Every message that quotes catalog text,
+# a value or a key, asks `quoted` (or `excerpt`, for text shown bare; a path's keys, `format_path`).
+QUOTE_LIMIT = 40
+EXCERPT = 16
+
+
+def quoted(value: object) -> str:
+    """A catalog value as a message shows it: its `repr`, or its start and its length."""
+    if isinstance(value, str):
+        if len(value) <= QUOTE_LIMIT:
+            return repr(value)
+        return f"{value[:EXCERPT]!r}… ({len(value):,} characters)"
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            shown = repr(value)
+        except ValueError:  # Python writes no integer of over 4,300 digits
+            return "an integer too long to write"
+        if len(shown) <= QUOTE_LIMIT:
+            return shown
+        return f"{shown[:EXCERPT]}… ({len(shown.lstrip('-')):,} digits)"
+    if isinstance(value, (list, dict)):
+        # Each item shortened first: the whole `repr` of a large value is not made to be cut.
+        shown = _shortened(value, QUOTE_LIMIT)
+        return shown if len(shown) <= QUOTE_LIMIT else f"{shown[:EXCERPT]}… ({_size(value)})"
+    shown = repr(value)
+    return shown if len(shown) <= QUOTE_LIMIT else f"{shown[:EXCERPT]}…"
+
+
+def excerpt(text: str) -> str:
+    """Catalog text shown bare (a name in a list, a key in a path): its start when it is long."""
+    return text if len(text) <= QUOTE_LIMIT else f"{text[:EXCERPT]}…"
+
+
+def listed(texts: list[str], most: int = 5) -> str:
+    """Catalog texts shown bare, joined by commas: at most `most` of them, and how many in all."""
+    shown = ", ".join(excerpt(text) for text in texts[:most])
+    return shown if len(texts) <= most else f"{shown}, … ({len(texts):,} in all)"
+
+
+def worded(message: str, *values: object) -> str:
+    """A message another library wrote about catalog values (jsonschema writes each whole, as its
+    `repr`), with each value as `quoted` shows it."""
+    for value in values:
+        whole = repr(value)
+        shown = quoted(value)
+        if shown != whole:
+            message = message.replace(whole, shown)
+    return message
+
+
+def _shortened(value: object, budget: int) -> str:
+    """`repr(value)`, stopped once it is over `budget` characters, with each string in it cut."""
+    if isinstance(value, list):
+        parts: list[str] = []
+        for item in value:
+            parts.append(_shortened(item, budget))
+            if sum(map(len, parts)) > budget:
+                break
+        return "[" + ", ".join(parts) + "]"
+    if isinstance(value, dict):
+        parts = []
+        for key, item in value.items():
+            parts.append(f"{_shortened(key, budget)}: {_shortened(item, budget)}")
+            if sum(map(len, parts)) > budget:
+                break
+        return "{" + ", ".join(parts) + "}"
+    if isinstance(value, str) and len(value) > QUOTE_LIMIT:
+        return repr(value[:EXCERPT]) + "…"
+    return quoted(value)
+
+
+def _size(value: list[object] | dict[object, object]) -> str:
+    return f"{len(value):,} {'items' if isinstance(value, list) else 'keys'}"
+
+
 def format_path(path: JsonPath) -> str:
     """Render a JSON path the way people write it: `tools[0].parameters.properties.limit`."""
     out = ""
@@ -180,7 +269,9 @@ def format_path(path: JsonPath) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            # Keys are catalog text: a newline in one must not split the message.
+            # Keys are catalog text: a newline in one must not split the message, and a long one
+            # is shown by its start (`quoted`).
+            part = excerpt(part)
             text = (
                 part
                 if part.isprintable()

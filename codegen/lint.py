@@ -18,7 +18,15 @@ from codegen.build import check_catalog
 from codegen.catalog.ir import Catalog
 from codegen.catalog.load import LoadedCatalog, load_catalog
 from codegen.catalog.wild import read_wild
-from codegen.diagnostics import CODES, CatalogError, Diagnostic, JsonPath, format_path
+from codegen.diagnostics import (
+    CODES,
+    CatalogError,
+    Diagnostic,
+    JsonPath,
+    format_path,
+    listed,
+    quoted,
+)
 from codegen.payloads.strict import limits, to_strict
 
 Level = Literal["error", "warning", "note", "info"]
@@ -101,13 +109,13 @@ def _alias_findings(loaded: LoadedCatalog, catalog: Catalog) -> Iterator[Finding
         }
         if sent:
             path = ("tools", index[tool.wire_name], "name")
-            aliases = ", ".join(f"{provider} as {name!r}" for provider, name in sent.items())
+            aliases = ", ".join(f"{provider} as {quoted(name)}" for provider, name in sent.items())
             yield Finding(
                 loaded.file,
                 loaded.line_of(path),
                 "CG007",
                 format_path(path),
-                f"tool {tool.wire_name!r} is sent to {aliases}: a name the model sees and the "
+                f"tool {quoted(tool.wire_name)} is sent to {aliases}: a name the model sees and the "
                 "name in your logs differ (the parsers take either)",
             )
 
@@ -123,7 +131,7 @@ def _catalog_findings(loaded: LoadedCatalog) -> Iterator[Finding]:
             yield finding(
                 (*where, "description"),
                 "CG001",
-                f"tool {tool['name']!r} is described in {len(description)} characters: say what "
+                f"tool {quoted(tool['name'])} is described in {len(description)} characters: say what "
                 "it does and when to use it, since that is what the model chooses tools by",
             )
         for path, name, prop, required in _properties(tool["parameters"], (*where, "parameters")):
@@ -162,20 +170,20 @@ def _property_findings(
         yield finding(
             path,
             "CG002",
-            f"parameter {name!r} has no description or title: the model sees only its name",
+            f"parameter {quoted(name)} has no description or title: the model sees only its name",
         )
     elif description and len(description) < PARAMETER_DESCRIPTION_MIN:
         yield finding(
             (*path, "description"),
             "CG003",
-            f"parameter {name!r} is described in {len(description)} characters",
+            f"parameter {quoted(name)} is described in {len(description)} characters",
         )
     choices = [c for c in prop.get("enum") or [] if isinstance(c, str)]
     if len(choices) > 1 and not any(c.lower() in description.lower() for c in choices):
         yield finding(
             (*path, "enum"),
             "CG004",
-            f"the description of {name!r} explains none of its values ({', '.join(choices)})",
+            f"the description of {quoted(name)} explains none of its values ({listed(choices)})",
         )
     if "default" in prop:
         said = _SAYS_DEFAULT.search(description)
@@ -184,15 +192,15 @@ def _property_findings(
             yield finding(
                 (*path, "default"),
                 "CG005",
-                f"the description of {name!r} says {said.group(0).strip().rstrip('.')!r}, read as the default "
-                f"{value!r}; the schema says {prop['default']!r}: the model is told one thing "
+                f"the description of {quoted(name)} says {quoted(said.group(0).strip().rstrip('.'))}, read as the default "
+                f"{quoted(value)}; the schema says {quoted(prop['default'])}: the model is told one thing "
                 "and the parser does another",
             )
         if required:
             yield finding(
                 (*path, "default"),
                 "CG006",
-                f"parameter {name!r} is required, so its default never applies",
+                f"parameter {quoted(name)} is required, so its default never applies",
             )
 
 

@@ -298,16 +298,34 @@ def test_a_pattern_with_nested_quantifiers_gets_a_warning_naming_it(tmp_path: Pa
     )
     catalog, diagnostics = check_catalog(source, tmp_path)
     assert catalog is not None
-    warned = [(d.path, d.message) for d in diagnostics if "nests quantifiers" in d.message]
+    warned = [(d.path, d.message) for d in diagnostics if d.code == "CG110"]
     assert warned == [
         (
             f"tools[0].parameters.properties.p{i}.pattern",
             (
-                f"pattern {pattern!r} nests quantifiers (like `(a+)+` or `(a|a)*`): Python's `re`, "
-                "which the parser runs, can take exponential time on a value that almost matches; "
-                "write it without the nesting, or with a possessive quantifier (`a++`) or an atomic "
+                f"pattern {pattern!r} repeats a part that can divide a value in more than one way "
+                "(like `(a+)+`, `(a|aa)*` or `(.*a){20}`): Python's `re`, which the parser runs, "
+                "can take exponential time on a value that almost matches; write it so that each "
+                "character has one place, or with a possessive quantifier (`a++`) or an atomic "
                 "group (`(?>...)`)"
             ),
         )
         for i, pattern in enumerate(NESTED)
+    ]
+
+
+def test_a_default_beside_a_reference_jsonschema_cannot_follow_builds(tmp_path: Path) -> None:
+    """Issue 32 (found by tests/test_catalog_quotes.py's sweep): a `$dynamicRef` beside a default
+    made jsonschema raise while the default was checked, reported as a bug in codegen."""
+    source = tmp_path / "c.yaml"
+    source.write_text(
+        CATALOG.replace("type: integer", "type: string\n          $dynamicRef: '#nowhere'").replace(
+            "DEFAULT", "x"
+        ),
+        encoding="utf-8",
+    )
+    catalog, diagnostics = check_catalog(source, tmp_path)
+    assert catalog is not None
+    assert [(d.code, d.path) for d in diagnostics if d.level != "note"] == [
+        ("CG101", "tools[0].parameters.properties.x.$dynamicRef")
     ]

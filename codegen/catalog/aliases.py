@@ -13,7 +13,7 @@ from typing import Any
 from codegen.catalog.ir import Catalog
 from codegen.catalog.names import Claim, resolve
 from codegen.catalog.reuse import ToolResults
-from codegen.diagnostics import Diagnostic, warning
+from codegen.diagnostics import Diagnostic, quoted, warning
 
 # SPEC §4, as each provider documents its function names (checked 2026-11-23; README).
 PROVIDERS = ("openai", "anthropic", "gemini", "mcp")
@@ -149,8 +149,8 @@ def with_provider_names(
     for (wire, wanted, other, given), which in providers.items():
         tool = tools[wire]
         message = (
-            f"the {', '.join(which)} name of tool {wire!r} would be {wanted!r}, which tool"
-            f" {other!r} already has: sent as {given!r} (PROVIDER_NAMES; `parse` takes either)"
+            f"the {', '.join(which)} name of tool {quoted(wire)} would be {quoted(wanted)}, which tool"
+            f" {quoted(other)} already has: sent as {quoted(given)} (PROVIDER_NAMES; `parse` takes either)"
         )
         warnings.append(warning(catalog.source, tool.line, f"{tool.path}.name", message, "CG109"))
     return dataclasses.replace(catalog, provider_names=names), warnings

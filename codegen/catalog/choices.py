@@ -10,7 +10,7 @@ from codegen.catalog.defaults import COERCE_AS
 from codegen.catalog.keywords import beside_choices
 from codegen.catalog.kinds import AnyKind, EnumKind, JsonChoiceKind, Kind, NullKind
 from codegen.catalog.names import pascal, snake
-from codegen.diagnostics import JsonPath
+from codegen.diagnostics import JsonPath, excerpt, quoted
 from codegen.runtime import _runtime as rt
 
 
@@ -42,7 +42,7 @@ def enum_kind(
         elif isinstance(choice, (dict, list)):
             ctx.error(where, "enum values must be strings, numbers or booleans")
         elif (type(choice), choice) in seen:
-            ctx.error(where, f"duplicate enum value {choice!r}")
+            ctx.error(where, f"duplicate enum value {quoted(choice)}")
         else:
             seen.add((type(choice), choice))
             choices.append(choice)
@@ -92,8 +92,10 @@ def of_type(ctx: ToolContext, raw: list[Any], types: Any, path: JsonPath, source
             errors: list[str] = []
             value = coerce(choice, source, warnings, errors)
             if not errors and value is not rt.INVALID and _json_types(value) & set(declared):
-                shown = json.dumps(value, ensure_ascii=False)
-                said = f"{source} value {choice!r} is not of type {scalar[0]}: read as {shown}"
+                shown = excerpt(json.dumps(value, ensure_ascii=False))
+                said = (
+                    f"{source} value {quoted(choice)} is not of type {scalar[0]}: read as {shown}"
+                )
                 if any(type(k) is type(value) and k == value for k in kept + raw[i + 1 :]):
                     ctx.warn(where, f"{said}, which is listed already: left out", "CG103")
                 else:
@@ -105,7 +107,7 @@ def of_type(ctx: ToolContext, raw: list[Any], types: Any, path: JsonPath, source
             hint = " (a list whose items are among these values is `items: {enum: [...]}`)"
         ctx.warn(
             where,
-            f"{source} value {choice!r} is not of type {' or '.join(declared)}: no value can "
+            f"{source} value {quoted(choice)} is not of type {' or '.join(declared)}: no value can "
             f"equal it, so it is left out{hint}",
             "CG103",
         )

@@ -9,7 +9,7 @@ from codegen.catalog.context import MAX_MERGES, ToolContext
 from codegen.catalog.keywords import unenforced
 from codegen.catalog.kinds import AnyKind, Kind, NullKind, UnionKind
 from codegen.catalog.refs import ANNOTATIONS, RefError, conjoin, merge_all_of, ref_target
-from codegen.diagnostics import JsonPath
+from codegen.diagnostics import JsonPath, quoted
 
 
 def merged_all_of(
@@ -59,7 +59,7 @@ def referenced(
     if ref in ctx.resolving:
         ctx.error(
             (*path, "$ref"),
-            f"$ref {ref!r} refers to itself: recursive schemas are not supported",
+            f"$ref {quoted(ref)} refers to itself: recursive schemas are not supported",
         )
         return AnyKind()
     siblings = {k: v for k, v in schema.items() if k != "$ref"}

@@ -29,12 +29,14 @@ _UNSAFE_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 _TOOLS = "\ntools:"
 _RESULT = re.compile(r"\nresult:[ \t]*(?:#[^\n]*)?(?=\n)")
 _AT_MARGIN = re.compile(r"\n(?=[^ \n#])")  # a line that starts at the margin, not a comment
-_FIRST_KEY = re.compile(r"(?:\n[ \t]*(?:#[^\n]*)?(?=\n))*\n( +)(?=[^ \n#])")
+# A repeated group is possessive (`*+`): `re` keeps a backtracking point for each round of a plain
+# one, some 270 bytes a line, so a catalog of blank lines would cost hundreds of times its size.
+_FIRST_KEY = re.compile(r"(?:\n[ \t]*(?:#[^\n]*)?(?=\n))*+\n( +)(?=[^ \n#])")
 _REST_OF_KEY_LINE = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\n|$)")
-_FIRST_CONTENT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*( *)-(?: |\n|$)")
+_FIRST_CONTENT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*+( *)-(?: |\n|$)")
 # What may follow a catalog's tools with no node in it: blank lines and comments; in JSON, the
 # array's `]` and the objects' `}` that close it.
-_NOTHING_AFTER_YAML = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?")
+_NOTHING_AFTER_YAML = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*+[ \t]*(?:#[^\n]*)?")
 _NOTHING_AFTER_JSON = re.compile(r"\][ \t\n\r}]*")
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from codegen.catalog.refs import ANNOTATIONS
+from codegen.diagnostics import quoted
 
 HANDLED = {
     "string": {"minLength", "maxLength", "pattern", "format"},
@@ -54,7 +55,7 @@ def empty_ranges(schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
                 else schema[low] > schema[high]
             )
             if empty:
-                message = f"{high} {schema[high]!r} is below {low} {schema[low]!r}: no value would be accepted"
+                message = f"{high} {quoted(schema[high])} is below {low} {quoted(schema[low])}: no value would be accepted"
                 yield high, message
 
 
@@ -69,10 +70,10 @@ def unenforced(schema: dict[str, Any], types: list[str]) -> Iterator[tuple[str, 
         if applies_to and types:
             yield (
                 word,
-                f"keyword {word!r} applies to {applies_to[0]} values, not {' or '.join(types)}",
+                f"keyword {quoted(word)} applies to {applies_to[0]} values, not {' or '.join(types)}",
             )
         elif not applies_to:
-            yield word, f"keyword {word!r} is not enforced by the generated parser"
+            yield word, f"keyword {quoted(word)} is not enforced by the generated parser"
 
 
 def beside_choices(schema: dict[str, Any], source: str) -> Iterator[tuple[str, str]]:
@@ -80,7 +81,7 @@ def beside_choices(schema: dict[str, Any], source: str) -> Iterator[tuple[str, s
     closed set of values makes moot and the parser does not check."""
     for word in sorted(set(schema) - STRUCTURE - ANNOTATIONS):
         if not word.startswith("x-"):
-            yield word, f"keyword {word!r} is not enforced beside {source!r}"
+            yield word, f"keyword {quoted(word)} is not enforced beside {quoted(source)}"
 
 
 # A tool's keys: the catalog format's, and MCP's `Tool` fields (kept for MCP_TOOLS).

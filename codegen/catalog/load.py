@@ -9,7 +9,9 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,14 @@ import yaml
 
 from codegen.catalog import items
 from codegen.catalog.reuse import ToolResults, pairs_of
-from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path, warning
+from codegen.diagnostics import (
+    CatalogError,
+    Diagnostic,
+    JsonPath,
+    format_path,
+    quoted,
+    warning,
+)
 from codegen.workers import map_in_workers
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -218,7 +227,10 @@ def read_catalog_bytes(path: Path, name: str) -> bytes:
         with os.fdopen(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise refuse("not a regular file")
-            raw = handle.read(MAX_CATALOG_BYTES + 1)
+            # `read(n)` sets aside n bytes first: asking for the limit cost every catalog 64 MiB.
+            raw = handle.read(found.st_size + 1)
+            if len(raw) > found.st_size:  # it grew since: read on, to one byte past the limit
+                raw += handle.read(MAX_CATALOG_BYTES + 1 - len(raw))
     except OSError as exc:
         raise refuse(f"cannot read: {exc.strerror}") from None
     if len(raw) > MAX_CATALOG_BYTES:
@@ -466,10 +478,12 @@ def _compose_yaml(name: str, text: str) -> yaml.Node | None:
 # Below this bound on a document's nesting, libyaml's recursive composer is safe (it crashes near
 # 30,000 levels); above it, the nesting is measured first from the parser's events, without recursion.
 _SAFE_TO_COMPOSE = 10_000
-_INDICATORS = re.compile(r"(?m)^ *(?:[-?:] +)*")
+_INDICATORS = re.compile(r"(?m)^ *(?:[-?:] +)*+")
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# Possessive (`*+`): a plain repeated group keeps a backtracking point per character, over 100
+# bytes each, and a string cannot end anywhere but at its closing quote anyway.
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*+"')
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
@@ -585,18 +599,52 @@ def _lines(name: str, node: yaml.Node, problems: list[Diagnostic]) -> dict[JsonP
                             name,
                             key_node.start_mark.line + 1,
                             format_path(path),
-                            f"duplicate key {key!r}",
+                            f"duplicate key {quoted(key)}",
                         )
                     )
                 seen.add(key)
                 # A property is where its key is written, even when its value starts a line below.
                 walk(value_node, (*path, key), key_node.start_mark.line + 1)
+            if n.flow_style:
+                problems.extend(_comma_cuts(name, n, path))
         elif isinstance(n, yaml.SequenceNode):
             for index, item in enumerate(n.value):
                 walk(item, (*path, index), item.start_mark.line + 1)
 
     walk(node, (), node.start_mark.line + 1)
     return lines
+
+
+def _comma_cuts(name: str, mapping: yaml.MappingNode, path: JsonPath) -> Iterator[Diagnostic]:
+    """A plain value in a one-line `{...}` ends at a comma: `{description: The city, e.g. Paris}`
+    is a description "The city" and a key "e.g. Paris" with no value. The key's own findings
+    (an unknown keyword) would not say why, so the value cut short is named here."""
+    for (key_node, value_node), (next_key, next_value) in pairwise(mapping.value):
+        if (
+            _is_plain_text(value_node)
+            and _is_plain_text(next_key)
+            and isinstance(next_value, yaml.ScalarNode)
+            and next_value.tag == _NULL
+            and next_value.value == ""
+            and isinstance(key_node, yaml.ScalarNode)
+        ):
+            yield warning(
+                name,
+                next_key.start_mark.line + 1,
+                format_path((*path, key_node.value)),
+                f"a comma in a one-line `{{...}}` ends a plain value: {quoted(key_node.value)} is "
+                f"{quoted(value_node.value)}, and {quoted(next_key.value)} became a key of its own "
+                f'with no value; quote the value ("...") to keep its comma',
+                "CG112",
+            )
+
+
+_NULL = "tag:yaml.org,2002:null"
+
+
+def _is_plain_text(node: yaml.Node) -> bool:
+    # A plain scalar has no style: None from the Python parser, "" from libyaml.
+    return isinstance(node, yaml.ScalarNode) and not node.style and node.tag.endswith(":str")
 
 
 def _is_json_data(value: Any) -> bool:
@@ -624,7 +672,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def _surrogate_problem(text: str) -> str:
     found = _SURROGATE.search(text)
     assert found is not None
-    return f"lone surrogate {found.group()!r} {_UNENCODABLE}"
+    return f"lone surrogate {quoted(found.group())} {_UNENCODABLE}"
 
 
 _UNENCODABLE = "is not Unicode text"
@@ -641,11 +689,11 @@ def _check_json_data(
     elif isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                problems.append(loaded.diagnostic(path, f"key {key!r} is not a string"))
+                problems.append(loaded.diagnostic(path, f"key {quoted(key)} is not a string"))
                 continue
             if not _is_text(key):
                 line = loaded.line_of((*path, key))
-                message = f"key {key!r}: {_surrogate_problem(key)}"
+                message = f"key {quoted(key)}: {_surrogate_problem(key)}"
                 problems.append(Diagnostic(loaded.file, line, format_path(path), message))
                 continue
             _check_json_data(loaded, item, (*path, key), problems)

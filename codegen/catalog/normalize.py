@@ -32,7 +32,7 @@ from codegen.catalog.reuse import (
     spec_digest,
 )
 from codegen.catalog.rules import kind_of
-from codegen.diagnostics import Diagnostic, JsonPath, format_path
+from codegen.diagnostics import Diagnostic, JsonPath, excerpt, format_path, quoted
 
 # MCP `Tool` fields kept as written for MCP_TOOLS, in the order MCP's schema lists them.
 MCP_FIELDS = ("outputSchema", "execution", "icons", "_meta")
@@ -52,7 +52,7 @@ def normalize(
     data = loaded.data
     problems: list[Diagnostic] = []
     if keyword.iskeyword(data["name"]):
-        message = f"catalog name {data['name']!r} is a Python keyword: the generated package could not be imported"
+        message = f"catalog name {quoted(data['name'])} is a Python keyword: the generated package could not be imported"
         problems.append(loaded.diagnostic(("name",), message))
     tools: list[Tool] = []
     lines = _lines_by_tool(loaded)
@@ -68,7 +68,9 @@ def normalize(
         seen.add(spec["name"])
         if duplicate:
             problems.append(
-                loaded.diagnostic(("tools", index, "name"), f"duplicate tool name {spec['name']!r}")
+                loaded.diagnostic(
+                    ("tools", index, "name"), f"duplicate tool name {quoted(spec['name'])}"
+                )
             )
             continue
         python_name = python_names[index]
@@ -112,7 +114,7 @@ def normalize(
         clash = next((name for name in (tool.module, args_class) if name in owners), None)
         if clash is not None:
             _, other = owners[clash]
-            message = f"tool {spec['name']!r} and tool {other!r} both become Python name {clash!r} (set x-python-name on one)"
+            message = f"tool {quoted(spec['name'])} and tool {quoted(other)} both become Python name {quoted(clash)} (set x-python-name on one)"
             problems.append(loaded.diagnostic(("tools", index, "name"), message))
             continue
         owners[tool.module] = owners[args_class] = (index, spec["name"])
@@ -164,13 +166,13 @@ def tool_python_names(
         name, other = specs[rename.owner]["name"], specs[rename.holder]["name"]
         if rename.pinned:
             message = (
-                f"tool {name!r} and tool {other!r} both pin Python name {rename.wanted!r}:"
-                f" {name!r} becomes {rename.given!r} (give it another x-python-name)"
+                f"tool {quoted(name)} and tool {quoted(other)} both pin Python name {quoted(rename.wanted)}:"
+                f" {quoted(name)} becomes {quoted(rename.given)} (give it another x-python-name)"
             )
         else:
             message = (
-                f"tool {name!r} becomes Python name {rename.given!r}, since tool {other!r} has"
-                f" {rename.wanted!r} (set x-python-name on either to choose)"
+                f"tool {quoted(name)} becomes Python name {quoted(rename.given)}, since tool {quoted(other)} has"
+                f" {quoted(rename.wanted)} (set x-python-name on either to choose)"
             )
         problems.append(loaded.diagnostic(("tools", rename.owner, "name"), message, "CG106"))
     chosen: dict[int, tuple[str, str]] = {}
@@ -228,7 +230,7 @@ def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:
 
 def internal_error(exc: BaseException) -> str:
     """The message for a failure of codegen itself on a tool: a bug, reported where it happened."""
-    return f"codegen failed on this tool, which is a bug in codegen (please report it with this tool): {type(exc).__name__}: {exc}"
+    return f"codegen failed on this tool, which is a bug in codegen (please report it with this tool): {type(exc).__name__}: {excerpt(str(exc))}"
 
 
 def definition_digest(spec: dict[str, Any]) -> str:

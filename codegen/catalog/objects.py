@@ -20,7 +20,7 @@ from codegen.catalog.kinds import (
     ObjectKind,
 )
 from codegen.catalog.names import Claim, identifier, pascal, resolve, snake_base, usable
-from codegen.diagnostics import JsonPath
+from codegen.diagnostics import JsonPath, quoted, worded
 
 
 def object_type(
@@ -71,7 +71,7 @@ def object_kind(
             # JSON Schema would require a key the object declares nothing about.
             ctx.warn(
                 (*path, "required", i),
-                f"required parameter {name!r} is not in properties: not enforced",
+                f"required parameter {quoted(name)} is not in properties: not enforced",
                 "CG101",
             )
             required.remove(name)
@@ -154,8 +154,8 @@ def python_names(ctx: ToolContext, properties: dict[str, Any], path: JsonPath) -
         if pinned and not usable(base):
             ctx.warn(
                 (*path, "properties", wire, "x-python-name"),
-                f"x-python-name {base!r} is a Python keyword or a name the generated class"
-                f" uses: the field is {identifier(base)!r}",
+                f"x-python-name {quoted(base)} is a Python keyword or a name the generated class"
+                f" uses: the field is {quoted(identifier(base))}",
                 "CG106",
             )
 
@@ -174,14 +174,14 @@ def python_names(ctx: ToolContext, properties: dict[str, Any], path: JsonPath) -
     for rename in renames:
         if rename.pinned:
             message = (
-                f"parameters {rename.owner!r} and {rename.holder!r} both pin Python name"
-                f" {rename.wanted!r}: {rename.owner!r} becomes {rename.given!r} (give it"
+                f"parameters {quoted(rename.owner)} and {quoted(rename.holder)} both pin Python name"
+                f" {quoted(rename.wanted)}: {quoted(rename.owner)} becomes {quoted(rename.given)} (give it"
                 " another x-python-name)"
             )
         else:
             message = (
-                f"parameter {rename.owner!r} becomes Python name {rename.given!r}, since"
-                f" parameter {rename.holder!r} has {rename.wanted!r} (set x-python-name on"
+                f"parameter {quoted(rename.owner)} becomes Python name {quoted(rename.given)}, since"
+                f" parameter {quoted(rename.holder)} has {quoted(rename.wanted)} (set x-python-name on"
                 " either to choose)"
             )
         ctx.warn((*path, "properties", rename.owner), message, "CG106")
@@ -212,7 +212,7 @@ def field(
             return Field(wire, py_name, kind, required, description, examples=examples)
         default, codes = fixed
         how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
-        ctx.warn((*path, "default"), f"{problems[0]}: read as {default!r} ({how})", "CG105")
+        ctx.warn((*path, "default"), f"{problems[0]}: read as {quoted(default)} ({how})", "CG105")
         ctx.fix((*path, "default"), default)
     return Field(
         wire,
@@ -230,12 +230,21 @@ def default_problems(
     ctx: ToolContext, prop: dict[str, Any], kind: Kind, default: Any
 ) -> Iterator[str]:
     from jsonschema import Draft202012Validator  # imported when a tool is checked (validate.py)
+    from referencing.exceptions import Unresolvable
 
     context = {key: ctx.root[key] for key in ("$defs", "definitions") if key in ctx.root}
     validator = Draft202012Validator({**context, **prop})
-    for problem in sorted(validator.iter_errors(default), key=lambda e: list(e.absolute_path)):
+    try:
+        found = sorted(validator.iter_errors(default), key=lambda e: list(e.absolute_path))
+    except Unresolvable:
+        # A reference jsonschema cannot follow (a `$dynamicRef`, which codegen does not enforce
+        # and says so): the default is checked by its kind below, as the parser will check it.
+        found = []
+    for problem in found:
         if problem.validator != "default":
-            yield f"default {default!r} does not match the parameter's schema: {problem.message}"
+            # The schema is the catalog's too: an `enum` or a `const` in it is written whole.
+            said = worded(problem.message, problem.instance, problem.validator_value)
+            yield f"default {quoted(default)} does not match the parameter's schema: {said}"
             return
     checks: dict[type[Kind], Callable[[str], object]] = {
         DateTimeKind: datetime.fromisoformat,
@@ -246,7 +255,7 @@ def default_problems(
         try:
             moment = check(default)
         except (TypeError, ValueError):
-            yield f"default {default!r} is not an ISO-8601 {'date-time' if kind.__class__ is DateTimeKind else 'date'}"
+            yield f"default {quoted(default)} is not an ISO-8601 {'date-time' if kind.__class__ is DateTimeKind else 'date'}"
             return
         if isinstance(moment, datetime) and moment.tzinfo is None:
-            yield f"default {default!r} has no UTC offset"
+            yield f"default {quoted(default)} has no UTC offset"

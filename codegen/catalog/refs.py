@@ -6,7 +6,7 @@ import re
 from typing import Any
 from urllib.parse import unquote
 
-from codegen.diagnostics import JsonPath
+from codegen.diagnostics import JsonPath, quoted
 
 # Keywords that only describe a schema; a `$ref` with nothing else beside them can share its target.
 ANNOTATIONS = frozenset(
@@ -35,7 +35,7 @@ def ref_target(root: dict[str, Any], ref: str, path: JsonPath) -> tuple[str, dic
     if ref == "#":
         return "", root
     if not ref.startswith("#/"):
-        raise RefError(path, f"$ref {ref!r} is not a local reference (#/$defs/...)")
+        raise RefError(path, f"$ref {quoted(ref)} is not a local reference (#/$defs/...)")
     node: Any = root
     # A pointer in a URI fragment is percent-encoded first (RFC 6901, section 6).
     parts = [unquote(p).replace("~1", "/").replace("~0", "~") for p in ref[2:].split("/")]
@@ -45,9 +45,9 @@ def ref_target(root: dict[str, Any], ref: str, path: JsonPath) -> tuple[str, dic
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
-            raise RefError(path, f"$ref {ref!r} does not resolve")
+            raise RefError(path, f"$ref {quoted(ref)} does not resolve")
     if not isinstance(node, (dict, bool)):
-        raise RefError(path, f"$ref {ref!r} does not point at a schema")
+        raise RefError(path, f"$ref {quoted(ref)} does not point at a schema")
     return parts[-1], node
 
 
@@ -122,7 +122,7 @@ def conjoin(first: dict[str, Any], second: dict[str, Any]) -> tuple[dict[str, An
             for name, schema in merged["properties"].items()
         }
     notes += [
-        f"keyword {word!r} differs between the schemas merged here: only the first is enforced"
+        f"keyword {quoted(word)} differs between the schemas merged here: only the first is enforced"
         for word in unmerged
     ]
     return merged, [note for note in notes if note]
@@ -137,7 +137,7 @@ def _extra_properties(first: dict[str, Any], second: dict[str, Any]) -> list[str
     declared = first.get("properties", {})
     names = [name for name in second["properties"] if name not in declared]
     if extra is False and names:
-        listed = ", ".join(repr(name) for name in names)
+        listed = ", ".join(quoted(name) for name in names)
         message = (
             f"additionalProperties: false in one part forbids {listed}, which another part "
             "declares: read as declared (JSON Schema would refuse any value there)"

@@ -21,7 +21,7 @@ from codegen.catalog.kinds import (
     UriKind,
 )
 from codegen.catalog.names import snake
-from codegen.diagnostics import JsonPath
+from codegen.diagnostics import JsonPath, quoted
 
 # The string formats that are checked, each a kind of its own; any other is kept as text, said.
 FORMATS: dict[str, type[StringKind | DateTimeKind]] = {
@@ -70,7 +70,7 @@ def string_kind(
         else:
             ctx.warn(
                 (*path, "format"),
-                f"format {fmt!r} is not checked: values are kept as text",
+                f"format {quoted(fmt)} is not checked: values are kept as text",
                 "CG101",
             )
     helper = ctx.helper_name(parts)
@@ -78,7 +78,9 @@ def string_kind(
         for word in ("minLength", "maxLength", "pattern"):
             if word in schema:
                 ctx.warn(
-                    (*path, word), f"keyword {word!r} is not enforced on a {fmt} value", "CG101"
+                    (*path, word),
+                    f"keyword {quoted(word)} is not enforced on a {fmt} value",
+                    "CG101",
                 )
         return cls(nullable=nullable, helper=helper)
     pattern = schema.get("pattern")
@@ -90,7 +92,7 @@ def string_kind(
             # Python's `re` and ECMA-262 differ: what it cannot compile is not checked, said.
             ctx.warn(
                 (*path, "pattern"),
-                f"pattern {pattern!r} is not a valid regular expression ({exc}): not checked",
+                f"pattern {quoted(pattern)} is not a valid regular expression ({exc}): not checked",
                 "CG103",
             )
             ctx.fix((*path, "pattern"), GONE)
@@ -100,7 +102,11 @@ def string_kind(
                 "_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN"
             )
             if exponential_shape(pattern):
-                ctx.warn((*path, "pattern"), BACKTRACKING_WARNING.format(pattern=pattern), "CG110")
+                ctx.warn(
+                    (*path, "pattern"),
+                    BACKTRACKING_WARNING.format(pattern=quoted(pattern)),
+                    "CG110",
+                )
     return cls(
         nullable=nullable,
         helper=helper,

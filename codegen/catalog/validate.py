@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.reuse import ToolResults, pairs_of, spec_digest
-from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.diagnostics import Diagnostic, JsonPath, quoted, worded
 from codegen.resources import catalog_meta_schema
 from codegen.workers import map_in_workers
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # jsonschema is imported when a tool is checked: a rebuild ma
     from jsonschema.exceptions import ValidationError
 
 _SHAPE = "a catalog is a mapping with 'name' and 'tools'"
+_JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 
 @dataclass
@@ -45,6 +46,11 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
         )
     if isinstance(data, list):
         message = f"{_SHAPE}, not a list (put the tools under 'tools:')"
+        return Validation([catalog.diagnostic((), message)], tools_readable=False)
+    if not isinstance(data, dict):
+        # Said by its type alone: a file of one value may be a key or a token, linked among the
+        # sources, and this message goes to CI logs.
+        message = f"{_SHAPE}; this file holds one {_JSON_TYPES.get(type(data), 'value')}"
         return Validation([catalog.diagnostic((), message)], tools_readable=False)
     result = Validation()
     # Both made here, before any worker process is forked, so that each has them already.
@@ -125,11 +131,13 @@ def _describe(error: ValidationError) -> Iterator[tuple[JsonPath, str]]:
             if key not in allowed:
                 close = difflib.get_close_matches(str(key), allowed, n=1)
                 hint = (
-                    f" (did you mean {close[0]!r}?)"
+                    f" (did you mean {quoted(close[0])}?)"
                     if close
                     else f" (expected one of: {', '.join(allowed)})"
                 )
-                yield (*path, key), f"unknown key {key!r}{hint}"
+                yield (*path, key), f"unknown key {quoted(key)}{hint}"
         return
     custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
-    yield path, custom.format(value=repr(error.instance)) if custom else error.message
+    # jsonschema's own message writes the value whole (and the meta-schema's values, short).
+    message = custom.format(value=quoted(error.instance)) if custom else error.message
+    yield path, worded(message, error.instance)

@@ -22,7 +22,7 @@ from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import snake
 from codegen.catalog.reuse import ToolResults, anchored, is_relative, relative
-from codegen.diagnostics import Diagnostic, JsonPath, format_path
+from codegen.diagnostics import Diagnostic, JsonPath, format_path, quoted
 from codegen.importers.formats import UnreadableToolList, detect, items_of
 
 # Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
@@ -185,9 +185,7 @@ class WildReader:
         self.found.append(self.loaded.diagnostic(path, message, code))
 
     def ignored(self, path: JsonPath, value: Any, why: str) -> None:
-        shown = repr(value)
-        shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        self.say(path, f"{why}: {shown} ignored", "CG103")
+        self.say(path, f"{why}: {quoted(value)} ignored", "CG103")
 
     def unknown(self, path: JsonPath, word: str, known: frozenset[str], where: str) -> bool:
         """Report a key that is not one of `known`; True when it is a misspelling."""
@@ -195,7 +193,7 @@ class WildReader:
         if meant is not None:
             self.say(
                 (*path, word),
-                f"unknown key {word!r} in {where}: did you mean `{meant}`? (ignored)",
+                f"unknown key {quoted(word)} in {where}: did you mean `{meant}`? (ignored)",
                 "CG104",
             )
             return True
@@ -219,13 +217,19 @@ class WildReader:
             elif word == "version" and not isinstance(value, str):
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     data[word] = str(value)
-                    self.say((word,), f"version {value!r} read as the text {str(value)!r}", "CG102")
+                    self.say(
+                        (word,),
+                        f"version {quoted(value)} read as the text {quoted(str(value))}",
+                        "CG102",
+                    )
                 else:
                     self.ignored((word,), value, "the catalog's `version` is not text")
                     del data[word]
             elif word not in CATALOG_KEYS:
                 if not self.unknown((), word, CATALOG_KEYS, "the catalog"):
-                    self.say((word,), f"unknown key {word!r} in the catalog: ignored", "CG103")
+                    self.say(
+                        (word,), f"unknown key {quoted(word)} in the catalog: ignored", "CG103"
+                    )
                 del data[word]
         if isinstance(data.get("tools"), list):
             data["tools"] = [self.tool_at(tool, i) for i, tool in enumerate(data["tools"])]
@@ -280,7 +284,9 @@ class WildReader:
                 del tool[word]
             elif word not in TOOL_KEYS:
                 if not self.unknown(path, word, TOOL_KEYS, "a tool"):
-                    self.say((*path, word), f"unknown key {word!r} in a tool: ignored", "CG103")
+                    self.say(
+                        (*path, word), f"unknown key {quoted(word)} in a tool: ignored", "CG103"
+                    )
                 del tool[word]
         # The parameters, and the result schema read by the same rules.
         for key, what, has in (
@@ -321,7 +327,7 @@ class WildReader:
                 if meant is not None:
                     self.say(
                         (*path, word),
-                        f"annotation {word!r}: did you mean `{meant}`? (kept as it is for MCP)",
+                        f"annotation {quoted(word)}: did you mean `{meant}`? (kept as it is for MCP)",
                         "CG104",
                     )
                 out[word] = hint
@@ -331,7 +337,9 @@ class WildReader:
                 self.ignored((*path, word), hint, f"`{word}` is not a boolean")
                 continue
             if flag is not hint:
-                self.say((*path, word), f"`{word}: {hint!r}` read as {str(flag).lower()}", "CG102")
+                self.say(
+                    (*path, word), f"`{word}: {quoted(hint)}` read as {str(flag).lower()}", "CG102"
+                )
             out[word] = flag
         return out
 
@@ -388,8 +396,10 @@ class WildReader:
                 self.say((*path, exclusive), f"`{exclusive}: false` (draft 4) dropped", "CG102")
             elif isinstance(limit, (int, float)) and not isinstance(limit, bool):
                 node[exclusive] = node.pop(bound)
-                message = f"`{exclusive}: true` beside `{bound}: {limit!r}` (draft 4) read as "
-                self.say((*path, exclusive), f"{message}`{exclusive}: {limit!r}`", "CG102")
+                message = (
+                    f"`{exclusive}: true` beside `{bound}: {quoted(limit)}` (draft 4) read as "
+                )
+                self.say((*path, exclusive), f"{message}`{exclusive}: {quoted(limit)}`", "CG102")
         if isinstance(node.get("items"), list) and "prefixItems" not in node:
             node["prefixItems"] = node.pop("items")
             following = "`additionalItems` as `items`" if "additionalItems" in node else ""
@@ -412,7 +422,7 @@ class WildReader:
             return
         if isinstance(number, int) and number >= 0:
             if number is not value or type(value) is not int:
-                self.say((*path, word), f"`{word}: {value!r}` read as {number}", "CG102")
+                self.say((*path, word), f"`{word}: {quoted(value)}` read as {number}", "CG102")
                 node[word] = number
             return
         self.ignored((*path, word), value, f"`{word}` is not a count")
@@ -424,7 +434,7 @@ class WildReader:
         number = _number(value)
         if number is not None and not (word == "multipleOf" and number <= 0):
             if number is not value:
-                self.say((*path, word), f"`{word}: {value!r}` read as {number}", "CG102")
+                self.say((*path, word), f"`{word}: {quoted(value)}` read as {number}", "CG102")
                 node[word] = number
             return
         self.ignored((*path, word), value, f"`{word}` is not a number")
@@ -436,19 +446,23 @@ class WildReader:
             self.ignored((*path, word), value, f"`{word}` is not a boolean")
             del node[word]
         elif flag is not value:
-            self.say((*path, word), f"`{word}: {value!r}` read as {str(flag).lower()}", "CG102")
+            self.say(
+                (*path, word), f"`{word}: {quoted(value)}` read as {str(flag).lower()}", "CG102"
+            )
             node[word] = flag
 
     def examples(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
         if not isinstance(value, list):
             node[word] = [value]
-            self.say((*path, word), f"`examples` is not a list: read as [{value!r}]", "CG102")
+            self.say((*path, word), f"`examples` is not a list: read as [{quoted(value)}]", "CG102")
 
     def enum(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
         if not isinstance(value, list):
             node[word] = [value]
             self.say(
-                (*path, word), f"`enum: {value!r}` is not a list: read as [{value!r}]", "CG102"
+                (*path, word),
+                f"`enum: {quoted(value)}` is not a list: read as [{quoted(value)}]",
+                "CG102",
             )
 
     def python_name(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
@@ -472,7 +486,9 @@ class WildReader:
             return
         flag = _flag(value)
         if flag is not None:
-            self.say((*path, word), f"`{word}: {value!r}` read as {str(flag).lower()}", "CG102")
+            self.say(
+                (*path, word), f"`{word}: {quoted(value)}` read as {str(flag).lower()}", "CG102"
+            )
             node[word] = flag
             return
         self.ignored((*path, word), value, f"`{word}` is neither a list of names nor a flag")
@@ -493,10 +509,10 @@ class WildReader:
         else:
             required = [n for n in properties if n not in names]
             how = "every other property is required"
-        shown = ", ".join(repr(n) for n in names) or "none"
+        shown = ", ".join(quoted(n) for n in names) or "none"
         self.say(
             (*path, "optional"),
-            f"`optional: {names!r}` beside properties is not JSON Schema: read as optional {shown},"
+            f"`optional: {quoted(names)}` beside properties is not JSON Schema: read as optional {shown},"
             f" {how} (list the required names in `required` to say so)",
             "CG102",
         )

@@ -8,10 +8,12 @@ as YAML a person would write (`yaml_out`). Every change is a note; nothing is dr
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 from codegen.catalog.names import snake
+from codegen.diagnostics import JsonPath, quoted
 from codegen.importers.dialect import Notes, property_map, standard
 from codegen.importers.formats import (
     FORMATS,
@@ -36,6 +38,7 @@ def import_functions(
 
     notes = Notes()
     tools = tools_of(functions_of(target, root), notes)
+    tools = [finite_only(tool, ("tools", index), notes) for index, tool in enumerate(tools)]
     for index, tool in enumerate(tools):
         if not tool["description"]:
             notes.add(
@@ -54,7 +57,7 @@ def import_tools(
     """The catalog of a tool list, the format it was read as, and what was changed on the way."""
     fmt = detect(document) if source_format == "auto" else source_format
     if fmt not in READERS:
-        raise UnreadableToolList(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+        raise UnreadableToolList(f"unknown format {quoted(fmt)} (one of {', '.join(FORMATS)})")
     notes = Notes()
     wire_names = {
         alias: wire
@@ -79,7 +82,8 @@ def import_tools(
             notes.add((*where, *key), "has no place in a catalog: left out")
         if tool["name"] in wire_names:
             notes.add(
-                (*where, "name"), f"{tool['name']!r} is the alias of {wire_names[tool['name']]!r}"
+                (*where, "name"),
+                f"{quoted(tool['name'])} is the alias of {quoted(wire_names[tool['name']])}",
             )
             tool["name"] = wire_names[tool["name"]]
         if not tool.get("description"):
@@ -100,5 +104,39 @@ def import_tools(
         tool["parameters"] = parameters
         if isinstance(tool.get("returns"), dict):  # Gemini's legacy response is in its subset too
             tool["returns"] = standard(tool["returns"], (*where, "returns"), notes)
-        tools.append(tool)
+        tools.append(finite_only(tool, where, notes))
     return {"name": snake(name, fallback="imported_tools"), "tools": tools}, fmt, notes
+
+
+def finite_only(value: Any, path: JsonPath, notes: Notes) -> Any:
+    """`value` without the numbers JSON has no form for: NaN and the infinities (which JSON
+    readers make of `Infinity` and of a number beyond a float's range, such as `1e400`), each
+    left out of its object or list with a note. The build reads JSON numbers only
+    (`catalog/load.py`), so a catalog written with one would be refused."""
+    if isinstance(value, dict):
+        kept: dict[Any, Any] = {}
+        for key, item in value.items():
+            if _non_finite(item):
+                notes.add((*path, key), f"{_NOT_JSON[math.isnan(item)]}: left out")
+            else:
+                kept[key] = finite_only(item, (*path, key), notes)
+        return kept
+    if isinstance(value, list):
+        items: list[Any] = []
+        for index, item in enumerate(value):
+            if _non_finite(item):
+                notes.add((*path, index), f"{_NOT_JSON[math.isnan(item)]}: left out")
+            else:
+                items.append(finite_only(item, (*path, index), notes))
+        return items
+    return value
+
+
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+_NOT_JSON = {
+    True: "NaN is not a JSON number",
+    False: "an infinite number (Infinity, or one beyond a float's range like 1e400) is not a JSON number",
+}

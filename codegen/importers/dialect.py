@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from codegen.diagnostics import JsonPath, format_path
+from codegen.diagnostics import JsonPath, format_path, quoted
 
 # Type names found in the wild (compared in lower case) → the JSON Schema type; None: any value.
 TYPE_NAMES: dict[str, str | None] = {
@@ -116,7 +116,7 @@ def _standard_type(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
             del out["type"]
             out.update(typed)
             shown = json.dumps(typed) if typed else "no type (any value)"
-            notes.add((*path, "type"), f"type {written!r} written as {shown}")
+            notes.add((*path, "type"), f"type {quoted(written)} written as {shown}")
             return
     types: list[str] = []
     for name in names:
@@ -124,10 +124,10 @@ def _standard_type(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
         if meant is None or not name.strip():
             del out["type"]
             what = "means any value" if meant is None else "is empty"
-            notes.add((*path, "type"), f"type {name!r} {what}: the type is left out")
+            notes.add((*path, "type"), f"type {quoted(name)} {what}: the type is left out")
             return
         if meant != name:
-            notes.add((*path, "type"), f"type {name!r} written as {meant!r}")
+            notes.add((*path, "type"), f"type {quoted(name)} written as {quoted(meant)}")
         if meant not in types:
             types.append(meant)
     out["type"] = types if isinstance(written, list) or len(types) > 1 else types[0]
@@ -154,7 +154,7 @@ def _lift_cardinality(out: dict[str, Any], path: JsonPath, notes: Notes) -> None
             prop["type"] = marked.group(1)
             if name in required:
                 required.remove(name)
-            said = f"type {marked.group()!r} written as {marked.group(1)!r}, the property optional"
+            said = f"type {quoted(marked.group())} written as {quoted(marked.group(1))}, the property optional"
             notes.add((*path, "properties", name, "type"), said)
         for word in ("required", "optional"):
             value = prop.get(word)

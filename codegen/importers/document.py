@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from codegen.catalog.load import long_integer_message, longest_integer
-from codegen.diagnostics import JsonPath, format_path
+from codegen.diagnostics import JsonPath, format_path, quoted
 from codegen.importers.formats import UnreadableToolList
 
 
@@ -19,6 +19,13 @@ def read_document(text: str) -> Any:
     except json.JSONDecodeError:
         try:
             document = yaml.safe_load(text)  # JSON is YAML too, and what JSON refused may be YAML
+        except yaml.MarkedYAMLError as exc:
+            # Its problem and line, not PyYAML's own text, which quotes the line it stopped on.
+            mark = exc.problem_mark or exc.context_mark
+            line = f" (line {mark.line + 1})" if mark is not None else ""
+            raise UnreadableToolList(
+                f"neither JSON nor YAML: {exc.problem or exc.context}{line}"
+            ) from None
         except yaml.YAMLError as exc:
             raise UnreadableToolList(f"neither JSON nor YAML: {exc}") from None
         except ValueError:
@@ -52,5 +59,5 @@ def _joined(text: str, path: JsonPath) -> str:
     except UnicodeDecodeError as exc:
         character = encoded[exc.start : exc.start + 2].decode("utf-16-le", "surrogatepass")
         raise UnreadableToolList(
-            f"{format_path(path)}: lone surrogate {character!r} is not Unicode text"
+            f"{format_path(path)}: lone surrogate {quoted(character)} is not Unicode text"
         ) from None

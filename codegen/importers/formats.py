@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from codegen.catalog.keywords import TOOL_KEYS
+from codegen.diagnostics import excerpt
 
 FORMATS = ("openai", "openai-responses", "anthropic", "gemini", "mcp", "loose")
 # The providers whose names `PROVIDER_NAMES` may hold aliases for, by format.
@@ -79,11 +80,11 @@ def built_in(item: Any) -> str | None:
         return None
     kind = item.get("type")
     if isinstance(kind, str) and kind != "function":
-        return f"`type: {kind}`"
+        return f"`type: {excerpt(kind)}`"
     if kind is None and len(item) == 1:
         ((key, value),) = item.items()
         if key not in ("name", "function") and isinstance(value, dict):
-            return f"`{key}`"  # a Gemini `Tool` of one built-in, such as `{"googleSearch": {}}`
+            return f"`{excerpt(key)}`"  # a Gemini `Tool` of one built-in, such as `{"googleSearch": {}}`
     return None
 
 

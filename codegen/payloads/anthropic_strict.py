@@ -21,6 +21,7 @@ from typing import Any
 
 from codegen.catalog.refs import merge_all_of
 from codegen.catalog.typeless import KEYWORD_KINDS, inferred_types
+from codegen.diagnostics import quoted
 from codegen.payloads.schema import Finding, inlined, json_text, public, still_checked
 from codegen.payloads.strict import ANY_SCALAR, StrictTransform, member_schema
 
@@ -240,7 +241,7 @@ class _AnthropicStrict(StrictTransform):
             elif word != "examples":
                 self.note(
                     (*path, word),
-                    f"keyword {word!r} moved into the description (strict tool use does not take"
+                    f"keyword {quoted(word)} moved into the description (strict tool use does not take"
                     f" it){still_checked(word)}",
                 )
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from codegen.catalog.refs import conjoin, merge_all_of
 from codegen.catalog.typeless import inferred_types
+from codegen.diagnostics import excerpt, quoted
 from codegen.payloads.schema import (
     Finding,
     Transform,
@@ -161,7 +162,7 @@ class _Legacy(Transform):
             if word not in _HANDLED:
                 self.note(
                     (*path, word),
-                    f"keyword {word!r} removed (the subset has no {word}){still_checked(word)}",
+                    f"keyword {quoted(word)} removed (the subset has no {excerpt(word)}){still_checked(word)}",
                 )
         return out
 
@@ -229,7 +230,7 @@ class _Legacy(Transform):
             if not _NAME.fullmatch(name):
                 self.note(
                     where,
-                    f"property name {name!r} is not one the legacy `parameters` documents (a letter or _, then letters, digits, _; up to 64): an endpoint that checks it refuses the tool (GEMINI_TOOLS has no such rule)",
+                    f"property name {quoted(name)} is not one the legacy `parameters` documents (a letter or _, then letters, digits, _; up to 64): an endpoint that checks it refuses the tool (GEMINI_TOOLS has no such rule)",
                     "CG203",
                 )
             converted[name] = self.node(prop, where)

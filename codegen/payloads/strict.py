@@ -13,6 +13,7 @@ from typing import Any
 
 from codegen.catalog.refs import conjoin, merge_all_of
 from codegen.catalog.typeless import inferred_types
+from codegen.diagnostics import quoted
 from codegen.payloads.schema import (
     CHECKED_FORMATS,
     Finding,
@@ -198,13 +199,13 @@ class _Strict(StrictTransform):
         for word in [w for w in node if w not in KEPT]:
             node.pop(word)
             why = _WHY.get(word, "strict mode does not take it")
-            self.note((*path, word), f"keyword {word!r} removed: {why}{still_checked(word)}")
+            self.note((*path, word), f"keyword {quoted(word)} removed: {why}{still_checked(word)}")
         fmt = node.get("format")
         if fmt is not None and fmt not in FORMATS:
             node.pop("format")
             self.note(
                 (*path, "format"),
-                f"format {fmt!r} removed: strict mode does not take it{_format_checked(fmt)}",
+                f"format {quoted(fmt)} removed: strict mode does not take it{_format_checked(fmt)}",
             )
         if "anyOf" in node:
             node = self.beside_any_of(node)
