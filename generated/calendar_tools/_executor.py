@@ -11,23 +11,19 @@ What a handler raises is that call's outcome, `BaseException`s included: a tool 
 the service, nor lose the other calls of a batch, because of one call. Two things are no
 handler's failure and propagate: the cancellation of the task that awaits `aexecute` or
 `aexecute_all` (which cancels the calls under way first), and a `KeyboardInterrupt` in `execute`,
-which runs in the caller's thread, where Ctrl-C lands.
+which runs in the caller's thread, where Ctrl-C lands. How a handler runs, its timeout and the
+threads it may hold are `_runs`'s to decide, for every entry point.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import dataclasses
 import inspect
 import logging
-import queue
-import threading
-import weakref
 from collections.abc import (
     AsyncIterable,
     AsyncIterator,
-    Awaitable,
     Callable,
     Coroutine,
     Iterable,
@@ -38,13 +34,15 @@ from typing import Any, Final, cast
 
 from ._explain import decoded_arguments, explain_errors
 from ._results import ToolCallResult, check_result
+from ._runs import HandlerRuns, Outcome
 from ._runtime import ToolCallRequest, ToolSpec
 
 logger: Final = logging.getLogger(__package__ or __name__)
 # A library logs, the application decides where it goes: nothing is printed unless configured.
 logger.addHandler(logging.NullHandler())
 
-# Sync handlers running at once in `aexecute`, by default; more calls wait for a thread.
+# Sync handlers of an executor on threads at once, by default, each counted until it ends; also
+# how many abandoned handlers may still run before calls are refused (`_runs`).
 MAX_THREADS: Final = 32
 
 
@@ -58,26 +56,19 @@ class _Bound:
     omitted: tuple[tuple[str, object], ...] = ()
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Outcome:
-    """What a handler returned, or what it raised."""
-
-    content: object
-    exception: BaseException | None
-
-
 class ToolExecutor:
     """Runs handlers by wire name. Each package subclasses it as `Executor`, bound to its catalog
     and typed by its `Handlers`.
 
     A handler takes the tool's `<Tool>Args`, or its parameters as keywords by Python name
     (`def search(query: str, limit: int = 3)`); it may be sync or async. `timeout` (seconds)
-    limits each call's own running time in `aexecute` and `aexecute_all`; `max_threads` sync
-    handlers run at once there, each on a thread of its own, and further calls wait for one
-    (a wait the timeout does not count).
+    limits each call's own running time in `aexecute` and what goes through it; `max_threads`
+    sync handlers run at once there, each on a thread of its own until it truly ends, and further
+    calls wait for one (a wait the timeout does not count), or are refused while `max_threads`
+    handlers that timed out or were cancelled still run (`_runs`).
     """
 
-    __slots__ = ("_bound", "_max_threads", "_threads", "_timeout", "_tools")
+    __slots__ = ("_bound", "_runs", "_tools")
 
     def __init__(
         self,
@@ -92,11 +83,7 @@ class ToolExecutor:
         if type(max_threads) is not int or max_threads < 1:
             raise ValueError(f"max_threads must be a positive integer, not {max_threads!r}")
         self._tools = tools
-        self._timeout = timeout
-        self._max_threads = max_threads
-        # An asyncio.Semaphore belongs to one event loop; an executor may serve several.
-        self._threads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
-        self._threads = weakref.WeakKeyDictionary()
+        self._runs = HandlerRuns(timeout, max_threads)
         self._bound: dict[str, _Bound] = {}
         for name, handler in handlers.items():
             if name not in tools:
@@ -108,26 +95,18 @@ class ToolExecutor:
         bound = self._check(request)
         if isinstance(bound, ToolCallResult):
             return bound
-        try:
-            content = bound.call(request.arguments)
-            if inspect.isawaitable(content):
-                content = _run_to_completion(content)
-        except KeyboardInterrupt:
-            raise  # Ctrl-C in the caller's thread: the user stops the program, not the tool
-        except BaseException as exc:  # noqa: BLE001 - the handler's failure is the result
-            return _failed(request, exc)
-        return self._finished(request, content)
+        return self._reported(request, self._runs.here(bound.call, request.arguments))
 
     async def aexecute(self, request: ToolCallRequest[object]) -> ToolCallResult:
-        """Run the call's handler without blocking the event loop: a sync one in a thread."""
+        """Run the call's handler without blocking the event loop: an async one in a task of its
+        own, a sync one in a thread."""
         bound = self._check(request)
         if isinstance(bound, ToolCallResult):
             return bound
-        if bound.is_async:
-            return await self._within_timeout(request, _awaited(bound.call, request.arguments))
-        # Waiting for a free thread is not the call's running time: the timeout starts after.
-        async with self._thread_slots():
-            return await self._within_timeout(request, _in_thread(bound, request.arguments))
+        outcome = await self._runs.run(
+            bound.call, bound.is_async, request.arguments, request.tool_name
+        )
+        return self._reported(request, outcome)
 
     async def aexecute_all(
         self, requests: Iterable[ToolCallRequest[object]]
@@ -139,29 +118,19 @@ class ToolExecutor:
         outcomes = await asyncio.gather(
             *(self.aexecute(request) for request in batch), return_exceptions=True
         )
-        # A call's task is cancelled only by someone other than this batch (its handler, say):
-        # that call's failure, as the others still hold their results.
+        # A call's task is cancelled only by someone other than this batch (a handler that
+        # cancels tasks not its own): that call's failure, as the others still hold their results.
         return [
             outcome if isinstance(outcome, ToolCallResult) else _failed(request, outcome)
             for request, outcome in zip(batch, outcomes, strict=True)
         ]
 
-    async def _within_timeout(
-        self, request: ToolCallRequest[object], outcome: Awaitable[_Outcome]
-    ) -> ToolCallResult:
-        try:
-            async with asyncio.timeout(self._timeout):
-                done: _Outcome = await outcome
-        except TimeoutError:
-            # Only the deadline's own: a handler's exceptions arrive in its outcome. A sync
-            # handler's thread cannot be stopped; it runs on, and its result is dropped.
-            error = f"TimeoutError: the tool did not finish within {self._timeout:g} s"
-            return ToolCallResult(
-                request.tool_name, request.tool_call_id, "failed", None, error, request.warnings
-            )
-        if done.exception is not None:
-            return _failed(request, done.exception)
-        return self._finished(request, done.content)
+    def _reported(self, request: ToolCallRequest[object], outcome: Outcome) -> ToolCallResult:
+        if outcome.refusal is not None:
+            return _rejected(request, outcome.refusal)
+        if outcome.exception is not None:
+            return _failed(request, outcome.exception)
+        return self._finished(request, outcome.content)
 
     def _finished(self, request: ToolCallRequest[object], content: object) -> ToolCallResult:
         """A handler's value as the call's result: checked against the tool's `returns`, when it
@@ -182,13 +151,6 @@ class ToolExecutor:
             structured=structured,
         )
 
-    def _thread_slots(self) -> asyncio.Semaphore:
-        loop = asyncio.get_running_loop()
-        slots = self._threads.get(loop)
-        if slots is None:
-            slots = self._threads[loop] = asyncio.Semaphore(self._max_threads)
-        return slots
-
     async def aexecute_stream(
         self,
         requests: AsyncIterable[ToolCallRequest[object]] | Iterable[ToolCallRequest[object]],
@@ -199,7 +161,8 @@ class ToolExecutor:
         while the rest of the stream is still read, and yield the results: in the order of the
         calls when `ordered`, else as each finishes. A sync stream is read in a worker thread,
         so the event loop runs the calls meanwhile. Calls already started when the stream fails
-        still report; then its exception is raised. Leaving early cancels the calls running."""
+        still report; then its exception is raised. Leaving early, or being cancelled, cancels the
+        calls running and waits for them to stop."""
         pull = _puller(requests)
         running: list[asyncio.Task[ToolCallResult]] = []
         finished: list[asyncio.Task[ToolCallResult]] = []  # unordered: as they finished
@@ -233,6 +196,10 @@ class ToolExecutor:
                 task.cancel()
             if incoming is not None:
                 incoming.cancel()
+            if running:
+                # As `aexecute_all` does: the calls stop first (each within its run's grace; a
+                # handler that does not is abandoned there, and counted), then this does.
+                await asyncio.wait(running)
 
     def _check(self, request: ToolCallRequest[object]) -> _Bound | ToolCallResult:
         """The handler to run, or the refusal: an unknown tool, no handler, or errors."""
@@ -253,105 +220,6 @@ class ToolExecutor:
                     f"the tool `{name}` cannot take `{field}` here; send the call without it",
                 )
         return bound
-
-
-async def _awaited(call: Callable[[Any], object], arguments: object) -> _Outcome:
-    """An async handler's outcome, in the task of the call."""
-    try:
-        content = call(arguments)
-        if inspect.isawaitable(content):
-            content = await content
-    except asyncio.CancelledError as exc:
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():
-            raise  # the call itself is cancelled: its timeout, or its caller
-        return _Outcome(None, exc)  # the handler's own, or of something it awaited
-    except BaseException as exc:  # noqa: BLE001 - the handler's failure is the outcome
-        # Not raised on: a KeyboardInterrupt or SystemExit would leave the event loop itself.
-        return _Outcome(None, exc)
-    return _Outcome(content, None)
-
-
-async def _in_thread(bound: _Bound, arguments: object) -> _Outcome:
-    """A sync handler's outcome, run in a new thread: one that outlives its timeout is left
-    to end on its own, and gives back its place to the calls waiting."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[_Outcome] = loop.create_future()
-    # The caller's context variables, as a direct call would see them.
-    context = contextvars.copy_context()
-
-    def settle(outcome: _Outcome) -> None:
-        if not future.done():  # a timed-out or cancelled call no longer waits for it
-            future.set_result(outcome)
-
-    def work() -> Callable[[], None]:
-        try:
-            outcome = _Outcome(context.run(bound.call, arguments), None)
-        except BaseException as exc:  # noqa: BLE001 - handed to the loop as the outcome
-            outcome = _Outcome(None, exc)
-
-        def hand_back() -> None:
-            try:
-                loop.call_soon_threadsafe(settle, outcome)
-            except RuntimeError:
-                pass  # the loop has closed since: no one waits for this call any more
-
-        return hand_back
-
-    _WORKERS.run(work)
-    outcome = await future
-    if outcome.exception is None and inspect.isawaitable(outcome.content):
-        return await _awaited(_returned, outcome.content)  # a sync callable made a coroutine
-    return outcome
-
-
-def _returned(value: object) -> object:
-    return value
-
-
-class _Workers:
-    """Threads that run sync handlers, each job at once on an idle thread or a new one: unlike a
-    pool of fixed size, a handler that outlives its timeout holds its thread without keeping
-    any other call waiting (`ToolExecutor` limits the calls running). Idle threads are reused,
-    which costs a fraction of starting one, and end after a while without work."""
-
-    IDLE_SECONDS: Final = 30.0
-
-    def __init__(self) -> None:
-        # A job runs the handler and gives back what hands its outcome to the caller.
-        self._jobs: queue.SimpleQueue[Callable[[], Callable[[], None]]] = queue.SimpleQueue()
-        self._lock = threading.Lock()
-        self._idle = 0  # threads waiting for a job, less the jobs queued for them
-
-    def run(self, job: Callable[[], Callable[[], None]]) -> None:
-        with self._lock:
-            self._jobs.put(job)
-            if self._idle:
-                self._idle -= 1  # that thread's next job is this one
-                return
-        # A daemon: a handler that never returns must not keep the process from exiting.
-        threading.Thread(target=self._work, name="codegen-handler", daemon=True).start()
-
-    def _work(self) -> None:
-        # Counted in `_idle` whenever it waits, less the job it was started for.
-        while True:
-            try:
-                job = self._jobs.get(timeout=self.IDLE_SECONDS)
-            except queue.Empty:
-                with self._lock:
-                    if self._jobs.empty():  # else a job queued meanwhile counts on this thread
-                        self._idle -= 1
-                        return
-                continue
-            hand_back = job()
-            # Idle before the caller hears of the outcome, so the call it makes next finds this
-            # thread waiting rather than starting another.
-            with self._lock:
-                self._idle += 1
-            hand_back()
-
-
-_WORKERS: Final = _Workers()
 
 
 _END: Final = object()
@@ -394,34 +262,6 @@ def _puller(
         return await asyncio.to_thread(next, iterator, _END)
 
     return next_sync
-
-
-def _run_to_completion(awaitable: Any) -> object:
-    """An async handler's result, for the sync `execute`: in a new event loop in this thread, or,
-    when this thread already runs one (which cannot be re-entered), in a thread of its own."""
-
-    async def wait() -> object:
-        return await awaitable
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(wait())
-    outcome: list[object] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            outcome.append(asyncio.run(wait()))
-        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
-            failure.append(exc)
-
-    thread = threading.Thread(target=run, name="codegen-execute")
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    return outcome[0]
 
 
 def _success(request: ToolCallRequest[object], content: object) -> ToolCallResult:
