@@ -22,13 +22,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import mcp.client.stdio
 import mcp.types as mt
 import pytest
 import uvicorn
 from hypothesis import given
 from hypothesis import strategies as st
 from mcp import Client, MCPError
+from mcp.client.stdio import StdioServerParameters
 
+from generated import memory_tools
 from generated.memory_tools import _mcp
 from generated.memory_tools import mcp as package_mcp
 from tests import mcp_handlers
@@ -388,3 +391,46 @@ def test_tools_list_with_a_cursor_is_invalid_params(cursor: str) -> None:
         mt.INVALID_PARAMS,
         f"unknown cursor {cursor!r}: the tool list is not paginated",
     )
+
+
+def _desktop_config() -> dict[str, Any]:
+    """The one server of the `mcpServers` example in docs/executor.md, for this checkout."""
+    page = (ROOT / "docs" / "executor.md").read_text(encoding="utf-8")
+    blocks = [block.partition("```")[0] for block in page.split("```json\n")[1:]]
+    (config,) = [json.loads(block) for block in blocks if '"mcpServers"' in block]
+    (server,) = config["mcpServers"].values()
+    text = json.dumps(server)
+    text = text.replace("/path/to/project/.venv/bin/python", sys.executable)
+    text = text.replace("/path/to/project", str(ROOT))
+    text = text.replace("my_app.tools:HANDLERS", "tests.mcp_handlers:HANDLERS")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def test_the_documented_desktop_config_serves_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MCP "Also" item: a desktop client starts the server from its own directory with a bare
+    environment. The docs' `mcpServers` entry, run as written (its command, args and env and
+    nothing else: the SDK client's own inherited variables are taken away) from an empty
+    directory, serves the catalog to the SDK's client."""
+    config = _desktop_config()
+    assert set(config) == {"command", "args", "env"}
+    monkeypatch.setattr(mcp.client.stdio, "get_default_environment", dict)
+    params = StdioServerParameters(
+        command=config["command"], args=config["args"], env=config["env"], cwd=tmp_path
+    )
+
+    async def session() -> tuple[list[dict[str, Any]], mt.CallToolResult]:
+        async with Client(params, read_timeout_seconds=30) as client:
+            listed = await client.list_tools()
+            called = await client.call_tool("memory.search", {"query": "desk", "limit": 1})
+            tools = [
+                tool.model_dump(by_alias=True, exclude_none=True, mode="json")
+                for tool in listed.tools
+            ]
+            return tools, called
+
+    tools, called = asyncio.run(session())
+    assert tools == memory_tools.MCP_TOOLS
+    assert [content.text for content in called.content if content.type == "text"] == ['["desk 0"]']
