@@ -189,12 +189,17 @@ def _refusal(bind: str) -> str:
     )
 
 
+def _listen(*args: object, **kwargs: object) -> None:
+    raise AssertionError(f"served beyond loopback: {kwargs}")
+
+
 @pytest.mark.parametrize("bind", list(NON_LOOPBACK))
 def test_a_bind_beyond_loopback_is_refused_unless_asked_for(
-    bind: str, capsys: pytest.CaptureFixture[str]
+    bind: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """What to build 5: `serve_mcp` and the command refuse to serve beyond this machine (today
-    they serve, unprotected), before a server is made."""
+    """What to build 5: `serve_mcp` and the command refuse to serve beyond this machine (before,
+    they served, unprotected), before anything listens."""
+    monkeypatch.setattr(uvicorn, "run", _listen)
     with pytest.raises(ValueError) as raised:
         package_mcp.serve_mcp(mcp_handlers.HANDLERS, transport="streamable-http", host=bind)
     assert str(raised.value) == _refusal(bind)
