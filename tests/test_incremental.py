@@ -14,6 +14,7 @@ import dataclasses
 import json
 import pickle
 import random
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -388,18 +389,20 @@ def test_the_cache_stays_bounded_over_many_edits(
 
     record = codegen.catalog.reuse.ToolResults(cache, source.name).entry
     first: dict[str, int] = {}
-    largest = 0
+    record_sizes: list[int] = []
     for edit in range(12):
         source.write_text(text.replace("Find passages", f"Find {edit} passages"), encoding="utf-8")
         build([source], tmp_path, cache)
         now = sizes()
         first = first or now
-        largest = max(largest, now[record])
+        record_sizes.append(now[record])
         # The record added to; the package's two entries named by the catalog's new bytes, the
         # last build's removed: as many entries as the first build left.
         assert record in now and len(now) == len(first)
-    assert first[record] < largest <= 3 * first[record]
-    assert sizes()[record] < largest  # written again whole at least once
+    assert first[record] < max(record_sizes) <= 3 * first[record]
+    # Written again whole at least once: smaller than after the build before (whichever build of
+    # the twelve that is, which depends on how large the package's files are).
+    assert any(after < before for before, after in pairwise(record_sizes)), record_sizes
 
 
 @pytest.mark.parametrize("reply", sorted((ROOT / "tests" / "fixtures" / "mcp").glob("*.json")))

@@ -58,9 +58,10 @@ _SERVER = {"mcp", "anyio", "uvicorn"}
 
 
 _STDLIB = {
-    "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "contextvars",
-    "dataclasses", "datetime", "enum", "importlib", "inspect", "itertools", "json", "logging",
-    "math", "queue", "re", "sys", "threading", "traceback", "types", "typing", "weakref",
+    "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "contextlib",
+    "contextvars", "dataclasses", "datetime", "enum", "importlib", "inspect", "ipaddress",
+    "itertools", "json", "logging", "math", "queue", "re", "sys", "threading", "traceback",
+    "types", "typing", "weakref",
 }  # fmt: skip
 
 
