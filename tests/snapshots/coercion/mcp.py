@@ -11,7 +11,15 @@ from typing import Any
 
 from . import CATALOG, MCP_TOOLS, TOOLS, VERSION, parse
 from ._handlers import Executor, Handlers
-from ._mcp import TRANSPORTS, Transport, check_handlers, make_server, serve
+from ._mcp import (
+    TRANSPORTS,
+    Transport,
+    check_handlers,
+    http_endpoint,
+    make_server,
+    serve,
+    stdout_to_stderr,
+)
 
 
 def mcp_server(handlers: Handlers, *, timeout: float | None = None, name: str = CATALOG) -> Any:
@@ -31,13 +39,30 @@ def serve_mcp(
     host: str = "127.0.0.1",
     port: int = 8000,
     path: str = "/mcp",
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+    allow_non_loopback: bool = False,
     timeout: float | None = None,
     name: str = CATALOG,
 ) -> None:
     """Serve the catalog over MCP until stopped: over stdin and stdout, or, with
-    `transport="streamable-http"`, at `http://host:port/path`."""
+    `transport="streamable-http"`, at `http://host:port/path`.
+
+    Over HTTP, a request is served only when its Host names loopback, the bind address or one
+    of `allowed_hosts`, and its Origin, if it has one, is one of those over http or one of
+    `allowed_origins`. A `host` beyond loopback (`0.0.0.0`, a LAN address) is a ValueError
+    unless `allow_non_loopback=True`.
+    """
+    endpoint = http_endpoint(
+        host,
+        port,
+        path,
+        allowed_hosts=allowed_hosts,
+        allowed_origins=allowed_origins,
+        allow_non_loopback=allow_non_loopback,
+    )
     server = mcp_server(handlers, timeout=timeout, name=name)
-    serve(server, transport, host=host, port=port, path=path)
+    serve(server, transport, endpoint)
 
 
 def load_handlers(spec: str) -> Handlers:
@@ -55,7 +80,10 @@ def load_handlers(spec: str) -> Handlers:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """`python -m <package>.mcp module:handlers [--transport streamable-http --port 8000]`."""
+    """`python -m <package>.mcp module:handlers [--transport streamable-http --port 8000]`.
+
+    Started from another directory (a desktop client's), the package and the handlers' module are
+    found through `PYTHONPATH`."""
     parser = argparse.ArgumentParser(
         prog=f"python -m {__package__}.mcp", description=f"Serve the {CATALOG} tools over MCP."
     )
@@ -64,14 +92,43 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--path", default="/mcp")
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="a Host header to serve besides loopback's: name, name:port or name:* (repeatable)",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an Origin header to serve besides loopback's: scheme://name[:port] (repeatable)",
+    )
+    parser.add_argument(
+        "--allow-non-loopback",
+        action="store_true",
+        help="let --host be an address other machines reach (0.0.0.0, a LAN address)",
+    )
     parser.add_argument("--timeout", type=float, default=None, help="seconds per call")
     args = parser.parse_args(argv)
     try:
-        handlers = load_handlers(args.handlers)
+        endpoint = http_endpoint(
+            args.host,
+            args.port,
+            args.path,
+            allowed_hosts=args.allowed_host,
+            allowed_origins=args.allowed_origin,
+            allow_non_loopback=args.allow_non_loopback,
+        )
+        # A handlers module that prints while it is imported must not write before the wire.
+        with stdout_to_stderr():
+            handlers = load_handlers(args.handlers)
         server = mcp_server(handlers, timeout=args.timeout)
     except (ImportError, ValueError, TypeError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
-    serve(server, args.transport, host=args.host, port=args.port, path=args.path)
+    serve(server, args.transport, endpoint)
 
 
 if __name__ == "__main__":
