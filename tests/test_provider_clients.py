@@ -298,7 +298,7 @@ def provider_snippets() -> list[str]:
     """The per-provider Python blocks of docs/providers.md, as a reader copies them."""
     page = (ROOT / "docs" / "providers.md").read_text(encoding="utf-8")
     section = page.split("Per provider, the few lines that send the tools and parse the reply:")[1]
-    return re.findall(r"```python\n(.*?)```", section.split("Then run what parsed")[0], re.S)
+    return re.findall(r"```python\n(.*?)```", section.split("Then run what parsed")[0], re.DOTALL)
 
 
 def test_the_docs_provider_snippets_run_as_written(
@@ -322,10 +322,13 @@ def test_the_docs_provider_snippets_run_as_written(
     assert len(snippets) == 3
     for snippet in snippets:
         scope: dict[str, object] = {"messages": [{"role": "user", "content": USER}], "prompt": USER}
-        exec(compile(snippet, "docs/providers.md", "exec"), scope)
+        exec(compile(snippet, "docs/providers.md", "exec"), scope)  # noqa: S102 - the docs page's own code
         requests = scope["requests"]
         assert isinstance(requests, list)
-        assert [(r.tool_name, r.ok) for r in requests] == [("read_file", True), ("update_config", True)]
+        assert [(r.tool_name, r.ok) for r in requests] == [
+            ("read_file", True),
+            ("update_config", True),
+        ]
     assert [path.split("/")[-1] for path, _ in stub.received] == [
         "completions",
         "responses",
