@@ -42,7 +42,7 @@ OnPartial = Callable[[PartialCall], object]
 _SHOWN: Final = 100
 # Characters of partial views each piece of arguments earns beside its own length: arguments up
 # to this long are shown at every piece (see `_Assembler._show_partials`).
-_VIEW_ALLOWANCE: Final = 1024
+_VIEW_ALLOWANCE: Final = 256
 
 
 class _Slot:
@@ -84,6 +84,11 @@ class _Slot:
         self.superseded = False  # a later call began where only one streams at a time
         self.emitted = False
         self.credit = 0  # characters of partial views this call has earned (see _show_partials)
+
+    @property
+    def streamed(self) -> bool:
+        """Whether any text came (read `arguments` only where its length is paid for: it joins)."""
+        return self._pieces is not None
 
     @property
     def arguments(self) -> str | None:
@@ -265,7 +270,7 @@ class _Assembler:
         return request._replace(warnings=warnings + request.warnings) if warnings else request
 
     def raw_arguments(self, slot: _Slot) -> RawArguments:
-        if slot.arguments is not None:
+        if slot.streamed:
             return slot.arguments
         if slot.given is None:
             return ""  # no arguments came: an empty object, as in the whole message

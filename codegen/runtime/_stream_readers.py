@@ -81,7 +81,7 @@ class _ChatAssembler(_Assembler):
         last = self._latest(choice)
         if last is None:
             return None
-        if isinstance(name, str) and name and (last.name or last.arguments is not None):
+        if isinstance(name, str) and name and (last.name or last.streamed):
             return None
         return last
 
@@ -131,11 +131,13 @@ def _another_call(slot: _Slot, call_id: str, name: object, text: object) -> bool
     another name, or text that is neither blank nor the same arguments again (a duplicate)."""
     if call_id and slot.call_id:
         return call_id != slot.call_id
-    if call_id or slot.arguments is None or not slot.whole():
+    if call_id or not slot.streamed or not slot.whole():
         return False
     if isinstance(name, str) and name and slot.name and name != slot.name:
         return True
-    return isinstance(text, str) and text.strip() != "" and text != slot.arguments
+    if not isinstance(text, str) or text.strip() == "":
+        return False
+    return len(text) != slot.length or text != slot.arguments
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,7 +230,7 @@ class _ResponsesAssembler(_Assembler):
         if slot.emitted:
             self.problem("late_fragment", f"for {slot.call_id!r}: {text[:_SHOWN]!r}")
             return
-        if slot.arguments:
+        if slot.length:
             slot.warn("stream_arguments_replaced")
         slot.replace(text)
         self.grew(slot, len(text))
