@@ -233,7 +233,10 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     "tool_call_id_generated": (
         "reply",
         "warning",
-        "a call without an id: it gets `call_<i>`, its position in the list returned",
+        (
+            "a call without an id: it gets `call_<i>`, its position in the list returned"
+            " (`call_<i>_2`, … when a call of the reply has that id)"
+        ),
     ),
     "malformed_tool_call": (
         "reply",
@@ -308,7 +311,23 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "a handler's value that cannot be JSON (NaN, a cycle): `:<Error>`",
     ),
     "duplicate_event": ("stream", "problem", "a Responses `sequence_number` seen before"),
-    "duplicate_call": ("stream", "problem", "a Gemini call id seen before"),
+    "duplicate_call": (
+        "reply",
+        "problem",
+        (
+            "a call with the id, name and arguments of an earlier call of the reply (a replay):"
+            " dropped; the `from_*` adapters, which have no problems, say it as a warning on the"
+            " call kept"
+        ),
+    ),
+    "duplicate_call_id": (
+        "reply",
+        "problem",
+        (
+            "another call with the id of an earlier call of the reply: dropped, said as"
+            " `duplicate_call` is"
+        ),
+    ),
     "late_fragment": ("stream", "problem", "arguments for a call already yielded"),
     "stream_error": ("stream", "problem", "the source raised: `:<Error>`; the stream ends there"),
     "malformed_stream": ("stream", "problem", "a source that is not iterable"),

@@ -32,6 +32,7 @@ def check_examples(catalog: Catalog, files: Mapping[str, str], cache: BuildCache
         "_repair.py",
         "_payloads.py",
         "_calls.py",
+        "_ids.py",
         "_jsonl.py",
         "tools/__init__.py",
     )

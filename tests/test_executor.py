@@ -453,10 +453,11 @@ def test_the_executor_loads_only_when_used_and_only_the_tools_given_handlers() -
         [sys.executable, "-S", "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     # The package's own loaders (_payloads reads payload constants on first use), the reply
-    # parser of prompt mode (with the call envelopes it reads) and the runtime.
+    # parser of prompt mode (with the call envelopes it reads and the reply's ids) and the runtime.
     shared = [
         "generated.memory_tools",
         "generated.memory_tools._calls",
+        "generated.memory_tools._ids",
         "generated.memory_tools._jsonl",
         "generated.memory_tools._payloads",
         "generated.memory_tools._repair",

@@ -15,6 +15,8 @@ MODULES = (
     "runtime",
     "repair",
     "providers",
+    "ids",
+    "json_prefix",
     "assembly",
     "stream_readers",
     "streams",
