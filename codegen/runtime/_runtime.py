@@ -18,6 +18,7 @@ from math import isfinite
 from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
+from ._outbound import has_lone_surrogate, well_formed
 from ._repair import repair_json
 
 
@@ -376,6 +377,8 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
         if type(value) is dict:
             if _too_deep(value, stripped):
                 return Decoded(text, None, warnings, ["arguments_too_deep"])
+            if _may_need_mending(stripped):
+                mend_model_values(value, "", warnings)
             return Decoded(text, value, warnings, errors)
         if type(value) is not str:
             return Decoded(text, None, warnings, ["arguments_not_object"])
@@ -394,7 +397,11 @@ def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
         return Decoded(_UNSHOWN, None, [], ["arguments_too_large"])
     # The parser corrects what it checks in place, so it works on its own copy of the caller's.
     root: dict[str, object] = {key_text(key): copy_containers(value) for key, value in raw.items()}
-    return Decoded(_as_json_text(raw), root, [], [])
+    raw_text = _as_json_text(raw)
+    warnings: list[str] = []
+    if raw_text is _UNSHOWN or _may_need_mending(raw_text):
+        mend_model_values(root, "", warnings)
+    return Decoded(raw_text, root, warnings, [])
 
 
 def copy_containers(value: object) -> object:
@@ -472,8 +479,87 @@ def _reject_constant(name: str) -> object:
 
 
 _json_decode: Final = json.JSONDecoder(parse_constant=_reject_constant).decode
-# The strict first attempt at a text; where msgspec refuses one, _loads lets json decide.
-_decode: Final = _fast_loads or _json_decode
+
+
+def _finite_float(literal: str) -> float:
+    number = float(literal)
+    if not isfinite(number):
+        raise ValueError(f"{literal} is out of a float's range")
+    return number
+
+
+_json_decode_finite: Final = json.JSONDecoder(
+    parse_constant=_reject_constant, parse_float=_finite_float
+).decode
+
+
+def _json_first(text: str) -> object:
+    """json's strict decoding as the first attempt when msgspec is not installed: it refuses, as
+    msgspec does, a text that may hold a lone surrogate or a number out of a float's range, which
+    the whole-input rules then decode and mend with a warning, so both give one result."""
+    if _may_hold_lone_surrogate(text):
+        raise ValueError("a lone surrogate may be there")
+    return _json_decode_finite(text)
+
+
+# The strict first attempt at a text; where it refuses one, _loads lets json decide.
+_decode: Final = _fast_loads or _json_first
+
+
+# ---------------------------------------------------------------------------------------------
+# What the model sent that cannot be sent on (`_outbound`): mended at decoding, with a warning
+
+
+def mend_model_values(value: object, path: str, warnings: list[str]) -> object:
+    """The parser's own decoded value with each lone surrogate in a string or a key replaced by
+    U+FFFD (`lone_surrogate_replaced`), so that what reaches a handler and a history turn is
+    text; a number out of a float's range (`1e400`) or a NaN in a decoded input is kept for the
+    parameter's checks, with the warning `non_finite_number` (sent on, it is null). Objects and
+    arrays are mended in place."""
+    if isinstance(value, str):
+        if has_lone_surrogate(value):
+            warnings.append(f"lone_surrogate_replaced:{path}")
+            return well_formed(value)
+        return value
+    if isinstance(value, float):
+        if not isfinite(value):
+            warnings.append(f"non_finite_number:{path}")
+        return value
+    if type(value) is dict:
+        items = list(value.items())
+        value.clear()
+        for key, item in items:
+            name = key
+            if has_lone_surrogate(key):
+                name = well_formed(key)
+                warnings.append(f"lone_surrogate_replaced:{_child_path(path, name)}")
+            value[name] = mend_model_values(item, _child_path(path, name), warnings)
+    elif type(value) is list:
+        for index, item in enumerate(value):
+            value[index] = mend_model_values(item, f"{path}[{index}]", warnings)
+    return value
+
+
+def _child_path(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+_ESCAPED_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+# A float literal out of range has an exponent of three digits or very many digits; NaN and
+# Infinity are what json writes for a decoded input's non-finite numbers.
+_OUT_OF_RANGE: Final = re.compile(r"[eE]\+?[0-9]{3}|[0-9]{200}|NaN|Infinity")
+
+
+def _may_hold_lone_surrogate(text: str) -> bool:
+    if not text.isascii() and has_lone_surrogate(text):
+        return True
+    return "\\u" in text and _ESCAPED_SURROGATE.search(text) is not None
+
+
+def _may_need_mending(text: str) -> bool:
+    """Whether the value of a JSON text may hold what `mend_model_values` mends (a cheap check
+    on the text, so that a value is walked only when it may)."""
+    return _may_hold_lone_surrogate(text) or _OUT_OF_RANGE.search(text) is not None
 
 
 def _loads(text: str) -> object:
@@ -757,6 +843,8 @@ def to_dict(
         parsed = _embedded_json(v)
         if type(parsed) is dict:
             warnings.append(f"string_parsed_as_json:{path}")
+            if _may_need_mending(v):  # decoded here: mended as a whole input is
+                mend_model_values(parsed, path, warnings)
             return parsed
     errors.append(f"unsupported_object_literal:{path}")
     return INVALID
@@ -771,6 +859,8 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
         parsed = _embedded_json(v)
         if type(parsed) is list:
             warnings.append(f"string_parsed_as_json:{path}")
+            if _may_need_mending(v):  # decoded here: mended as a whole input is
+                mend_model_values(parsed, path, warnings)
             return parsed
     if v is None:
         errors.append(f"unsupported_array_literal:{path}")
