@@ -33,6 +33,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from codegen.build import check_catalog
 from generated import memory_tools
 from generated.memory_tools import Executor, _mcp, _outbound, _runtime
 from generated.memory_tools._results import ToolCallResult, content_json
@@ -711,11 +712,11 @@ def test_the_openai_client_sends_the_next_request(
     messages: list[Any] = [{"role": "user", "content": "search"}]
     completion = client.chat.completions.create(model="gpt-test", messages=messages)
     requests = memory_tools.from_openai_chat(completion)
-    assert requests[0].warnings == ("lone_surrogate_replaced:query",)
     messages.append(memory_tools.history_openai_chat(completion))
     messages.extend(memory_tools.to_openai_chat(ECHO.execute(r) for r in requests))
     completion = client.chat.completions.create(model="gpt-test", messages=messages)
     assert completion.choices[0].message.content == "done"
+    assert requests[0].warnings == ("lone_surrogate_replaced:query",)
     sent = stub.received[1]["messages"]  # type: ignore[index]
     assert (
         sent[1]["tool_calls"][0]["function"]["arguments"] == '{"query": "\ufffd abc", "limit": 3}'
@@ -813,4 +814,77 @@ def test_the_mcp_stdio_server_answers_the_call_after_a_result_with_a_lone_surrog
             None,
         ),
         (False, ['["agent 0"]'], None),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The build: what it writes out (payloads, prompts, docs) comes from the catalog, which is
+# refused at load when it holds a lone surrogate or a non-finite number, at the place it is
+
+
+# (where, the catalog with `VALUE` there)
+CATALOG_PLACES: dict[str, tuple[str, dict[str, object]]] = {
+    "description": ("tools[0].description", {"description": "VALUE"}),
+    "enum": ("tools[0].parameters.properties.q.enum[1]", {"enum": ["a", "VALUE"]}),
+    "default": ("tools[0].parameters.properties.q.default", {"default": "VALUE"}),
+    "example": ("tools[0].examples[0].q", {"examples": [{"q": "VALUE"}]}),
+    "maximum": ("tools[0].parameters.properties.n.maximum", {"maximum": "VALUE"}),
+}
+SURROGATES_IN_A_CATALOG = [
+    ('"\\ud800"', "lone surrogate '\\ud800' is not Unicode text"),
+    ('"a\\udfffb"', "lone surrogate '\\udfff' is not Unicode text"),
+]
+NON_FINITE_IN_A_CATALOG = [
+    ("1e400", ".inf is not a JSON number"),
+    ("-1e400", "-.inf is not a JSON number"),
+]
+
+
+def _catalog(place: str) -> str:
+    tool: dict[str, Any] = {
+        "name": "t",
+        "description": "d",
+        "parameters": {
+            "type": "object",
+            "properties": {"q": {"type": "string"}, "n": {"type": "number"}},
+        },
+    }
+    spec = CATALOG_PLACES[place][1]
+    if place in ("description", "example"):
+        tool.update(spec)
+    elif place == "maximum":
+        tool["parameters"]["properties"]["n"].update(spec)
+    else:
+        tool["parameters"]["properties"]["q"].update(spec)
+    return json.dumps({"name": "c", "tools": [tool]})
+
+
+@pytest.mark.parametrize(
+    ("place", "value", "problem"),
+    [
+        *(
+            (place, value, problem)
+            for place in CATALOG_PLACES
+            for value, problem in SURROGATES_IN_A_CATALOG
+            if place != "maximum"
+        ),
+        *(
+            (place, value, problem)
+            for place in CATALOG_PLACES
+            for value, problem in NON_FINITE_IN_A_CATALOG
+            if place != "description"
+        ),
+    ],
+)
+def test_a_catalog_value_that_cannot_be_sent_out_is_refused_at_its_place(
+    tmp_path: Path, place: str, value: str, problem: str
+) -> None:
+    """The build's side of the one rule: no payload, prompt or doc can carry such a value,
+    since the catalog holding it is refused at load (codegen/catalog/load.py), naming where."""
+    source = tmp_path / "c.json"
+    source.write_text(_catalog(place).replace('"VALUE"', value), encoding="utf-8")
+    catalog, diagnostics = check_catalog(source, tmp_path)
+    assert catalog is None
+    assert [str(d) for d in diagnostics if d.level == "error"] == [
+        f"c.json:1: {CATALOG_PLACES[place][0]}: {problem}"
     ]
