@@ -391,7 +391,7 @@ def test_a_value_json_writes_by_conversion_is_a_success_the_same_in_every_form(
         assert mcp_result["structuredContent"] == written
 
 
-def test_text_content_with_a_lone_surrogate_fails_and_its_error_words_are_text() -> None:
+def test_the_words_of_a_failure_are_text_whatever_the_exception_wrote() -> None:
     """The words of a failure quote what an exception or a model wrote: they are made text."""
 
     def handler(args: object) -> str:
