@@ -16,6 +16,8 @@ import dataclasses
 import enum
 import json
 import os
+import socket
+import subprocess
 import sys
 import threading
 import uuid
@@ -30,6 +32,8 @@ from unittest import mock
 import anthropic
 import openai
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -81,10 +85,6 @@ def forms(result: ToolCallResult) -> list[object]:
 # What JSON cannot carry: each case is the value, the path inside it of what is wrong (joined to
 # the place it is put), the code, what the error shows, and what the value is when written all
 # the same (a result made by hand, not by the executor)
-
-
-class Cycle(list[object]):
-    pass
 
 
 def _cycle() -> list[object]:
@@ -303,11 +303,37 @@ def test_problems_past_the_first_twenty_are_replaced_but_not_listed() -> None:
     content = {f"v{n}": float("nan") for n in range(30)}
     result = Executor({"memory.search": lambda args: content}).execute(call('{"query": "q"}'))
     assert result.errors == tuple(f"result_non_finite_number:v{n}" for n in range(20))
-    assert strict(content_json_text(content)) == dict.fromkeys(content)
+    assert strict(ToolCallResult("t", "", "success", content).text) == dict.fromkeys(content)
 
 
-def content_json_text(content: object) -> str:
-    return ToolCallResult("t", "", "success", content).text
+# -- any value: a property ---------------------------------------------------------------------
+
+TEXT = st.text(st.characters(codec=None, min_codepoint=0, max_codepoint=0x10FFFF), max_size=8)
+ANY_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=ANY_VALUE)
+def test_any_value_is_sent_as_strict_text_and_fails_exactly_when_json_cannot_carry_it(
+    value: object,
+) -> None:
+    encoded = _outbound.encode(value)
+    written = strict(encoded.text)
+    carried = _outbound.strict_text(value) is not None
+    assert (encoded.problems == ()) is carried
+    if carried:
+        assert encoded.text == json.dumps(value, ensure_ascii=False)
+    result = Executor({"memory.search": lambda args: value}).execute(call('{"query": "q"}'))
+    assert result.status == ("success" if carried else "failed")
+    assert result.errors == tuple(problem.error for problem in encoded.problems)
+    for form in forms(result):
+        sendable(form)
+    if not isinstance(value, str):
+        assert content_json(value) == written
 
 
 # -- a tool with `returns`: the same rule, with the result's wire names in the path -----------
@@ -568,6 +594,44 @@ def test_non_finite_numbers_in_a_decoded_input_are_kept_with_a_warning() -> None
     )
 
 
+def _replaced(text: str) -> str:
+    return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(query=TEXT, key=TEXT.filter(lambda k: _replaced(k) not in ("query", "limit")))
+def test_any_text_the_model_sends_reaches_the_handler_and_the_history_as_text(
+    query: str, key: str
+) -> None:
+    decoded = {"query": query, key: [query]}
+    request = call(decoded)
+    assert request.values == {
+        "query": _replaced(query),
+        _replaced(key): [_replaced(query)],
+        "limit": 3,
+    }
+    replaced = [
+        path
+        for path, text in (("query", query), (_replaced(key), key), (f"{_replaced(key)}[0]", query))
+        if text != _replaced(text)
+    ]
+    assert request.warnings == (
+        *(f"lone_surrogate_replaced:{path}" for path in replaced),
+        f"unknown_parameter:{_replaced(key)}",
+    )
+    text = json.dumps(decoded)  # a pair of surrogates side by side is one character here
+    for raw in (decoded, text):
+        request = call(raw)
+        assert request.ok
+        sendable(request.values)
+        chat_call = {"id": "c", "function": {"name": "memory_search", "arguments": text}}
+        sendable(memory_tools.history_openai_chat({"tool_calls": [chat_call]}))
+        block = {"type": "tool_use", "id": "c", "name": "memory_search", "input": decoded}
+        sendable(memory_tools.history_anthropic({"content": [block]}))
+        for form in forms(ECHO.execute(call(raw))):
+            sendable(form)
+
+
 def _echo(query: str, limit: int = 3) -> dict[str, object]:
     return {"query": query, "limit": limit}
 
@@ -774,17 +838,43 @@ def test_the_anthropic_client_sends_the_next_request(serve: Callable[[Stub], Stu
 
 
 # ---------------------------------------------------------------------------------------------
-# The MCP server over stdio survives a result holding a lone surrogate
+# The MCP server, over stdio and streamable HTTP, survives a result holding a lone surrogate
+
+SERVE = [sys.executable, "-m", "generated.memory_tools.mcp", "tests.outbound_handlers:HANDLERS"]
 
 
-def test_the_mcp_stdio_server_answers_the_call_after_a_result_with_a_lone_surrogate() -> None:
-    """Item 5: the SDK's writer raised on the result, the server died, and every later call got
-    "Connection closed"."""
-    serve = [sys.executable, "-m", "generated.memory_tools.mcp", "tests.outbound_handlers:HANDLERS"]
-    params = StdioServerParameters(command=serve[0], args=serve[1:], cwd=ROOT)
+@pytest.fixture(params=["stdio", "streamable-http"])
+def mcp_server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """What the SDK's client connects to: the server as a subprocess, over each transport."""
+    if request.param == "stdio":
+        yield StdioServerParameters(command=SERVE[0], args=SERVE[1:], cwd=ROOT)
+        return
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = ["--transport", "streamable-http", "--port", str(port)]
+    process = subprocess.Popen([*SERVE, *args], cwd=ROOT, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            assert process.poll() is None, "the server exited"
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            threading.Event().wait(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_the_mcp_server_answers_the_call_after_a_result_with_a_lone_surrogate(
+    mcp_server: Any,
+) -> None:
+    """Item 5: over stdio the SDK's writer raised on the result, the server died, and every
+    later call got "Connection closed"; over HTTP the client's session failed."""
 
     async def session() -> list[Any]:
-        async with Client(params, read_timeout_seconds=30) as client:
+        async with Client(mcp_server, read_timeout_seconds=30) as client:
             return [
                 await client.call_tool("read_file", {"filePath": "."}),
                 await client.call_tool("update_config", {"settings": {"timeout": 1}}),
