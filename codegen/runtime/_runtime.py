@@ -352,10 +352,10 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
         if not stripped:
             return Decoded(text, {}, warnings, [])
         errors: list[str] = []
-        decode = _json_decode if refused else _loads
-        refused = False
         try:
-            value = decode(stripped)
+            # Only what json decodes can hold what mend_model_values mends: msgspec refuses it.
+            value, by_json = (_json_decode(stripped), True) if refused else _loads_as(stripped)
+            refused = False
         except RecursionError:
             return Decoded(text, None, warnings, ["arguments_too_deep"])
         except ValueError as exc:
@@ -369,7 +369,7 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
                 )  # a string, and not JSON
             if repaired is None:
                 return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
-            value = repaired.value
+            value, by_json = repaired.value, True
             warnings.extend(repaired.warnings)
             if repaired.truncated:
                 # The values that were complete are recovered, but a cut call must not run.
@@ -377,7 +377,7 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
         if type(value) is dict:
             if _too_deep(value, stripped):
                 return Decoded(text, None, warnings, ["arguments_too_deep"])
-            if _may_need_mending(stripped):
+            if by_json:
                 mend_model_values(value, "", warnings)
             return Decoded(text, value, warnings, errors)
         if type(value) is not str:
@@ -399,7 +399,9 @@ def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
     root: dict[str, object] = {key_text(key): copy_containers(value) for key, value in raw.items()}
     raw_text = _as_json_text(raw)
     warnings: list[str] = []
-    if raw_text is _UNSHOWN or _may_need_mending(raw_text):
+    # json writes a non-finite number as NaN or Infinity, and keeps a lone surrogate as it is.
+    written = raw_text is not _UNSHOWN and "NaN" not in raw_text and "Infinity" not in raw_text
+    if not written or has_lone_surrogate(raw_text):
         mend_model_values(root, "", warnings)
     return Decoded(raw_text, root, warnings, [])
 
@@ -545,30 +547,28 @@ def _child_path(path: str, key: str) -> str:
 
 
 _ESCAPED_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")
-# A float literal out of range has an exponent of three digits or very many digits; NaN and
-# Infinity are what json writes for a decoded input's non-finite numbers.
-_OUT_OF_RANGE: Final = re.compile(r"[eE]\+?[0-9]{3}|[0-9]{200}|NaN|Infinity")
 
 
 def _may_hold_lone_surrogate(text: str) -> bool:
-    if not text.isascii() and has_lone_surrogate(text):
+    """Whether a JSON text may decode to one: as it is, or escaped (a pair's escapes match too)."""
+    if has_lone_surrogate(text):
         return True
     return "\\u" in text and _ESCAPED_SURROGATE.search(text) is not None
 
 
-def _may_need_mending(text: str) -> bool:
-    """Whether the value of a JSON text may hold what `mend_model_values` mends (a cheap check
-    on the text, so that a value is walked only when it may)."""
-    return _may_hold_lone_surrogate(text) or _OUT_OF_RANGE.search(text) is not None
-
-
 def _loads(text: str) -> object:
+    return _loads_as(text)[0]
+
+
+def _loads_as(text: str) -> tuple[object, bool]:
+    """The value of a JSON text, and whether json decoded it (msgspec refused it, or is not
+    installed)."""
     if _fast_loads is not None:
         try:
-            return _fast_loads(text)
+            return _fast_loads(text), False
         except ValueError:
             pass  # json decides, so both paths give the same result and the same reason.
-    return _json_decode(text)
+    return _json_decode(text), True
 
 
 def _reason(exc: ValueError) -> str:
@@ -840,10 +840,10 @@ def to_dict(
     if isinstance(v, Mapping):
         return {key_text(key): item for key, item in v.items()}
     if isinstance(v, str):
-        parsed = _embedded_json(v)
+        parsed, by_json = _embedded_json(v)
         if type(parsed) is dict:
             warnings.append(f"string_parsed_as_json:{path}")
-            if _may_need_mending(v):  # decoded here: mended as a whole input is
+            if by_json:
                 mend_model_values(parsed, path, warnings)
             return parsed
     errors.append(f"unsupported_object_literal:{path}")
@@ -856,10 +856,10 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
     if isinstance(v, (list, tuple)):
         return list(v)
     if isinstance(v, str):
-        parsed = _embedded_json(v)
+        parsed, by_json = _embedded_json(v)
         if type(parsed) is list:
             warnings.append(f"string_parsed_as_json:{path}")
-            if _may_need_mending(v):  # decoded here: mended as a whole input is
+            if by_json:
                 mend_model_values(parsed, path, warnings)
             return parsed
     if v is None:
@@ -869,16 +869,17 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
     return [v]
 
 
-def _embedded_json(text: str) -> object:
-    """The value of a string that itself holds JSON, or INVALID."""
+def _embedded_json(text: str) -> tuple[object, bool]:
+    """The value of a string that itself holds JSON, or INVALID; and whether json decoded it
+    (then it is mended as a whole input is)."""
     stripped = text.strip()
     if not stripped or stripped[0] not in "[{" or len(stripped) > MAX_CHARS:
-        return INVALID
+        return INVALID, False
     try:
-        value = _loads(stripped)
+        value, by_json = _loads_as(stripped)
     except (ValueError, RecursionError):
-        return INVALID
-    return INVALID if _too_deep(value, stripped) else value
+        return INVALID, False
+    return (INVALID, False) if _too_deep(value, stripped) else (value, by_json)
 
 
 def unknown_keys(src: dict[str, object], known: frozenset[str]) -> list[str]:
