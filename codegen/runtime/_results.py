@@ -2,7 +2,8 @@
 
 Standard library only. What the model reads of a result is `ToolCallResult.text`: the handler's
 content (text as it is, anything else as JSON), or why the call failed or was not run, in words
-it can act on; a note follows when the parser changed what the model sent.
+it can act on; a note follows when the parser changed what the model sent. Every form is
+encoded by `_outbound`: strict JSON in well-formed UTF-8, the same value in text and structure.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ class ToolCallResult:
 
     `status` is "success" (`content` is what the handler returned), "failed" (the handler raised:
     `error` is the exception's type and text, `exception` the exception itself, for the program
-    and its logs, never for the model) or "rejected" (not run: the request had errors, or no
-    handler takes the tool; `error` says what to fix, `errors` holds the request's codes).
-    `warnings` are the request's.
+    and its logs, never for the model; or it returned what JSON cannot carry, `errors` holding
+    each code with its path, `result_non_finite_number:items[0]`) or "rejected" (not run: the
+    request had errors, or no handler takes the tool; `error` says what to fix, `errors` holds
+    the request's codes). `warnings` are the request's.
 
     For a tool that declares `returns`, a success also has `structured`: the handler's value as
     JSON, checked against the schema (what every provider form sends); a value that does not
