@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import enum
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -417,12 +418,17 @@ def test_a_value_json_writes_by_conversion_is_a_success_the_same_in_every_form(
         assert mcp_result["structuredContent"] == written
 
 
-def test_the_words_of_a_failure_are_text_whatever_the_exception_wrote() -> None:
+def test_the_words_of_a_failure_are_text_whatever_the_exception_wrote(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The words of a failure quote what an exception or a model wrote: they are made text."""
 
     def handler(args: object) -> str:
         raise FileNotFoundError(os.fsdecode(b"caf\xe9.txt"))
 
+    # The executor logs the exception's own text, which pytest-xdist cannot carry between its
+    # processes (a lone surrogate): not logged here.
+    monkeypatch.setattr(logging.getLogger(memory_tools.__name__), "disabled", True)
     result = Executor({"memory.search": handler}).execute(call('{"query": "q"}'))
     assert result.error == "FileNotFoundError: caf\udce9.txt"  # the program's, as raised
     assert result.text == "Error: the tool failed: FileNotFoundError: caf\ufffd.txt"
