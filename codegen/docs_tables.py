@@ -90,6 +90,16 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "warning",
         "an optional, non-nullable parameter sent as `null`: absent, its default applies",
     ),
+    "lone_surrogate_replaced": (
+        "parameter",
+        "warning",
+        'a lone surrogate (`"\\ud800"`) in a string or a key: replaced by U+FFFD',
+    ),
+    "non_finite_number": (
+        "parameter",
+        "warning",
+        "`1e400`, or NaN or an infinity in a decoded input: kept; `null` in a history turn",
+    ),
     "unknown_parameter": (
         "parameter",
         "warning",
@@ -305,11 +315,29 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "error",
         "a handler's value that is no JSON object: `:<its type>` (`list`, `str`, …)",
     ),
-    "result_not_json": (
+    "result_non_finite_number": (
         "result",
         "error",
-        "a handler's value that cannot be JSON (NaN, a cycle): `:<Error>`",
+        "NaN or an infinity in a handler's value (also as a key)",
     ),
+    "result_lone_surrogate": (
+        "result",
+        "error",
+        'text in a handler\'s value (or a key) holding a lone surrogate (`os.fsdecode(b"\\xe9")`)',
+    ),
+    "result_circular_reference": (
+        "result",
+        "error",
+        "a container in a handler's value that holds itself",
+    ),
+    "result_key_not_text": ("result", "error", "a key JSON cannot write (a tuple, an object)"),
+    "result_integer_too_long": ("result", "error", "an integer of more than 4,300 digits"),
+    "result_unreadable_value": (
+        "result",
+        "error",
+        "a value whose conversion to JSON (`model_dump`, a property) raised: `(<Error>)` in the words",
+    ),
+    "result_too_deep": ("result", "error", "a value nested more than 400 levels deep"),
     "duplicate_event": ("stream", "problem", "a Responses `sequence_number` seen before"),
     "duplicate_call": (
         "reply",
@@ -340,8 +368,9 @@ _SECTIONS = {
     "text": "Model text: the shapes `parse_reply` reads (before the parser's own codes)",
     "reply": "Adapters and prompt mode: about a provider's reply",
     "result": (
-        "The executor, for a tool with `returns`: a handler's value that does not match it is a"
-        " failed call with these codes, or any code above with its path inside the result"
+        "The executor: a handler's value that JSON cannot carry (for any tool; `:<path>` inside"
+        " the result), or that does not match the tool's `returns`, is a failed call with these"
+        " codes, or, for `returns`, any code above with its path inside the result"
         " (`missing_required:orders`, `string_literal_converted_to_integer:total`)"
     ),
     "stream": (

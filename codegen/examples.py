@@ -29,6 +29,7 @@ def check_examples(catalog: Catalog, files: Mapping[str, str], cache: BuildCache
     shared = (
         "__init__.py",
         "_runtime.py",
+        "_outbound.py",
         "_repair.py",
         "_payloads.py",
         "_calls.py",

@@ -343,11 +343,20 @@ def test_content_the_json_module_cannot_write_is_sent_as_json_all_the_same() -> 
     )
 
 
-def test_content_that_cannot_be_json_at_all_is_sent_as_its_text() -> None:
+def test_content_that_cannot_be_json_at_all_fails_naming_where() -> None:
+    # Issue 32: one encoder for everything sent out (the rest in tests/test_outbound_encoding.py).
     cycle: list[object] = []
     cycle.append(cycle)
     result = Executor({"memory.search": lambda args: cycle}).execute(call('{"query": "q"}'))
-    assert (result.status, result.text) == ("success", "[[...]]")
+    assert (result.status, result.errors, result.content) == (
+        "failed",
+        ("result_circular_reference:[0]",),
+        cycle,
+    )
+    assert result.text == (
+        "Error: the tool failed: the result cannot be sent as JSON:"
+        " result[0]: a container that holds itself (list)"
+    )
 
 
 def test_none_is_null_and_text_is_sent_as_it_is() -> None:
@@ -453,12 +462,14 @@ def test_the_executor_loads_only_when_used_and_only_the_tools_given_handlers() -
         [sys.executable, "-S", "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     # The package's own loaders (_payloads reads payload constants on first use), the reply
-    # parser of prompt mode (with the call envelopes it reads and the reply's ids) and the runtime.
+    # parser of prompt mode (with the call envelopes it reads and the reply's ids) and the runtime
+    # (with the rule of what can be sent on, by which the parser mends what a model sent).
     shared = [
         "generated.memory_tools",
         "generated.memory_tools._calls",
         "generated.memory_tools._ids",
         "generated.memory_tools._jsonl",
+        "generated.memory_tools._outbound",
         "generated.memory_tools._payloads",
         "generated.memory_tools._repair",
         "generated.memory_tools._runtime",

@@ -116,7 +116,7 @@ def standard_decoding(runtime: ModuleType) -> Iterator[None]:
     )
     with (
         mock.patch.object(runtime, "_fast_loads", None),
-        mock.patch.object(runtime, "_decode", runtime._json_decode),
+        mock.patch.object(runtime, "_decode", runtime._json_first),
     ):
         yield
 
@@ -496,13 +496,19 @@ def test_huge_integers_in_dict_input(memory: ModuleType, value: int) -> None:
 
 
 def test_lone_surrogates(memory: ModuleType) -> None:
+    # Issue 32: each is replaced by U+FFFD, with a warning (tests/test_outbound_encoding.py).
     request = search(memory, '{"query": "\\ud800"}')
-    assert request.ok and request.values["query"] == "\ud800"
+    assert request.ok and request.values["query"] == "\ufffd"
+    assert request.warnings == ("lone_surrogate_replaced:query",)
     request = search(memory, '{"query": "a\ud800b", "\udfff": 1}')
-    assert request.values["query"] == "a\ud800b"
-    assert request.warnings == ("unknown_parameter:\udfff",)
+    assert request.values == {"query": "a\ufffdb", "\ufffd": 1, "limit": 3}
+    assert request.warnings == (
+        "lone_surrogate_replaced:query",
+        "lone_surrogate_replaced:\ufffd",
+        "unknown_parameter:\ufffd",
+    )
     request = search(memory, {"query": "\udc80"})
-    assert request.ok
+    assert request.ok and request.values["query"] == "\ufffd"
     request = search(
         memory, b'{"query": "\xed\xa0\x80"}'
     )  # a surrogate encoded in UTF-8 is invalid UTF-8

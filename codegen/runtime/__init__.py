@@ -31,6 +31,7 @@ MODULES = (
     "mcp",
     "types",
     "prompts",
+    "outbound",
 )
 
 
