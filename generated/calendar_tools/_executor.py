@@ -33,7 +33,7 @@ from collections.abc import (
 from typing import Any, Final, cast
 
 from ._explain import decoded_arguments, explain_errors
-from ._results import ToolCallResult, check_result
+from ._results import ToolCallResult, check_result, unsendable
 from ._runs import HandlerRuns, Outcome
 from ._runtime import ToolCallRequest, ToolSpec
 
@@ -133,14 +133,19 @@ class ToolExecutor:
         return self._finished(request, outcome.content)
 
     def _finished(self, request: ToolCallRequest[object], content: object) -> ToolCallResult:
-        """A handler's value as the call's result: checked against the tool's `returns`, when it
-        declares one."""
+        """A handler's value as the call's result: failed when JSON cannot carry it (the one
+        rule of `_outbound`), and checked against the tool's `returns`, when it declares one."""
         returns = self._tools[request.tool_name].returns
+        problems = unsendable(content, returns)
+        if problems:
+            error = "the result cannot be sent as JSON: " + "; ".join(p.words for p in problems)
+            return _mismatched(request, content, error, tuple(p.error for p in problems))
         if returns is None:
             return _success(request, content)
         structured, mismatch = check_result(returns, content)
         if structured is None:
-            return _mismatched(request, content, mismatch)
+            error = f"the result does not match the tool's `returns` schema: {'; '.join(mismatch)}"
+            return _mismatched(request, content, error, mismatch)
         return ToolCallResult(
             request.tool_name,
             request.tool_call_id,
@@ -292,9 +297,8 @@ def _failed(request: ToolCallRequest[object], exc: BaseException) -> ToolCallRes
 
 
 def _mismatched(
-    request: ToolCallRequest[object], content: object, codes: tuple[str, ...]
+    request: ToolCallRequest[object], content: object, error: str, codes: tuple[str, ...]
 ) -> ToolCallResult:
-    error = f"the result does not match the tool's `returns` schema: {'; '.join(codes)}"
     logger.error(
         "the handler of %s returned a wrong result on call %s: %s",
         request.tool_name,

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Final, NamedTuple, Self
 
 from ._calls import Parse, Refused, call_parts
+from ._ids import ReplyIds
 from ._repair import iter_values, repair_json
 from ._runtime import RawArguments, ToolCallRequest, refused
 
@@ -92,9 +93,9 @@ def _reason(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
-def read_line(parse: Parse, text: str, number: int) -> list[Item]:
+def read_line(parse: Parse, text: str, number: int, ids: ReplyIds) -> list[Item]:
     """The calls on one line of a JSONL reply (one, or several side by side), a problem, or
-    nothing for a line with nothing on it (blank, or a code fence's line)."""
+    nothing for a line with nothing on it (blank, or a code fence's line); `ids`: the reply's."""
     stripped = text.strip().lstrip("\ufeff").strip()
     if not stripped or stripped.startswith("```"):
         return []
@@ -109,11 +110,13 @@ def read_line(parse: Parse, text: str, number: int) -> list[Item]:
     try:
         found = _loads(stripped)
     except (ValueError, RecursionError) as exc:
-        return _several(parse, stripped, text, number, exc)
-    return [call_of(parse, found, number, f"call_{number}", (), text)]
+        return _several(parse, stripped, text, number, exc, ids)
+    return [call_of(parse, found, number, f"call_{number}", ids, (), text)]
 
 
-def _several(parse: Parse, stripped: str, text: str, number: int, exc: Exception) -> list[Item]:
+def _several(
+    parse: Parse, stripped: str, text: str, number: int, exc: Exception, ids: ReplyIds
+) -> list[Item]:
     """The calls of a line that is not one JSON object: one or more objects side by side (`{…} {…}`,
     `{…}{…}`, an old Mac line break between), each repaired as the rules allow."""
     values = list(iter_values(stripped))
@@ -130,7 +133,7 @@ def _several(parse: Parse, stripped: str, text: str, number: int, exc: Exception
         else:
             call_id = f"call_{number}" if index == 1 else f"call_{number}_{index}"
             warnings = (*found.warnings, *codes)
-            items.append(call_of(parse, found.value, number, call_id, warnings, text))
+            items.append(call_of(parse, found.value, number, call_id, ids, warnings, text))
     if not values or any("{" in gap for gap in outside):
         items.append(Problem(number, "invalid_json", _reason(exc), text[:SHOWN]))
     return items
@@ -154,11 +157,13 @@ def call_of(
     found: object,
     number: int,
     default_id: str,
+    ids: ReplyIds,
     warnings: tuple[str, ...] = (),
     text: str = "",
 ) -> Item:
     """The request for one decoded call object, in any envelope `call_parts` knows, or the
-    problem that keeps it from being one."""
+    problem that keeps it from being one: its id one an earlier call of the reply has too
+    (`ids` says, and makes `default_id` one no call has)."""
     parts = call_parts(found)
     if isinstance(parts, Refused):
         return Problem(number, parts.reason, parts.detail, text[:SHOWN] or _shown(found))
@@ -166,7 +171,7 @@ def call_of(
     if type(call_id) is int:
         call_id = str(call_id)
     if type(call_id) is not str or not call_id:
-        call_id = default_id
+        call_id = ids.unused(default_id)
     parameters = parts.arguments
     warnings = (*warnings, *parts.warnings)
     raw: RawArguments
@@ -187,6 +192,9 @@ def call_of(
     if error is not None and error is not False and error != "":
         reported = error if type(error) is str else _shown(error, None)
         request = refused(request, f"model_reported_error:{reported}")
+    dropped = ids.claim(request)
+    if dropped is not None:
+        return Problem(number, dropped.code, dropped.detail, text[:SHOWN] or _shown(found))
     return request
 
 
@@ -228,6 +236,7 @@ class LineReader:
         self._overflow: str | None = None  # the start of a line that is too long
         self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
         self._saw_bytes = False
+        self._ids = ReplyIds()
 
     def feed(self, chunk: Chunk) -> Iterator[Item]:
         """The items of every line this chunk completes."""
@@ -288,7 +297,7 @@ class LineReader:
         if self._saw_bytes and (bad := _NOT_UTF8.search(text)) is not None:
             detail = f"invalid UTF-8 at character {bad.start() + 1}"
             return [Problem(number, "invalid_utf8", detail, _readable(text[:SHOWN]))]
-        return read_line(self._parse, text, number)
+        return read_line(self._parse, text, number, self._ids)
 
 
 # What the decoder makes of bytes that are not UTF-8.
@@ -394,14 +403,24 @@ def parse_single_json(parse: Parse, reply: Chunk) -> CallBatch:
                 return CallBatch((), (Problem(line, "invalid_json", _reason(exc), text[:SHOWN]),))
             found = repaired.value
             warnings = repaired.warnings
+    ids = ReplyIds()
     if type(found) is not list:
-        return batch((call_of(parse, found, line, "call_1", warnings),))
-    return batch(_item(parse, item, line, index, warnings) for index, item in enumerate(found, 1))
+        return batch((call_of(parse, found, line, "call_1", ids, warnings),))
+    return batch(
+        _item(parse, item, line, index, ids, warnings) for index, item in enumerate(found, 1)
+    )
 
 
-def _item(parse: Parse, found: object, line: int, index: int, warnings: tuple[str, ...]) -> Item:
+def _item(
+    parse: Parse,
+    found: object,
+    line: int,
+    index: int,
+    ids: ReplyIds,
+    warnings: tuple[str, ...],
+) -> Item:
     """The call of the `index`th object of an array of calls (a problem says which it was)."""
-    item = call_of(parse, found, line, f"call_{index}", warnings)
+    item = call_of(parse, found, line, f"call_{index}", ids, warnings)
     if isinstance(item, Problem):
         return item._replace(detail=f"item {index}: {item.detail}")
     return item

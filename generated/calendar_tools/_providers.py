@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final, NamedTuple, TypeAlias, cast
 
+from ._ids import ReplyIds
 from ._runtime import (
     MAX_NODES,
     RawArguments,
@@ -87,6 +88,21 @@ def from_gemini(obj: object, parse: Parse) -> list[ToolCallRequest[object]]:
 def _requests(obj: object, classify: Classify, parse: Parse) -> list[ToolCallRequest[object]]:
     """Walk `obj` depth first, in order, and parse each call found."""
     requests: list[ToolCallRequest[object]] = []
+    ids = ReplyIds()
+
+    def add(request: ToolCallRequest[object]) -> None:
+        # A call whose id an earlier one holds is dropped, and said on the one that holds it.
+        dropped = ids.claim(request, len(requests))
+        if dropped is None:
+            requests.append(request)
+            return
+        holder = requests[dropped.holder]
+        if dropped.code not in holder.warnings:
+            requests[dropped.holder] = holder._replace(warnings=(*holder.warnings, dropped.code))
+
+    def failed(code: str) -> None:
+        add(_failed(code, ids.unused(f"call_{len(requests)}")))
+
     pending: list[object] = [obj]
     # The records and lists being walked, by id: one found inside itself is skipped. Holding
     # them keeps their ids from being reused by an object a property makes on the fly.
@@ -100,26 +116,26 @@ def _requests(obj: object, classify: Classify, parse: Parse) -> list[ToolCallReq
             del inside[id(node.node)]
             continue
         if type(node) is _CallAt:
-            requests.append(_request(node, len(requests), parse))
+            add(_request(node, ids.unused(f"call_{len(requests)}"), parse))
             continue
         try:
             # Even isinstance runs an object's code (a `__class__` property), so all of this may
             # raise: a node that cannot be read is a problem, and the walk goes on.
             if isinstance(node, _SCALARS):
-                requests.append(_failed("malformed_response", len(requests)))
+                failed("malformed_response")
                 continue
             if id(node) in inside:
                 continue
             budget -= 1
             if budget < 0:
-                requests.append(_failed("response_too_large", len(requests)))
+                failed("response_too_large")
                 break
             found = list(node) if isinstance(node, (list, tuple)) else classify(node)
         except Exception as exc:  # noqa: BLE001 - an object whose attributes raise
-            requests.append(_failed(f"unreadable_response:{type(exc).__name__}", len(requests)))
+            failed(f"unreadable_response:{type(exc).__name__}")
             continue
         if found is None:
-            requests.append(_failed("malformed_response", len(requests)))
+            failed("malformed_response")
             continue
         inside[id(node)] = node
         pending.append(_Leave(node))
@@ -127,22 +143,23 @@ def _requests(obj: object, classify: Classify, parse: Parse) -> list[ToolCallReq
     return requests
 
 
-def _request(at: _CallAt, position: int, parse: Parse) -> ToolCallRequest[object]:
-    """The parsed call; a call without an id gets `call_<position in the list returned>`."""
+def _request(at: _CallAt, generated_id: str, parse: Parse) -> ToolCallRequest[object]:
+    """The parsed call; a call without an id gets `generated_id` (`call_<its position in the
+    list returned>`, unless a call of the reply has that id)."""
     try:
         call = at.read(at.node)
         # The name and id as exact text: no method of a str subclass runs after this.
         name, given_id = _text(call.name), _text(call.call_id)
     except Exception as exc:  # noqa: BLE001 - an object whose attributes raise
-        return _failed(f"unreadable_tool_call:{type(exc).__name__}", position)
-    call_id = given_id or f"call_{position}"
+        return _failed(f"unreadable_tool_call:{type(exc).__name__}", generated_id)
+    call_id = given_id or generated_id
     warnings: tuple[str, ...] = ()
     if not given_id and call.id_expected:
         warnings = ("tool_call_id_generated",)
     arguments = None if call.arguments is _MISSING else call.arguments
     if not name:
         code = f"malformed_tool_call:{call.name_field}"
-        return _failed(code, position, call_id, arguments, warnings)
+        return _failed(code, call_id, arguments, warnings)
     # Arguments of a kind no parser takes (a list, a number) are the parser's to report.
     request = parse(name, cast(RawArguments, arguments), call_id)
     return request._replace(warnings=warnings + request.warnings) if warnings else request
@@ -150,8 +167,7 @@ def _request(at: _CallAt, position: int, parse: Parse) -> ToolCallRequest[object
 
 def _failed(
     code: str,
-    position: int,
-    call_id: str = "",
+    call_id: str,
     arguments: object = None,
     warnings: tuple[str, ...] = (),
 ) -> RefusedRequest:
@@ -160,7 +176,7 @@ def _failed(
         raw = "" if arguments is None else decode_arguments(arguments).raw_text
     except Exception:  # noqa: BLE001 - arguments whose own methods raise
         raw = ""
-    return RefusedRequest("", call_id or f"call_{position}", raw, None, {}, warnings, (code,))
+    return RefusedRequest("", call_id, raw, None, {}, warnings, (code,))
 
 
 def _text(value: object) -> str | None:

@@ -26,6 +26,8 @@ class _ChatAssembler(_Assembler):
         super().__init__(parse, on_partial)
         self._at: dict[tuple[int, object], _Slot] = {}  # (choice, index) → the call there now
         self._of: dict[int, list[_Slot]] = {}  # choice → its calls, in order
+        self._open: dict[int, int] = {}  # choice → how many of its calls a finish closed
+        self._with_id: dict[tuple[int, str], _Slot] = {}  # (choice, id) → its first call
 
     def read(self, event: object) -> None:
         if _field(event, "type") == "chunk":
@@ -40,8 +42,10 @@ class _ChatAssembler(_Assembler):
                 if legacy not in (_MISSING, None):
                     self._legacy(number, legacy)
             if isinstance(_field(choice, "finish_reason"), str):
-                for slot in self._of.get(number, ()):
+                calls = self._of.get(number, [])
+                for slot in calls[self._open.get(number, 0) :]:
                     self.close(slot)
+                self._open[number] = len(calls)
 
     def _tool_call(self, choice: int, entry: object) -> None:
         if _field(entry, "type") not in ("function", None, _MISSING):
@@ -56,7 +60,7 @@ class _ChatAssembler(_Assembler):
         else:
             slot = self._at.get((choice, index))
         if slot is not None and not _another_call(slot, call_id, name, arguments):
-            self._more(slot, name, call_id)
+            self._more(choice, slot, name, call_id)
         else:
             # A new call, or one on an index in use (gateways that flatten parallel calls):
             # never merged into the call there.
@@ -74,14 +78,11 @@ class _ChatAssembler(_Assembler):
         """The call a delta without an index continues: the one with its id; else the last one,
         unless the delta starts a call (a name, after a call that has a name or arguments)."""
         if call_id:
-            for slot in self._of.get(choice, ()):
-                if slot.call_id == call_id:
-                    return slot
-            return None  # another id is another call
+            return self._with_id.get((choice, call_id))  # another id is another call
         last = self._latest(choice)
         if last is None:
             return None
-        if isinstance(name, str) and name and (last.name or last.arguments is not None):
+        if isinstance(name, str) and name and (last.name or last.streamed):
             return None
         return last
 
@@ -95,12 +96,15 @@ class _ChatAssembler(_Assembler):
             calls[-1].superseded = True
         slot = self.start(name, call_id)
         calls.append(slot)
+        if call_id:
+            self._with_id.setdefault((choice, call_id), slot)
         self._at[(choice, index if index is not None else f"#{slot.position}")] = slot
         return slot
 
-    def _more(self, slot: _Slot, name: object, call_id: str) -> None:
+    def _more(self, choice: int, slot: _Slot, name: object, call_id: str) -> None:
         if call_id and not slot.call_id:
             slot.call_id = call_id
+            self._with_id.setdefault((choice, call_id), slot)
         if isinstance(name, str) and name != slot.name:
             # A name in pieces is joined, as the SDK's accumulator does; the same name again is
             # a repeated start, which changes nothing.
@@ -128,11 +132,13 @@ def _another_call(slot: _Slot, call_id: str, name: object, text: object) -> bool
     another name, or text that is neither blank nor the same arguments again (a duplicate)."""
     if call_id and slot.call_id:
         return call_id != slot.call_id
-    if call_id or slot.arguments is None or not slot.whole():
+    if call_id or not slot.streamed or not slot.whole():
         return False
     if isinstance(name, str) and name and slot.name and name != slot.name:
         return True
-    return isinstance(text, str) and text.strip() != "" and text != slot.arguments
+    if not isinstance(text, str) or text.strip() == "":
+        return False
+    return len(text) != slot.length or text != slot.arguments
 
 
 # ---------------------------------------------------------------------------------------------
@@ -146,6 +152,7 @@ class _ResponsesAssembler(_Assembler):
     def __init__(self, parse: Parse, on_partial: OnPartial | None) -> None:
         super().__init__(parse, on_partial)
         self._by_item: dict[object, _Slot] = {}  # item id (or output index) → its call
+        self._with_id: dict[str, _Slot] = {}  # call id → its first call
         self._seen: set[int] = set()
 
     def read(self, event: object) -> None:
@@ -193,6 +200,8 @@ class _ResponsesAssembler(_Assembler):
         slot = self.start(_field(item, "name"), _field(item, "call_id"))
         for key in keys:
             self._by_item[key] = slot
+        if slot.call_id:
+            self._with_id.setdefault(slot.call_id, slot)
         return slot
 
     def _added(self, event: object, item: object) -> None:
@@ -222,10 +231,10 @@ class _ResponsesAssembler(_Assembler):
         if slot.emitted:
             self.problem("late_fragment", f"for {slot.call_id!r}: {text[:_SHOWN]!r}")
             return
-        if slot.arguments:
+        if slot.length:
             slot.warn("stream_arguments_replaced")
-        slot.arguments = text
-        self._changed[id(slot)] = slot
+        slot.replace(text)
+        self.grew(slot, len(text))
 
     def _done(self, event: object, item: object, unseen: str = "stream_call_start_missing") -> None:
         """A whole item: it completes its call, saying what the events did not."""
@@ -233,16 +242,15 @@ class _ResponsesAssembler(_Assembler):
             return
         keys = self._keys(event, item)
         call_id = _str(_field(item, "call_id"))
-        slot = self._find(keys) or next(
-            (slot for slot in self.slots if call_id and slot.call_id == call_id), None
-        )
+        slot = self._find(keys) or self._with_id.get(call_id)
         if slot is None:
             slot = self._start(keys, item)
             slot.warn(unseen)
         if not slot.name:
             slot.name = _str(_field(item, "name"))
-        if not slot.call_id:
+        if not slot.call_id and call_id:
             slot.call_id = call_id
+            self._with_id.setdefault(call_id, slot)
         self._whole_text(slot, _field(item, "arguments"))
         self.close(slot)
 
@@ -252,9 +260,7 @@ class _ResponsesAssembler(_Assembler):
         for item in _list(_field(response, "output")):
             self._done(_MISSING, item, "stream_call_recovered")
         if not complete:
-            for slot in self.slots:
-                if not slot.closed:
-                    self.end(slot)
+            self.end_open()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,9 +297,7 @@ class _AnthropicAssembler(_Assembler):
             if slot is not None:
                 self.close(slot)
         elif kind == "message_stop":
-            for slot in self.slots:
-                if not slot.closed:
-                    self.end(slot)
+            self.end_open()
 
     def _block(self, index: int | None, block: object) -> None:
         if _field(block, "type") != "tool_use":
@@ -344,9 +348,9 @@ class _GeminiAssembler(_Assembler):
 
     def __init__(self, parse: Parse, on_partial: OnPartial | None) -> None:
         super().__init__(parse, on_partial)
-        self._ids: set[str] = set()
         self._open: dict[int, _Slot] = {}  # candidate → a call whose arguments still stream
-        self._path_open: dict[int, str] = {}  # candidate → the path whose string continues
+        # a call (by id()) → its string value still streaming: its path, keys, pieces so far
+        self._string: dict[int, tuple[str, list[str | int], list[str]]] = {}
 
     def read(self, event: object) -> None:
         for number, candidate in enumerate(_list(_field(event, "candidates"))):
@@ -369,11 +373,6 @@ class _GeminiAssembler(_Assembler):
             return
         if slot is not None:
             self.end(slot)  # another call began: the one streaming got no last part
-        if call_id and call_id in self._ids:
-            self.problem("duplicate_call", f"the call {call_id!r} came again")
-            return
-        if call_id:
-            self._ids.add(call_id)
         slot = self.start(name, call_id)
         args = _field(call, "args")
         # A call of a tool without parameters has no args.
@@ -389,11 +388,12 @@ class _GeminiAssembler(_Assembler):
             self._open[candidate] = slot
             return
         self._open.pop(candidate, None)
-        self._path_open.pop(candidate, None)
+        self._flush(slot)
         self.close(slot)
 
     def end(self, slot: _Slot) -> None:
         # Only a call still streaming its arguments is open: it never got its last part.
+        self._flush(slot)
         slot.closed = slot.cut = True
 
     def _partial(self, candidate: int, slot: _Slot, partial: object) -> None:
@@ -401,18 +401,35 @@ class _GeminiAssembler(_Assembler):
         value = _partial_value(partial)
         keys = _json_path(path)
         if keys is None or value is _MISSING or not isinstance(slot.given, dict):
+            self._flush(slot)
             slot.warn(f"stream_partial_arg_unreadable:{path}")
             slot.cut = True  # a value that cannot be placed is lost: the call must not run
             return
-        if self._path_open.get(candidate) == path and isinstance(value, str):
-            value = _get_path(slot.given, keys) + value  # the same string, continued
-        continues = _field(partial, "will_continue", "willContinue") is True
-        if continues and isinstance(value, str):
-            self._path_open[candidate] = path
+        size = len(value) if isinstance(value, str) else 1
+        streaming = self._string.get(id(slot))
+        if streaming is not None and streaming[0] == path and isinstance(value, str):
+            streaming[2].append(value)  # the same string, continued: joined when it is read
         else:
-            self._path_open.pop(candidate, None)
-        _set_path(slot.given, keys, value)
-        self._changed[id(slot)] = slot
+            self._flush(slot)
+            _set_path(slot.given, keys, value)
+            if isinstance(value, str):
+                self._string[id(slot)] = (path, keys, [value])
+        if _field(partial, "will_continue", "willContinue") is not True:
+            self._flush(slot)
+        self.grew(slot, size)
+
+    def settle(self, slot: _Slot) -> None:
+        """Write the string still streaming into the call's arguments, as far as it came."""
+        streaming = self._string.get(id(slot))
+        if streaming is not None and isinstance(slot.given, dict):
+            pieces = streaming[2]
+            pieces[:] = ["".join(pieces)]
+            _set_path(slot.given, streaming[1], pieces[0])
+
+    def _flush(self, slot: _Slot) -> None:
+        """The string still streaming is whole: written into the call's arguments."""
+        self.settle(slot)
+        self._string.pop(id(slot), None)
 
 
 def _partial_value(partial: object) -> object:
@@ -453,18 +470,6 @@ def _json_path(path: str) -> list[str | int] | None:
         keys.append(int(number) if number is not None else name if name is not None else quoted)
         at = step.end()
     return keys or None
-
-
-def _get_path(root: object, keys: list[str | int]) -> str:
-    node = root
-    for key in keys:
-        if isinstance(node, dict) and isinstance(key, str):
-            node = node.get(key)
-        elif isinstance(node, list) and isinstance(key, int) and key < len(node):
-            node = node[key]
-        else:
-            return ""
-    return node if isinstance(node, str) else ""
 
 
 def _set_path(root: dict[str, object], keys: list[str | int], value: object) -> None:

@@ -222,8 +222,9 @@ class Catalog:
         return matched, tuple(renamed)
 
 
-# One encoder for every call (json.dumps with an option builds a new one each time).
-_encode: Final = json.JSONEncoder(ensure_ascii=False).encode
+# One encoder for every call (json.dumps with an option builds a new one each time). A NaN or an
+# infinity has no JSON text the parser would read: the object itself goes to the parser then.
+_encode: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
 def _json_text(value: object, otherwise: dict[str, object]) -> RawArguments:

@@ -68,6 +68,10 @@ def explain_warnings(codes: Iterable[str]) -> str | None:
             notes.append(f"`{path}` was null and was treated as not given")
         elif name == "timestamp_without_offset":
             notes.append(f"`{path}` had no UTC offset and was read as UTC")
+        elif name == "lone_surrogate_replaced":
+            notes.append(f"`{path}` held a lone surrogate, which is not text, replaced by U+FFFD")
+        elif name == "non_finite_number":
+            notes.append(f"`{path}` is not a finite number")
     return "; ".join(dict.fromkeys(notes)) or None
 
 

@@ -5,11 +5,13 @@ every call's arguments as valid JSON objects.
 Standard library only. Some providers refuse a whole conversation whose history holds arguments
 that are not a JSON object (OpenAI, vLLM), so re-sending what the model wrote can break every
 later request. Each call keeps its name and id as the model sent them, so the results (`to_*`)
-still answer it; its arguments are kept as sent when they were already one JSON object (the same
-text, byte for byte), and are otherwise the parser's corrected `values` as JSON: `{}` when nothing
-could be read, whose refusal the call's result carries. Every other part of the turn (text,
-reasoning, thinking, signatures) is kept as it is. Nothing here raises: a field that cannot be
-read is taken as absent, as the adapters take it.
+still answer it; its arguments are kept as sent when they were already one JSON object that can
+be sent on (the same text, byte for byte), and are otherwise the parser's corrected `values` as
+strict JSON: `{}` when nothing could be read, whose refusal the call's result carries. Every other
+part of the turn (reasoning, thinking, signatures) is kept as it is. What is text here (a chat
+message's content, names, ids, arguments) is well-formed UTF-8, by `_outbound`'s one rule: a
+lone surrogate is U+FFFD, the same in the results' forms. Nothing here raises: a field that
+cannot be read is taken as absent, as the adapters take it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
+from ._outbound import encode, strict_loads, strict_text, well_formed
 from ._runtime import RawArguments, ToolCallRequest
 
 if TYPE_CHECKING:
@@ -39,7 +42,7 @@ def openai_chat(obj: object, parse: Parse) -> OpenAIAssistantMessage:
     content = _get(message, "content")
     turn: OpenAIAssistantMessage = {
         "role": "assistant",
-        "content": content if isinstance(content, str) else None,
+        "content": well_formed(content) if isinstance(content, str) else None,
     }
     calls = []
     position = 0
@@ -83,7 +86,7 @@ def openai_responses(obj: object, parse: Parse) -> list[Any]:
         }
         item_id = _get(item, "id")
         if isinstance(item_id, str) and item_id:
-            call["id"] = item_id
+            call["id"] = well_formed(item_id)
         items.append(call)
         position += 1
     return items
@@ -135,7 +138,7 @@ def gemini(obj: object, parse: Parse) -> GeminiContent:
         function_call: dict[str, Any] = {}
         call_id = _get(call, "id")
         if isinstance(call_id, str) and call_id:
-            function_call["id"] = call_id
+            function_call["id"] = well_formed(call_id)
         function_call["name"] = name
         function_call["args"] = _object(_get(call, "args"), name, parse)
         rebuilt = _as_dict(part)
@@ -151,8 +154,9 @@ def gemini(obj: object, parse: Parse) -> GeminiContent:
 
 
 def _text(raw: object, name: str, parse: Parse) -> str:
-    """The call's arguments as JSON object text: as sent when they are one already."""
-    if isinstance(raw, str) and isinstance(_strict_loads(raw), dict):
+    """The call's arguments as JSON object text: as sent when they are one already, and one
+    that can be sent on (`_outbound.strict_loads`: no lone surrogate, no number out of range)."""
+    if isinstance(raw, str) and isinstance(strict_loads(raw), dict):
         return raw
     return _values_text(raw, name, parse)
 
@@ -160,42 +164,20 @@ def _text(raw: object, name: str, parse: Parse) -> str:
 def _object(raw: object, name: str, parse: Parse) -> object:
     """The call's arguments as a JSON object: as sent when they are one already."""
     if isinstance(raw, Mapping):
-        if _is_json(raw):
+        if strict_text(raw) is not None:
             return raw
     elif isinstance(raw, str):
-        decoded = _strict_loads(raw)
+        decoded = strict_loads(raw)
         if isinstance(decoded, dict):
             return decoded
     return json.loads(_values_text(raw, name, parse))
 
 
 def _values_text(raw: object, name: str, parse: Parse) -> str:
-    """The parser's corrected values as JSON: `{}` when nothing could be read."""
-    values = parse(name, raw, "").values  # type: ignore[arg-type]  # parse takes any input
-    try:
-        return json.dumps(values, ensure_ascii=False, allow_nan=False)
-    except Exception:  # noqa: BLE001 - a value JSON cannot hold: nothing usable to send back
-        return "{}"
-
-
-def _is_json(value: object) -> bool:
-    try:
-        json.dumps(value, allow_nan=False)
-    except Exception:  # noqa: BLE001 - not JSON, or a mapping whose own methods raise
-        return False
-    return True
-
-
-def _strict_loads(text: str) -> object:
-    """The JSON value of the text, or None when it is not valid JSON (NaN and Infinity are not)."""
-    try:
-        return json.loads(text, parse_constant=_reject)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _reject(constant: str) -> object:
-    raise ValueError(f"{constant} is not JSON")
+    """The parser's corrected values as strict JSON (`{}` when nothing could be read): a lone
+    surrogate the model sent is U+FFFD there, with the parse's warning, and a number out of a
+    float's range is null, as `_outbound.encode` writes it."""
+    return encode(parse(name, raw, "").values).text  # type: ignore[arg-type]  # takes any input
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,12 +211,13 @@ def _first(value: object) -> object:
 
 
 def _name(value: object) -> str:
-    return value if isinstance(value, str) else ""
+    return well_formed(value) if isinstance(value, str) else ""
 
 
 def _id(value: object, position: int) -> str:
-    """The call's id, or the one the adapter gave a call without one, so its result answers it."""
-    return value if isinstance(value, str) and value else f"call_{position}"
+    """The call's id, or the one the adapter gave a call without one, so its result answers it
+    (whose `to_*` form makes the id well-formed text the same way)."""
+    return well_formed(value) if isinstance(value, str) and value else f"call_{position}"
 
 
 def _as_dict(part: object) -> dict[str, Any]:

@@ -11,6 +11,8 @@ import json
 from collections.abc import Callable
 from typing import Final, NamedTuple, cast
 
+from ._ids import ReplyIds
+from ._json_prefix import JsonPrefix
 from ._providers import _SCALARS, Parse, _failed, _field
 from ._runtime import RawArguments, ToolCallRequest, refused
 
@@ -39,20 +41,28 @@ OnPartial = Callable[[PartialCall], object]
 
 # How much of a fragment a problem shows.
 _SHOWN: Final = 100
+# Characters of partial views each piece of arguments earns beside its own length: arguments up
+# to this long are shown at every piece (see `_Assembler._show_partials`).
+_VIEW_ALLOWANCE: Final = 256
 
 
 class _Slot:
-    """One call being assembled from events."""
+    """One call being assembled from events. Its argument text is kept as the pieces that came,
+    joined when it is read whole, and read once as it comes (`JsonPrefix`): a stream costs time
+    linear in its length however many pieces it has."""
 
     __slots__ = (
-        "_whole_at",
-        "arguments",
+        "_pieces",
+        "_prefix",
+        "_valid",
         "call_id",
         "closed",
+        "credit",
         "cut",
         "emitted",
         "given",
         "id_expected",
+        "length",
         "name",
         "position",
         "superseded",
@@ -64,37 +74,71 @@ class _Slot:
         self.id_expected = id_expected  # the provider's form has an id: a missing one is odd
         self.name = name if isinstance(name, str) else ""
         self.call_id = call_id if isinstance(call_id, str) else ""
-        self.arguments: str | None = None  # the streamed text, once any came
+        self._pieces: list[str] | None = None  # the streamed text, once any came
+        self._prefix = JsonPrefix()
+        self._valid: bool | None = None  # whether the text, once whole, is JSON json reads
+        self.length = 0  # characters of text (of arguments that came as values: their last view)
         self.given: object = None  # arguments that came whole (an object), until text comes
         self.warnings: list[str] = []
         self.closed = False  # the provider said the call is complete, or the stream ended
         self.cut = False  # it ended before it was complete
         self.superseded = False  # a later call began where only one streams at a time
         self.emitted = False
-        self._whole_at = -1  # the length of text last found to be one whole JSON value
+        self.credit = 0  # characters of partial views this call has earned (see _show_partials)
+
+    @property
+    def streamed(self) -> bool:
+        """Whether any text came (read `arguments` only where its length is paid for: it joins)."""
+        return self._pieces is not None
+
+    @property
+    def arguments(self) -> str | None:
+        """The streamed text so far, or None when none came."""
+        pieces = self._pieces
+        if pieces is None:
+            return None
+        if len(pieces) > 1:
+            pieces[:] = ["".join(pieces)]  # joined once, until more comes
+        return pieces[0] if pieces else ""
 
     def append(self, fragment: str) -> None:
-        self.arguments = fragment if self.arguments is None else self.arguments + fragment
+        if self._pieces is None:
+            self._pieces = []
+        self._pieces.append(fragment)
+        self.length += len(fragment)
+        self._prefix.feed(fragment)
+
+    def replace(self, text: str) -> None:
+        """The whole text, instead of what came so far."""
+        self._pieces, self._prefix, self._valid, self.length = [], JsonPrefix(), None, 0
+        self.append(text)
+
+    def shown(self) -> str | None:
+        """The text so far closed into JSON (`JsonPrefix.closed`); None when it is not JSON the
+        prefix reader follows."""
+        text = self.arguments
+        return None if text is None else self._prefix.closed(text)
 
     def warn(self, code: str) -> None:
         if code not in self.warnings:
             self.warnings.append(code)
 
     def whole(self) -> bool:
-        """Whether the text so far is one complete JSON value (nothing came: not yet)."""
-        text = self.arguments
-        if text is None:
+        """Whether the text so far is one complete JSON value (nothing came: not yet). The text is
+        decoded once, when its last bracket closes; white space after it changes nothing, and
+        anything else makes it no longer whole, for good."""
+        if self._pieces is None:
             return self.given is not None
-        if self._whole_at == len(text):
-            return True
-        if not text.rstrip().endswith(("}", "]")):
+        if not self._prefix.complete:
             return False
-        try:
-            json.loads(text)
-        except ValueError:
-            return False
-        self._whole_at = len(text)
-        return True
+        if self._valid is None:
+            try:
+                json.loads(self.arguments or "")
+            except (ValueError, RecursionError):
+                self._valid = False
+            else:
+                self._valid = True
+        return self._valid
 
 
 class _Assembler:
@@ -108,6 +152,7 @@ class _Assembler:
         self.slots: list[_Slot] = []
         self.problems: list[StreamProblem] = []
         self.event = 0
+        self.ids = ReplyIds()
         self._next = 0  # the first slot not yet yielded
         self._changed: dict[int, _Slot] = {}  # slots whose text grew in this event
 
@@ -127,9 +172,7 @@ class _Assembler:
 
     def finish(self) -> list[ToolCallRequest[object]]:
         """The stream ended: every call still open is complete, or cut off."""
-        for slot in self.slots:
-            if not slot.closed:
-                self.end(slot)
+        self.end_open()
         return self._ready()
 
     def failed(self, exc: BaseException) -> None:
@@ -157,12 +200,17 @@ class _Assembler:
             shown = text[:_SHOWN]
             self.problem("late_fragment", f"for {slot.call_id or slot.position!r}: {shown!r}")
             return
-        if text == slot.arguments and slot.whole():
+        if len(text) == slot.length and slot.whole() and text == slot.arguments:
             # The whole arguments sent again (a duplicated chunk, or a gateway that repeats
             # them): appending would make `{..}{..}`.
             slot.warn("stream_duplicate_arguments_ignored")
             return
         slot.append(text)
+        self.grew(slot, len(text))
+
+    def grew(self, slot: _Slot, size: int) -> None:
+        """A call's arguments grew by `size` characters in this event: a view may show it."""
+        slot.credit += size + _VIEW_ALLOWANCE
         self._changed[id(slot)] = slot
 
     def close(self, slot: _Slot) -> None:
@@ -177,8 +225,18 @@ class _Assembler:
         else:
             slot.cut = True
 
+    def end_open(self) -> None:
+        """End every call still open (those yielded are closed: only the rest are looked at)."""
+        for slot in self.slots[self._next :]:
+            if not slot.closed:
+                self.end(slot)
+
     def ready(self, slot: _Slot) -> bool:
         return slot.closed
+
+    def settle(self, slot: _Slot) -> None:
+        """Bring arguments that come as values up to date before they are read (a reader that
+        keeps some of them aside while they stream writes them in)."""
 
     # -- yielding ---------------------------------------------------------------------------
 
@@ -188,29 +246,32 @@ class _Assembler:
             slot = self.slots[self._next]
             slot.emitted = True
             self._next += 1
+            call_id = slot.call_id or self.ids.unused(f"call_{slot.position}")
             try:
-                out.append(self._request(slot))
+                request = self._request(slot, call_id)
             except Exception as exc:  # noqa: BLE001 - arguments whose own methods raise
-                code = f"unreadable_tool_call:{type(exc).__name__}"
-                out.append(_failed(code, slot.position, slot.call_id))
+                request = _failed(f"unreadable_tool_call:{type(exc).__name__}", call_id)
+            dropped = self.ids.claim(request)
+            if dropped is None:
+                out.append(request)
+            else:
+                self.problem(dropped.code, dropped.detail)
         return out
 
-    def _request(self, slot: _Slot) -> ToolCallRequest[object]:
-        position = slot.position
-        call_id = slot.call_id or f"call_{position}"
+    def _request(self, slot: _Slot, call_id: str) -> ToolCallRequest[object]:
         warnings = tuple(slot.warnings)
         if not slot.call_id and slot.id_expected:
             warnings = ("tool_call_id_generated", *warnings)
         raw = self.raw_arguments(slot)
         if not slot.name:
-            return _failed("malformed_tool_call:name", position, call_id, raw, warnings)
+            return _failed("malformed_tool_call:name", call_id, raw, warnings)
         request = self.parse(slot.name, raw, call_id)
         if slot.cut and "truncated_arguments" not in request.errors:
             request = refused(request, "truncated_arguments")
         return request._replace(warnings=warnings + request.warnings) if warnings else request
 
     def raw_arguments(self, slot: _Slot) -> RawArguments:
-        if slot.arguments is not None:
+        if slot.streamed:
             return slot.arguments
         if slot.given is None:
             return ""  # no arguments came: an empty object, as in the whole message
@@ -218,39 +279,34 @@ class _Assembler:
         return cast(RawArguments, slot.given)
 
     def _show_partials(self) -> None:
+        """Each call whose arguments grew in this event, as its text so far shows it. A view
+        costs the length of the call's text (to close it, and for the parser to read it): it is
+        shown once the call has earned that much, each piece earning its length and
+        `_VIEW_ALLOWANCE`. Short arguments are shown at every piece; long ones less often, so
+        that views cost time linear in the stream, not in its pieces times its length."""
         changed, self._changed = self._changed, {}
         if self.on_partial is None:
             return
         for slot in changed.values():
-            if slot.emitted:
+            if slot.emitted or slot.credit < slot.length:
                 continue
-            call_id = slot.call_id or f"call_{slot.position}"
-            if slot.arguments is not None:
-                text, shown = slot.arguments, _close_string(slot.arguments)
+            call_id = slot.call_id or self.ids.unused(f"call_{slot.position}")
+            text = slot.arguments
+            if text is not None:
+                shown = slot.shown()
+                if shown is None:
+                    shown = text  # not JSON the prefix reader follows: the parser's repair
             else:  # arguments that stream as values (Gemini's partial_args)
+                self.settle(slot)
                 try:
                     text = shown = json.dumps(slot.given, ensure_ascii=False, default=str)
                 except (TypeError, ValueError, RecursionError):
                     continue  # nothing to show yet; the call itself reports what it holds
+                slot.length = len(text)  # what the next view of it will cost
+            slot.credit -= len(text)
             values = self.parse(slot.name, shown, call_id).values if slot.name else {}
             # The callback is the caller's code: what it raises is theirs to see.
             self.on_partial(PartialCall(slot.position, slot.name, call_id, text, values))
-
-
-def _close_string(text: str) -> str:
-    """The text with a string still being written closed, so a view shows it as far as it came
-    (the parser drops a value cut inside a string: a call must never run with one)."""
-    inside = escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = inside
-        elif char == '"':
-            inside = not inside
-    if not inside:
-        return text
-    return (text[:-1] if escaped else text) + '"'
 
 
 def _text(exc: BaseException) -> str:

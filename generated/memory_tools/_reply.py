@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from ._calls import Catalog, Parse
+from ._ids import ReplyIds
 from ._jsonl import (
     MAX_LINE,
     SHOWN,
@@ -154,6 +155,7 @@ class _Reader:
         self.codes = codes
         self._breaks = [match.start() for match in re.finditer("\n", text)]
         self._count = 0
+        self.ids = ReplyIds()
 
     def line(self, offset: int) -> int:
         return bisect_right(self._breaks, offset - 1) + 1
@@ -227,7 +229,9 @@ class _Reader:
                 name, call_id, arguments = named.group(1), named.group(2), named.group(3)
                 offset = body_start + named.start(3)
                 items.extend(
-                    self._arguments(name, arguments, offset, call_id or self.next_id(), codes)
+                    self._arguments(
+                        name, arguments, offset, call_id or self.next_id(), codes, bool(call_id)
+                    )
                 )
             start = end
         return items
@@ -381,26 +385,35 @@ class _Reader:
             yield item
 
     def _object(self, value: object, line: int, codes: tuple[str, ...], shown: str) -> Item:
-        return _with(call_of(self.parse, value, line, self.next_id(), codes, shown), self.codes)
+        call = call_of(self.parse, value, line, self.next_id(), self.ids, codes, shown)
+        return _with(call, self.codes)
 
     # -----------------------------------------------------------------------------------------
     # A call whose name and arguments came apart
 
     def _arguments(
-        self, name: str, text: str, offset: int, call_id: str, codes: tuple[str, ...]
+        self,
+        name: str,
+        text: str,
+        offset: int,
+        call_id: str,
+        codes: tuple[str, ...],
+        given: bool = False,
     ) -> list[Item]:
         """The call of a tool named outside its arguments' JSON (Mistral `[ARGS]`, DeepSeek,
-        harmony): the first JSON object in `text`, fenced or not."""
+        harmony): the first JSON object in `text`, fenced or not. `given`: the model wrote the
+        id; else it is made up."""
         line = self.line(offset)
         shown = text.strip()[:SHOWN]
         if not text.strip():
-            return [self._call(name, {}, call_id, codes, line)]
+            return [self._call(name, {}, call_id, codes, line, given)]
         for found in iter_values(text):
             if found.reason == "truncated":
                 return [Problem(line, "truncated_reply", "the reply was cut off", shown)]
             if found.reason or type(found.value) is not dict:
                 break
-            return [self._call(name, found.value, call_id, (*codes, *found.warnings), line)]
+            codes = (*codes, *found.warnings)
+            return [self._call(name, found.value, call_id, codes, line, given)]
         return [Problem(line, "invalid_json", f"{name}: no JSON object of arguments", shown)]
 
     def _call(
@@ -410,9 +423,14 @@ class _Reader:
         call_id: str,
         codes: tuple[str, ...],
         line: int,
+        given: bool = False,
     ) -> Item:
-        found = {"name": name, "parameters": arguments, "call_id": call_id}
-        return _with(call_of(self.parse, found, line, call_id, codes), self.codes)
+        """The call of `name`; `call_id` is the model's (`given`), else one made up for it, which
+        the reply's ids may still change (`ReplyIds.unused`)."""
+        found: dict[str, object] = {"name": name, "parameters": arguments}
+        if given:
+            found["call_id"] = call_id
+        return _with(call_of(self.parse, found, line, call_id, self.ids, codes), self.codes)
 
 
 def _outside(body: str, values: list[Found]) -> str:

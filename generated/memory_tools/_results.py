@@ -3,20 +3,20 @@
 
 Standard library only. What the model reads of a result is `ToolCallResult.text`: the handler's
 content (text as it is, anything else as JSON), or why the call failed or was not run, in words
-it can act on; a note follows when the parser changed what the model sent.
+it can act on; a note follows when the parser changed what the model sent. Every form is
+encoded by `_outbound`: strict JSON in well-formed UTF-8, the same value in text and structure.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import json
 import traceback as tracebacks
-from collections.abc import Iterable, Mapping
-from datetime import date, datetime, time
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, cast
 
 from ._explain import explain_warnings
+from ._outbound import Unsendable, encode, json_default, well_formed
 from ._runtime import Invalid, ResultSpec
 
 if TYPE_CHECKING:
@@ -37,9 +37,10 @@ class ToolCallResult:
 
     `status` is "success" (`content` is what the handler returned), "failed" (the handler raised:
     `error` is the exception's type and text, `exception` the exception itself, for the program
-    and its logs, never for the model) or "rejected" (not run: the request had errors, or no
-    handler takes the tool; `error` says what to fix, `errors` holds the request's codes).
-    `warnings` are the request's.
+    and its logs, never for the model; or it returned what JSON cannot carry, `errors` holding
+    each code with its path, `result_non_finite_number:items[0]`) or "rejected" (not run: the
+    request had errors, or no handler takes the tool; `error` says what to fix, `errors` holds
+    the request's codes). `warnings` are the request's.
 
     For a tool that declares `returns`, a success also has `structured`: the handler's value as
     JSON, checked against the schema (what every provider form sends); a value that does not
@@ -80,29 +81,32 @@ class ToolCallResult:
         else:
             body = f"Error: the call was not run: {self.error}."
         note = explain_warnings(self.warnings)
-        return f"{body}\n\nNote: {note}." if note else body
+        # The words may quote what a model or an exception wrote: text UTF-8 can encode.
+        return well_formed(f"{body}\n\nNote: {note}." if note else body)
 
 
 def content_text(content: object) -> str:
-    """A handler's content as the model reads it: text as it is, anything else as JSON."""
+    """A handler's content as the model reads it: text as it is, anything else as strict JSON
+    (`_outbound.encode`: what JSON cannot carry is replaced; the executor has already failed a
+    handler's result that holds any)."""
     if isinstance(content, str):
-        return content
-    try:
-        return json.dumps(content, ensure_ascii=False, default=_json_default)
-    except Exception:  # noqa: BLE001 - a cycle, or a value whose own conversion raised
-        # The model still gets text, and the result is still sent.
-        return _plain_text(content)
+        return well_formed(content)
+    return encode(content).text
 
 
 def content_json(content: object) -> object:
-    """A handler's content as JSON values (what `content_text` writes, decoded)."""
+    """A handler's content as JSON values: what `content_text` writes, decoded."""
     if isinstance(content, str):
-        return content
-    text = content_text(content)
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
+        return well_formed(content)
+    return json.loads(encode(content).text)
+
+
+def unsendable(content: object, returns: ResultSpec[object] | None) -> tuple[Unsendable, ...]:
+    """What in a handler's value JSON cannot carry (a NaN, a lone surrogate, a cycle, ...), each
+    with its path; a result that declares `returns` is read with its wire names."""
+    if returns is None:
+        return encode(content).problems
+    return encode(content, _wire_default(returns.wire_names)).problems
 
 
 def check_result(
@@ -116,35 +120,37 @@ def check_result(
     would make (`"5"` for an integer, an undeclared key) is a mismatch: the handler is code, and
     what it returns must already be right. Only a None in an optional field is read as absent,
     as Python writes "no value"."""
-    try:
-        plain = _wire_json(content, returns.wire_names)
-        if type(plain) is not dict:
-            return None, (f"result_not_object:{type(plain).__name__}",)
-        warnings: list[str] = []
-        errors: list[str] = []
-        typed = returns.check(plain, warnings, errors)
-        problems = (*errors, *(w for w in warnings if not w.startswith(_ABSENT_CODE)))
-        if problems or isinstance(typed, Invalid):
-            return None, problems or ("result_invalid",)
-        # The object the checker corrected in place: optional fields left out as None are not
-        # there, defaults are; its dates become ISO text again.
-        structured = _wire_json(plain, returns.wire_names)
-    except Exception as exc:  # noqa: BLE001 - a cycle, NaN, or a value whose conversion raised
-        return None, (f"result_not_json:{type(exc).__name__}",)
-    return cast(dict[str, object], structured), ()
+    default = _wire_default(returns.wire_names)
+    encoded = encode(content, default)
+    if encoded.problems:
+        return None, tuple(problem.error for problem in encoded.problems)
+    plain = json.loads(encoded.text)
+    if type(plain) is not dict:
+        return None, (f"result_not_object:{type(plain).__name__}",)
+    warnings: list[str] = []
+    errors: list[str] = []
+    typed = returns.check(plain, warnings, errors)
+    problems = (*errors, *(w for w in warnings if not w.startswith(_ABSENT_CODE)))
+    if problems or isinstance(typed, Invalid):
+        return None, problems or ("result_invalid",)
+    # The object the checker corrected in place: optional fields left out as None are not
+    # there, defaults are; its dates become ISO text again.
+    return cast(dict[str, object], json.loads(encode(plain, default).text)), ()
 
 
 _ABSENT_CODE: Final = "null_treated_as_absent:"
 
 
-def _wire_json(value: object, wire_names: Mapping[type, tuple[tuple[str, ...], str]]) -> object:
-    """`value` as JSON values, each result dataclass as an object keyed by wire name (an open
-    object's other keys among them), anything else as `content_text` writes it."""
+def _wire_default(
+    wire_names: Mapping[type, tuple[tuple[str, ...], str]],
+) -> Callable[[object], object]:
+    """`json_default`, but each result dataclass as an object keyed by wire name (an open
+    object's other keys among them)."""
 
     def default(item: object) -> object:
         names = wire_names.get(type(item))
         if names is None:
-            return _json_default(item)
+            return json_default(item)
         wires, extra = names
         fields = dataclasses.fields(item)  # type: ignore[arg-type]
         out = {wire: getattr(item, field.name) for wire, field in zip(wires, fields)}
@@ -152,39 +158,7 @@ def _wire_json(value: object, wire_names: Mapping[type, tuple[tuple[str, ...], s
             out.update(getattr(item, extra))
         return out
 
-    return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False, default=default))
-
-
-def _json_default(value: object) -> object:
-    """JSON for what the json module does not know: the ISO text of dates and times, an enum's
-    value, a dataclass's fields, a set's items, a pydantic model's own JSON form, and the text of
-    anything else (UUID, Decimal, Path, ...)."""
-    if isinstance(value, (datetime, date, time)):
-        return value.isoformat()
-    if isinstance(value, enum.Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}
-    if isinstance(value, (set, frozenset)):
-        try:
-            return sorted(value)  # a set has no order of its own: sorted, when it can be
-        except TypeError:
-            return list(value)
-    if isinstance(value, Mapping):
-        return dict(value)
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value).decode("utf-8", "replace")
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json")
-    return _plain_text(value)
-
-
-def _plain_text(value: object) -> str:
-    try:
-        return str(value)
-    except Exception:  # noqa: BLE001 - a value whose __str__ raises is still a value of a type
-        return f"<{type(value).__name__}>"
+    return default
 
 
 # ---------------------------------------------------------------------------------------------
@@ -194,7 +168,7 @@ def _plain_text(value: object) -> str:
 def to_openai_chat(results: Iterable[ToolCallResult]) -> list[OpenAIToolMessage]:
     """OpenAI Chat Completions: a `tool` message per call, to append to `messages`."""
     return [
-        {"role": "tool", "tool_call_id": result.tool_call_id, "content": result.text}
+        {"role": "tool", "tool_call_id": well_formed(result.tool_call_id), "content": result.text}
         for result in results
     ]
 
@@ -202,7 +176,11 @@ def to_openai_chat(results: Iterable[ToolCallResult]) -> list[OpenAIToolMessage]
 def to_openai_responses(results: Iterable[ToolCallResult]) -> list[OpenAIFunctionCallOutput]:
     """OpenAI Responses: a `function_call_output` item per call, for the next `input`."""
     return [
-        {"type": "function_call_output", "call_id": result.tool_call_id, "output": result.text}
+        {
+            "type": "function_call_output",
+            "call_id": well_formed(result.tool_call_id),
+            "output": result.text,
+        }
         for result in results
     ]
 
@@ -212,7 +190,7 @@ def to_anthropic(results: Iterable[ToolCallResult]) -> list[AnthropicToolResult]
     return [
         {
             "type": "tool_result",
-            "tool_use_id": result.tool_call_id,
+            "tool_use_id": well_formed(result.tool_call_id),
             "content": result.text,
             "is_error": not result.ok,
         }
@@ -236,12 +214,13 @@ def to_gemini(
             response = {"output": content_json(output)}
             note = explain_warnings(result.warnings)
             if note:
-                response["note"] = note
+                response["note"] = well_formed(note)
         else:
             response = {"error": result.text}
-        name = sent.get(result.tool_name, result.tool_name)
+        name = well_formed(sent.get(result.tool_name, result.tool_name))
         function_response: GeminiFunctionResponse = {"name": name, "response": response}
         if result.tool_call_id:
-            function_response = {"id": result.tool_call_id, "name": name, "response": response}
+            call_id = well_formed(result.tool_call_id)
+            function_response = {"id": call_id, "name": name, "response": response}
         parts.append({"functionResponse": function_response})
     return parts

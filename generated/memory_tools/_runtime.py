@@ -19,6 +19,7 @@ from math import isfinite
 from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
+from ._outbound import has_lone_surrogate, well_formed
 from ._repair import repair_json
 
 
@@ -352,10 +353,10 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
         if not stripped:
             return Decoded(text, {}, warnings, [])
         errors: list[str] = []
-        decode = _json_decode if refused else _loads
-        refused = False
         try:
-            value = decode(stripped)
+            # Only what json decodes can hold what mend_model_values mends: msgspec refuses it.
+            value, by_json = (_json_decode(stripped), True) if refused else _loads_as(stripped)
+            refused = False
         except RecursionError:
             return Decoded(text, None, warnings, ["arguments_too_deep"])
         except ValueError as exc:
@@ -369,7 +370,7 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
                 )  # a string, and not JSON
             if repaired is None:
                 return Decoded(text, None, warnings, [_parse_error(_reason(exc), text)])
-            value = repaired.value
+            value, by_json = repaired.value, True
             warnings.extend(repaired.warnings)
             if repaired.truncated:
                 # The values that were complete are recovered, but a cut call must not run.
@@ -377,6 +378,8 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
         if type(value) is dict:
             if _too_deep(value, stripped):
                 return Decoded(text, None, warnings, ["arguments_too_deep"])
+            if by_json:
+                mend_model_values(value, "", warnings)
             return Decoded(text, value, warnings, errors)
         if type(value) is not str:
             return Decoded(text, None, warnings, ["arguments_not_object"])
@@ -395,7 +398,13 @@ def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
         return Decoded(_UNSHOWN, None, [], ["arguments_too_large"])
     # The parser corrects what it checks in place, so it works on its own copy of the caller's.
     root: dict[str, object] = {key_text(key): copy_containers(value) for key, value in raw.items()}
-    return Decoded(_as_json_text(raw), root, [], [])
+    raw_text = _as_json_text(raw)
+    warnings: list[str] = []
+    # json writes a non-finite number as NaN or Infinity, and keeps a lone surrogate as it is.
+    written = raw_text is not _UNSHOWN and "NaN" not in raw_text and "Infinity" not in raw_text
+    if not written or has_lone_surrogate(raw_text):
+        mend_model_values(root, "", warnings)
+    return Decoded(raw_text, root, warnings, [])
 
 
 def copy_containers(value: object) -> object:
@@ -473,17 +482,94 @@ def _reject_constant(name: str) -> object:
 
 
 _json_decode: Final = json.JSONDecoder(parse_constant=_reject_constant).decode
-# The strict first attempt at a text; where msgspec refuses one, _loads lets json decide.
-_decode: Final = _fast_loads or _json_decode
+
+
+def _finite_float(literal: str) -> float:
+    number = float(literal)
+    if not isfinite(number):
+        raise ValueError(f"{literal} is out of a float's range")
+    return number
+
+
+_json_decode_finite: Final = json.JSONDecoder(
+    parse_constant=_reject_constant, parse_float=_finite_float
+).decode
+
+
+def _json_first(text: str) -> object:
+    """json's strict decoding as the first attempt when msgspec is not installed: it refuses, as
+    msgspec does, a text that may hold a lone surrogate or a number out of a float's range, which
+    the whole-input rules then decode and mend with a warning, so both give one result."""
+    if _may_hold_lone_surrogate(text):
+        raise ValueError("a lone surrogate may be there")
+    return _json_decode_finite(text)
+
+
+# The strict first attempt at a text; where it refuses one, _loads lets json decide.
+_decode: Final = _fast_loads or _json_first
+
+
+# ---------------------------------------------------------------------------------------------
+# What the model sent that cannot be sent on (`_outbound`): mended at decoding, with a warning
+
+
+def mend_model_values(value: object, path: str, warnings: list[str]) -> object:
+    """The parser's own decoded value with each lone surrogate in a string or a key replaced by
+    U+FFFD (`lone_surrogate_replaced`), so that what reaches a handler and a history turn is
+    text; a number out of a float's range (`1e400`) or a NaN in a decoded input is kept for the
+    parameter's checks, with the warning `non_finite_number` (sent on, it is null). Objects and
+    arrays are mended in place."""
+    if isinstance(value, str):
+        if has_lone_surrogate(value):
+            warnings.append(f"lone_surrogate_replaced:{path}")
+            return well_formed(value)
+        return value
+    if isinstance(value, float):
+        if not isfinite(value):
+            warnings.append(f"non_finite_number:{path}")
+        return value
+    if type(value) is dict:
+        items = list(value.items())
+        value.clear()
+        for key, item in items:
+            name = key
+            if has_lone_surrogate(key):
+                name = well_formed(key)
+                warnings.append(f"lone_surrogate_replaced:{_child_path(path, name)}")
+            value[name] = mend_model_values(item, _child_path(path, name), warnings)
+    elif type(value) is list:
+        for index, item in enumerate(value):
+            value[index] = mend_model_values(item, f"{path}[{index}]", warnings)
+    return value
+
+
+def _child_path(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+_ESCAPED_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _may_hold_lone_surrogate(text: str) -> bool:
+    """Whether a JSON text may decode to one: as it is, or escaped (a pair's escapes match too)."""
+    if has_lone_surrogate(text):
+        return True
+    return "\\u" in text and _ESCAPED_SURROGATE.search(text) is not None
 
 
 def _loads(text: str) -> object:
+    return _loads_as(text)[0]
+
+
+def _loads_as(text: str) -> tuple[object, bool]:
+    """The value of a JSON text, and whether json decoded it (msgspec refused it, or is not
+    installed)."""
     if _fast_loads is not None:
         try:
-            return _fast_loads(text)
+            return _fast_loads(text), False
         except ValueError:
             pass  # json decides, so both paths give the same result and the same reason.
-    return _json_decode(text)
+    return _json_decode(text), True
 
 
 def _reason(exc: ValueError) -> str:
@@ -755,9 +841,11 @@ def to_dict(
     if isinstance(v, Mapping):
         return {key_text(key): item for key, item in v.items()}
     if isinstance(v, str):
-        parsed = _embedded_json(v)
+        parsed, by_json = _embedded_json(v)
         if type(parsed) is dict:
             warnings.append(f"string_parsed_as_json:{path}")
+            if by_json:
+                mend_model_values(parsed, path, warnings)
             return parsed
     errors.append(f"unsupported_object_literal:{path}")
     return INVALID
@@ -769,9 +857,11 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
     if isinstance(v, (list, tuple)):
         return list(v)
     if isinstance(v, str):
-        parsed = _embedded_json(v)
+        parsed, by_json = _embedded_json(v)
         if type(parsed) is list:
             warnings.append(f"string_parsed_as_json:{path}")
+            if by_json:
+                mend_model_values(parsed, path, warnings)
             return parsed
     if v is None:
         errors.append(f"unsupported_array_literal:{path}")
@@ -780,16 +870,17 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
     return [v]
 
 
-def _embedded_json(text: str) -> object:
-    """The value of a string that itself holds JSON, or INVALID."""
+def _embedded_json(text: str) -> tuple[object, bool]:
+    """The value of a string that itself holds JSON, or INVALID; and whether json decoded it
+    (then it is mended as a whole input is)."""
     stripped = text.strip()
     if not stripped or stripped[0] not in "[{" or len(stripped) > MAX_CHARS:
-        return INVALID
+        return INVALID, False
     try:
-        value = _loads(stripped)
+        value, by_json = _loads_as(stripped)
     except (ValueError, RecursionError):
-        return INVALID
-    return INVALID if _too_deep(value, stripped) else value
+        return INVALID, False
+    return (INVALID, False) if _too_deep(value, stripped) else (value, by_json)
 
 
 def unknown_keys(src: dict[str, object], known: frozenset[str]) -> list[str]:
