@@ -95,6 +95,11 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "warning",
         "a name the tool does not declare: kept in `values`",
     ),
+    "key_converted_to_text": (
+        "parameter",
+        "warning",
+        'an object\'s key sent as a number, boolean or null (a dict input, a pythonic call): its JSON text (`1` → `"1"`, `True` → `"true"`); the path is the value\'s under it',
+    ),
     "missing_required": ("parameter", "error", "a required parameter missing or `null`"),
     "unsupported_boolean_literal": ("parameter", "error", "no boolean can be read from the value"),
     "unsupported_integer_literal": ("parameter", "error", "no integer can be read from the value"),
@@ -130,6 +135,16 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "outside a string's lengths or an array's item counts",
     ),
     "pattern_mismatch": ("parameter", "error", "a string that does not match `pattern`"),
+    "value_not_json": (
+        "parameter",
+        "error",
+        "a value JSON cannot carry (a dict input, an SDK's object, a pythonic call): a set, bytes, a complex number, `...`, NaN or an infinity, any other object",
+    ),
+    "key_not_json": (
+        "parameter",
+        "error",
+        "an object's key JSON cannot carry (a tuple, bytes, any other object), or two keys with one JSON text (`{1: …, \"1\": …}`): the object's path, none for the arguments' own keys",
+    ),
     "arguments_unquoted": (
         "call",
         "warning",

@@ -30,6 +30,7 @@ def check_examples(catalog: Catalog, files: Mapping[str, str], cache: BuildCache
         "__init__.py",
         "_runtime.py",
         "_repair.py",
+        "_values.py",
         "_payloads.py",
         "_calls.py",
         "_jsonl.py",

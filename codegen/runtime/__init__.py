@@ -28,6 +28,7 @@ MODULES = (
     "mcp",
     "types",
     "prompts",
+    "values",
 )
 
 

@@ -24,6 +24,8 @@ _KIND_WORDS: Final = {
     "unsupported_object_literal": "must be a JSON object",
     "unsupported_array_literal": "must be an array",
     "unsupported_null_literal": "must be null",
+    "value_not_json": "must be text, a number, a boolean, null, an array or an object",
+    "key_not_json": "must be a JSON object whose keys are text, each once",
 }
 
 _AMBIGUOUS: Final = (

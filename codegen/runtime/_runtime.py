@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ._repair import repair_json
+from ._values import json_value
 
 
 def _fast_decoder() -> Callable[[str], object] | None:
@@ -392,9 +393,14 @@ def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
     # Values a dict shares between places are one object in memory but many in JSON text.
     if _expanded_size(raw, {}) > MAX_NODES:
         return Decoded(_UNSHOWN, None, [], ["arguments_too_large"])
-    # The parser corrects what it checks in place, so it works on its own copy of the caller's.
-    root: dict[str, object] = {key_text(key): copy_containers(value) for key, value in raw.items()}
-    return Decoded(_as_json_text(raw), root, [], [])
+    # The parser corrects what it checks in place, so it works on its own copy of the caller's,
+    # which holds JSON values only (bounded in depth above, as `json_value` needs).
+    warnings: list[str] = []
+    errors: list[str] = []
+    root = json_value(raw, "", warnings, errors)
+    if errors or type(root) is not dict:
+        return Decoded(_as_json_text(raw), None, warnings, errors)
+    return Decoded(_as_json_text(raw), root, warnings, [])
 
 
 def copy_containers(value: object) -> object:
@@ -831,11 +837,9 @@ def _promote(v: object, path: str, warnings: list[str]) -> object:
             warnings.append(f"string_literal_converted_to_{kind}:{path}")
             return promoted
         return v
-    if isinstance(v, Mapping):
-        return {
-            key_text(key): _promote(item, f"{path}.{key_text(key)}", warnings)
-            for key, item in v.items()
-        }
-    if isinstance(v, (list, tuple)):
+    # The decoded arguments hold JSON values only (`_values`): objects are dicts with text keys.
+    if type(v) is dict:
+        return {key: _promote(item, f"{path}.{key}", warnings) for key, item in v.items()}
+    if type(v) is list:
         return [_promote(item, f"{path}[{index}]", warnings) for index, item in enumerate(v)]
     return v
