@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ._repair import repair_json
-from ._values import json_value
+from ._values import is_json, json_value
 
 
 def _fast_decoder() -> Callable[[str], object] | None:
@@ -377,6 +377,11 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
         if type(value) is dict:
             if _too_deep(value, stripped):
                 return Decoded(text, None, warnings, ["arguments_too_deep"])
+            if not is_json(value):
+                # A number too large for a float (`1e400`) decodes to an infinity, the one value
+                # decoded text can hold that is no JSON value: refused at its path.
+                json_value(value, "", warnings, errors)
+                return Decoded(text, None, warnings, errors)
             return Decoded(text, value, warnings, errors)
         if type(value) is not str:
             return Decoded(text, None, warnings, ["arguments_not_object"])
@@ -477,9 +482,21 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if isfinite(number):
+        return number
+    raise ValueError("Number out of range")  # as msgspec refuses it
+
+
 _json_decode: Final = json.JSONDecoder(parse_constant=_reject_constant).decode
-# The strict first attempt at a text; where msgspec refuses one, _loads lets json decide.
-_decode: Final = _fast_loads or _json_decode
+# The strict first attempt at a text; where msgspec refuses one, _loads lets json decide. Both
+# refuse a number too large for a float, so the fast path never holds an infinity: the slow one
+# reads it and `_decode_text` refuses it with its path.
+_finite_json_decode: Final = json.JSONDecoder(
+    parse_constant=_reject_constant, parse_float=_finite_float
+).decode
+_decode: Final = _fast_loads or _finite_json_decode
 
 
 def _loads(text: str) -> object:
@@ -760,7 +777,7 @@ def to_dict(
     if isinstance(v, Mapping):
         return {key_text(key): item for key, item in v.items()}
     if isinstance(v, str):
-        parsed = _embedded_json(v)
+        parsed = _embedded_json(v, path, warnings, errors)
         if type(parsed) is dict:
             warnings.append(f"string_parsed_as_json:{path}")
             return parsed
@@ -774,7 +791,7 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
     if isinstance(v, (list, tuple)):
         return list(v)
     if isinstance(v, str):
-        parsed = _embedded_json(v)
+        parsed = _embedded_json(v, path, warnings, errors)
         if type(parsed) is list:
             warnings.append(f"string_parsed_as_json:{path}")
             return parsed
@@ -785,8 +802,9 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
     return [v]
 
 
-def _embedded_json(text: str) -> object:
-    """The value of a string that itself holds JSON, or INVALID."""
+def _embedded_json(text: str, path: str, warnings: list[str], errors: list[str]) -> object:
+    """The value of a string that itself holds JSON, or INVALID; an infinity in it (`1e400`) is
+    refused at its path, as in the arguments themselves."""
     stripped = text.strip()
     if not stripped or stripped[0] not in "[{" or len(stripped) > MAX_CHARS:
         return INVALID
@@ -794,7 +812,9 @@ def _embedded_json(text: str) -> object:
         value = _loads(stripped)
     except (ValueError, RecursionError):
         return INVALID
-    return INVALID if _too_deep(value, stripped) else value
+    if _too_deep(value, stripped):
+        return INVALID
+    return value if is_json(value) else json_value(value, path, warnings, errors)
 
 
 def unknown_keys(src: dict[str, object], known: frozenset[str]) -> list[str]:

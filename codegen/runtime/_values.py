@@ -5,7 +5,9 @@ A call's arguments come as JSON text, as a dict a caller built, as an SDK's own 
 the parser sees only what JSON can carry: objects with text keys, arrays, text, integers, finite
 floats, booleans and null. `json_value` makes that copy of a value; `json_text` tells a value that
 already is one, as JSON text. Every entry reaches them: `_runtime.decode_arguments` for anything
-that is not text, and `_calls.Catalog` (the readers of model text) before it takes the text path.
+that is not text and for decoded text that holds an infinity (`1e400`, which JSON's grammar takes
+and no float holds), a string holding JSON (`string_parsed_as_json`), and `_calls.Catalog` (the
+readers of model text) before it takes the text path.
 
 | sent | given to the parser |
 | --- | --- |
@@ -50,23 +52,25 @@ def json_text(value: object) -> str | None:
     """The JSON text of a value that already is a JSON value, exactly (keys text, floats finite,
     no other type, no subclass), else None: such a value is `json_value`'s to convert."""
     try:
-        return _encode(value) if _is_json(value) else None
+        return _encode(value) if is_json(value) else None
     except (ValueError, RecursionError):  # an integer too long to write, or nesting too deep
         return None
 
 
-def _is_json(value: object) -> bool:
+def is_json(value: object) -> bool:
+    """Whether `value` already is a JSON value, exactly: what a JSON decoder gives, save the
+    infinity a number too large for a float becomes (`1e400`)."""
     if type(value) is str or type(value) is int or type(value) is bool or value is None:
         return True
     if type(value) is float:
         return isfinite(value)
     if type(value) is dict:
         for key, item in value.items():
-            if type(key) is not str or not _is_json(item):
+            if type(key) is not str or not is_json(item):
                 return False
         return True
     if type(value) is list:
-        return all(_is_json(item) for item in value)
+        return all(is_json(item) for item in value)
     return False
 
 
