@@ -415,6 +415,19 @@ def test_a_key_of_the_arguments_themselves_follows_the_same_rule(pkg: ModuleType
         check(request, form, codes, (), ("key_not_json",), {})
 
 
+def test_a_sequence_is_bounded_in_size_and_depth_before_it_becomes_a_list(pkg: ModuleType) -> None:
+    """A sequence becomes an array, so the limits of a dict input hold for it as for a list:
+    `range(10**12)` is `arguments_too_large`, never a list being made, and sequences nested past
+    the depth limit are `arguments_too_deep`."""
+    for form, request, codes in dict_entries(pkg, {"arr": range(10**12)}):
+        check(request, form, codes, (), ("arguments_too_large",), {})
+    deep: object = range(1)
+    for _ in range(200):
+        deep = MappingProxyType({"k": (deep,)})
+    for form, request, codes in dict_entries(pkg, {"obj": deep}):
+        check(request, form, codes, (), ("arguments_too_deep",), {})
+
+
 # ---------------------------------------------------------------------------------------------
 # Text: a number no float holds, and a string holding JSON
 

@@ -319,20 +319,20 @@ class _Reader:
             if start < 0:
                 self._count = first_id  # no call of this text is one: the ids are not used
                 return None
-            segment = stripped[start:end]
-            # A call starts with a name and ends with `)`: what is around it is space, or the
-            # `\` that joins two lines of bare calls.
-            source = segment.strip(_AROUND_A_CALL)
+            blank = _BLANK.match(stripped, start, end)
+            begin = blank.end() if blank is not None else start
+            source = stripped[begin:end]
             if not source and items and end == len(stripped) - listed:
                 break  # a trailing comma: `[f(a=1),]`
             try:
-                call = ast.parse(source, mode="eval").body
+                # In brackets, as in the list: lines join, and a comment ends at its line.
+                call = ast.parse(f"({source}\n)", mode="eval").body
             except (SyntaxError, ValueError, MemoryError, RecursionError):
                 call = None
             if not isinstance(call, ast.Call):
                 self._count = first_id
                 return None
-            line = self.line(at + start + len(segment) - len(segment.lstrip(_AROUND_A_CALL)))
+            line = self.line(at + begin)
             items.append(self._pythonic_call(call, source, line, codes))
         return items
 
@@ -465,7 +465,9 @@ def _dotted(node: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
-_AROUND_A_CALL: Final = " \t\n\r\f\v\\"
+# What may stand before a call, or alone after a list's last comma: space, comments, and the
+# `\` that joins two lines of bare calls.
+_BLANK: Final = re.compile(r"(?:\s+|\\|#[^\n]*)*+")
 # What cuts a text of calls into its calls: brackets, commas, strings, comments, line breaks.
 _SPECIAL: Final = re.compile(r"[()\[\]{},'\"#\n]")
 # A Python string from its opening quote (a prefix such as `r` or `b` is text before it).

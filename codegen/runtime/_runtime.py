@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ._repair import repair_json
-from ._values import is_json, json_value
+from ._values import is_container, is_json, json_value
 
 
 def _fast_decoder() -> Callable[[str], object] | None:
@@ -393,11 +393,12 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
 
 
 def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
-    if _too_deep(raw, None):
-        return Decoded(_UNSHOWN, None, [], ["arguments_too_deep"])
+    beyond = _beyond_limits(raw, MAX_NODES + 1)
     # Values a dict shares between places are one object in memory but many in JSON text.
-    if _expanded_size(raw, {}) > MAX_NODES:
-        return Decoded(_UNSHOWN, None, [], ["arguments_too_large"])
+    if beyond is None and _expanded_size(raw, {}) > MAX_NODES:
+        beyond = "arguments_too_large"
+    if beyond is not None:
+        return Decoded(_UNSHOWN, None, [], [beyond])
     # The parser corrects what it checks in place, so it works on its own copy of the caller's,
     # which holds JSON values only (bounded in depth above, as `json_value` needs).
     warnings: list[str] = []
@@ -463,7 +464,7 @@ def key_text(key: object) -> str:
 
 def _expanded_size(node: object, sizes: dict[int, int]) -> int:
     """How many values `node` holds when written out, shared ones counted at each place (memoized)."""
-    if not isinstance(node, (Mapping, list, tuple)):
+    if not is_container(node):
         return 1
     known = sizes.get(id(node))
     if known is not None:
@@ -522,31 +523,38 @@ def _parse_error(reason: str, original: str) -> str:
 _SCALARS: Final = frozenset({str, int, float, bool, type(None)})
 
 
-def _is_container(value: object) -> bool:
-    return isinstance(value, (Mapping, list, tuple))
-
-
 def _too_deep(root: object, text: str | None) -> bool:
     # Most calls hold fewer brackets than the limit, so no walk is needed to know they are shallow.
     if text is not None and text.count("{") + text.count("[") <= MAX_DEPTH:
         return False
+    return _beyond_limits(root, None) == "arguments_too_deep"
+
+
+def _beyond_limits(root: object, budget: int | None) -> str | None:
+    """`arguments_too_deep` for a value nested deeper than the limit, `arguments_too_large` when
+    more than `budget` values are met on the way (a dict input's `range(10**12)` is never walked
+    whole), else None."""
     # Breadth first, each container once per level, so values shared between places cost nothing.
     # Only containers are ever put in a level.
     level: dict[int, Any] = {id(root): root}
+    left = -1 if budget is None else budget
     for _ in range(MAX_DEPTH):
         deeper: dict[int, Any] = {}
         for node in level.values():
             items = node.values() if isinstance(node, Mapping) else node
             for item in items:
+                left -= 1
+                if left == 0:
+                    return "arguments_too_large"
                 # Decoded JSON holds exact types: the exact test skips the slow ABC check for
                 # every scalar of a large document.
                 kind = type(item)
-                if kind is dict or kind is list or (kind not in _SCALARS and _is_container(item)):
+                if kind is dict or kind is list or (kind not in _SCALARS and is_container(item)):
                     deeper[id(item)] = item
         if not deeper:
-            return False
+            return None
         level = deeper
-    return True
+    return "arguments_too_deep"
 
 
 # ---------------------------------------------------------------------------------------------

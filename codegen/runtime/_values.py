@@ -22,7 +22,9 @@ A set is refused rather than listed, since the order a list would need is not in
 are refused rather than decoded, since they need not be text. The caller's value is never changed.
 
 Standard library only; nothing here raises on any value of the types above (an object whose own
-methods raise is the caller's to catch, as `_runtime.run_parser` does).
+methods raise is the caller's to catch, as `_runtime.run_parser` does). `json_value` walks what it
+is given: its caller bounds the depth and size of every container first (`is_container`), as
+`_runtime` does, so `range(10**12)` is `arguments_too_large`, never a list being made.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from math import isfinite
-from typing import Final
+from typing import Final, TypeGuard
 
 # What a refused value leaves behind in its object or array: nothing.
 _REFUSED: Final = object()
@@ -57,6 +59,14 @@ def json_text(value: object) -> str | None:
         return None
 
 
+def is_container(value: object) -> TypeGuard[Mapping[object, object] | Sequence[object]]:
+    """Whether `json_value` reads `value` as an object or an array (a mapping, or a sequence that
+    is not text or bytes): what the caller bounds in depth and size before it converts."""
+    return isinstance(value, Mapping) or (
+        isinstance(value, Sequence) and not isinstance(value, _NOT_ARRAYS)
+    )
+
+
 def is_json(value: object) -> bool:
     """Whether `value` already is a JSON value, exactly: what a JSON decoder gives, save the
     infinity a number too large for a float becomes (`1e400`)."""
@@ -81,7 +91,7 @@ def _convert(value: object, path: str, warnings: list[str], errors: list[str]) -
         return value if isfinite(value) else _refuse(path, errors)
     if isinstance(value, Mapping):
         return _object(value, path, warnings, errors)
-    if isinstance(value, Sequence) and not isinstance(value, _NOT_ARRAYS):
+    if is_container(value):
         items = (_convert(item, f"{path}[{i}]", warnings, errors) for i, item in enumerate(value))
         return [item for item in items if item is not _REFUSED]
     # Subclasses of JSON's scalar types, as JSON writes them: the base type's value, and none of
