@@ -411,7 +411,8 @@ def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
 
 def copy_containers(value: object) -> object:
     """A copy of the objects and arrays in a value (keys as text), which a parser may then edit in
-    place: a caller's dict is never changed, and each member of a union tries its own copy."""
+    place: each member of a union tries its own copy. (Arguments are copied, as JSON values, by
+    `_values.json_value` when they are decoded.)"""
     if isinstance(value, Mapping):
         return {key_text(key): copy_containers(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
