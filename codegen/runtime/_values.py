@@ -44,8 +44,8 @@ _encode: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 def json_value(value: object, path: str, warnings: list[str], errors: list[str]) -> object:
     """A copy of `value` that holds JSON values only, each change a warning; a value or key that
-    JSON cannot carry is left out and is an error. `path` is the value's (`""` for the arguments
-    object itself), as the parser's codes name it."""
+    JSON cannot carry is left out and is an error (None when it is `value` itself). `path` is the
+    value's (`""` for the arguments object itself), as the parser's codes name it."""
     converted = _convert(value, path, warnings, errors)
     return None if converted is _REFUSED else converted
 
@@ -94,12 +94,10 @@ def _convert(value: object, path: str, warnings: list[str], errors: list[str]) -
     if is_container(value):
         items = (_convert(item, f"{path}[{i}]", warnings, errors) for i, item in enumerate(value))
         return [item for item in items if item is not _REFUSED]
-    # Subclasses of JSON's scalar types, as JSON writes them: the base type's value, and none of
-    # the subclass's own methods runs.
+    # Subclasses of JSON's scalar types (bool has none), as JSON writes them: the base type's
+    # value, and none of the subclass's own methods runs.
     if isinstance(value, str):
         return str.__str__(value)
-    if isinstance(value, bool):
-        return bool(int.__index__(value))
     if isinstance(value, int):
         return int.__index__(value)
     if isinstance(value, float):
@@ -120,7 +118,7 @@ def _object(
             errors.append(f"key_not_json:{path}" if path else "key_not_json")
             continue
         inner = f"{path}.{text}" if path else text
-        if type(key) is not str:
+        if not isinstance(key, str):
             warnings.append(f"key_converted_to_text:{inner}")
         item = _convert(item, inner, warnings, errors)
         if item is not _REFUSED:
