@@ -137,11 +137,11 @@ CONVERTED_VALUES = [
     Case("str-subclass", Text("t"), "t"),
     Case("float-subclass", Ratio(0.5), 0.5),
 ]
-# A refused value deep inside JSON ones: refused at its own path.
+# A refused value deep inside JSON ones: refused at its own path; `json` is what is left.
 NESTED = [
-    Case("set-in-list", [1, {2}], refused=True),
-    Case("bytes-in-object", {"a": {"b": b"x"}}, refused=True),
-    Case("nan-in-tuple", (1, math.nan), refused=True),
+    Case("set-in-list", [1, {2}], [1], refused=True),
+    Case("bytes-in-object", {"a": {"b": b"x"}}, {"a": {}}, refused=True),
+    Case("nan-in-tuple", (1, math.nan), [1], refused=True),
 ]
 NESTED_PATHS = {"set-in-list": "[1]", "bytes-in-object": ".a.b", "nan-in-tuple": "[1]"}
 
@@ -309,24 +309,38 @@ def check(
 # Values: refused at their path, or given as JSON
 
 
-@pytest.mark.parametrize("parameter", ["obj", "arr", "s"])
-@pytest.mark.parametrize("case", REFUSED_VALUES + NESTED, ids=lambda case: case.id)
+REFUSED_CASES = [
+    pytest.param(case, parameter, id=f"{case.id}-{parameter}")
+    for case in REFUSED_VALUES + NESTED
+    for parameter in ("obj", "arr", "s")
+    if parameter != "s" or case in REFUSED_VALUES
+]
+
+
+@pytest.mark.parametrize("case, parameter", REFUSED_CASES)
 def test_a_value_json_cannot_carry_is_refused_at_its_path_in_every_entry_form(
     pkg: ModuleType, case: Case, parameter: str
 ) -> None:
     """Item 8: a set, bytes, a complex number, `...`, NaN, an infinity or any other object used
-    to reach a free-form parameter as it was; now every form refuses it, naming its path."""
+    to reach a free-form parameter as it was; now every form refuses it, naming its path, and
+    `values` keep the rest, as for a truncated call, without it."""
     arguments, path = placed(parameter, case.value)
     path += NESTED_PATHS.get(case.id, "")
+    left = _without(parameter) if case.json is None else placed(parameter, case.json)[0]
     sent = copy.deepcopy(arguments) if case.id not in ("memoryview", "function") else None
     for form, request, codes in dict_entries(pkg, arguments):
-        check(request, form, codes, (), (f"value_not_json:{path}",), {})
+        check(request, form, codes, (), (f"value_not_json:{path}",), left)
     if sent is not None:
         assert repr(arguments) == repr(sent)  # the caller's dict is never changed
     literal = python_literal(case.value)
     if literal is not None:
         for form, request, codes in text_entries(pkg, parameter, _in(parameter, literal)):
-            check(request, form, codes, (), (f"value_not_json:{path}",), {})
+            check(request, form, codes, (), (f"value_not_json:{path}",), left)
+
+
+def _without(parameter: str) -> dict[str, object]:
+    """The arguments once the refused value is left out of its object, its array, or them."""
+    return {"obj": {"obj": {}}, "arr": {"arr": []}, "s": {}}[parameter]
 
 
 def _in(parameter: str, literal: str) -> str:
@@ -385,7 +399,7 @@ def test_a_key_is_its_json_text_with_a_warning_or_refused_in_every_entry_form(
         outcome: tuple[tuple[str, ...], tuple[str, ...], dict[str, object]] = (
             (),
             ("key_not_json:obj",),
-            {},
+            {"obj": {"other": 1}},
         )
     else:
         converted = {"obj": {case.text: "v", "other": 1}}
@@ -402,9 +416,23 @@ def test_a_key_is_its_json_text_with_a_warning_or_refused_in_every_entry_form(
 def test_two_keys_with_one_json_text_are_refused_not_one_dropped(pkg: ModuleType) -> None:
     """`{1: "a", "1": "b"}` would be `{"1": "b"}` through json.dumps: which was meant is a guess."""
     for form, request, codes in dict_entries(pkg, {"obj": {1: "a", "1": "b"}}):
-        check(request, form, codes, ("key_converted_to_text:obj.1",), ("key_not_json:obj",), {})
+        check(
+            request,
+            form,
+            codes,
+            ("key_converted_to_text:obj.1",),
+            ("key_not_json:obj",),
+            {"obj": {"1": "a"}},
+        )
     for form, request, codes in text_entries(pkg, "obj", "{1: 'a', '1': 'b'}"):
-        check(request, form, codes, ("key_converted_to_text:obj.1",), ("key_not_json:obj",), {})
+        check(
+            request,
+            form,
+            codes,
+            ("key_converted_to_text:obj.1",),
+            ("key_not_json:obj",),
+            {"obj": {"1": "a"}},
+        )
 
 
 def test_a_key_of_the_arguments_themselves_follows_the_same_rule(pkg: ModuleType) -> None:
@@ -414,7 +442,7 @@ def test_a_key_of_the_arguments_themselves_follows_the_same_rule(pkg: ModuleType
         )
         check(request, form, codes, warnings, (), {"1": "x"})
     for form, request, codes in dict_entries(pkg, {(1,): "x", "s": "y"}):
-        check(request, form, codes, (), ("key_not_json",), {})
+        check(request, form, codes, (), ("key_not_json",), {"s": "y"})
 
 
 def test_a_sequence_is_bounded_in_size_and_depth_before_it_becomes_a_list(pkg: ModuleType) -> None:
@@ -453,12 +481,11 @@ def test_a_number_no_float_holds_is_refused_in_every_text_form(
         patch.setattr(runtime, "_fast_loads", None)
         patch.setattr(runtime, "_decode", runtime._finite_json_decode)
         assert pkg.parse("f", text).errors == expected
+    left = _without(parameter)
     for _, request, _ in dict_entries(pkg, text):  # type: ignore[arg-type]
-        assert request.errors == expected and request.values == {}
-    request = pkg.parse("f", {parameter: inner})  # a string holding JSON: partial values
-    assert request.errors == expected and request.values == {
-        parameter: {"obj": {}, "arr": []}[parameter]
-    }
+        assert request.errors == expected and request.values == left
+    request = pkg.parse("f", {parameter: inner})  # a string holding JSON
+    assert request.errors == expected and request.values == left
     assert_handler_sees_json(request)
     for reply in (
         f'{{"name": "f", "parameters": {text}}}',
@@ -469,7 +496,7 @@ def test_a_number_no_float_holds_is_refused_in_every_text_form(
         f'Sure: {{"name": "f", "parameters": {text}}}',
     ):
         (request,) = pkg.parse_reply(reply)
-        assert request.errors == expected and request.values == {}, reply
+        assert request.errors == expected and request.values == left, reply
         assert_handler_sees_json(request)
 
 

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ._repair import repair_json
-from ._values import is_container, is_json, json_value
+from ._values import is_container, is_json, json_object, json_value
 
 
 def _fast_decoder() -> Callable[[str], object] | None:
@@ -380,8 +380,7 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
             if not is_json(value):
                 # A number too large for a float (`1e400`) decodes to an infinity, the one value
                 # decoded text can hold that is no JSON value: refused at its path.
-                json_value(value, "", warnings, errors)
-                return Decoded(text, None, warnings, errors)
+                value = json_object(value, "", warnings, errors)
             return Decoded(text, value, warnings, errors)
         if type(value) is not str:
             return Decoded(text, None, warnings, ["arguments_not_object"])
@@ -400,13 +399,13 @@ def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
     if beyond is not None:
         return Decoded(_UNSHOWN, None, [], [beyond])
     # The parser corrects what it checks in place, so it works on its own copy of the caller's,
-    # which holds JSON values only (bounded in depth above, as `json_value` needs).
+    # which holds JSON values only (bounded in depth above, as `json_value` needs). A value it
+    # refused is left out, and its error keeps the call from running; the parser still checks
+    # the rest, as it does the complete parameters of a truncated call.
     warnings: list[str] = []
     errors: list[str] = []
-    root = json_value(raw, "", warnings, errors)
-    if errors or type(root) is not dict:
-        return Decoded(_as_json_text(raw), None, warnings, errors)
-    return Decoded(_as_json_text(raw), root, warnings, [])
+    root = json_object(raw, "", warnings, errors)
+    return Decoded(_as_json_text(raw), root, warnings, errors)
 
 
 def copy_containers(value: object) -> object:

@@ -3,8 +3,8 @@
 A call's arguments come as JSON text, as a dict a caller built, as an SDK's own objects (a Gemini
 `args` map), or as the literals of a pythonic call (`f(tags={"a"}, raw=b"x")`). Whatever the form,
 the parser sees only what JSON can carry: objects with text keys, arrays, text, integers, finite
-floats, booleans and null. `json_value` makes that copy of a value; `json_text` tells a value that
-already is one, as JSON text. Every entry reaches them: `_runtime.decode_arguments` for anything
+floats, booleans and null. `json_value` (`json_object` for the arguments object) makes that copy
+of a value; `json_text` tells a value that already is one, as JSON text. Every entry reaches them: `_runtime.decode_arguments` for anything
 that is not text and for decoded text that holds an infinity (`1e400`, which JSON's grammar takes
 and no float holds), a string holding JSON (`string_parsed_as_json`), and `_calls.Catalog` (the
 readers of model text) before it takes the text path.
@@ -48,6 +48,13 @@ def json_value(value: object, path: str, warnings: list[str], errors: list[str])
     value's (`""` for the arguments object itself), as the parser's codes name it."""
     converted = _convert(value, path, warnings, errors)
     return None if converted is _REFUSED else converted
+
+
+def json_object(
+    value: Mapping[object, object], path: str, warnings: list[str], errors: list[str]
+) -> dict[str, object]:
+    """`json_value` of a mapping (the arguments object itself, at `path` `""`): always a dict."""
+    return _object(value, path, warnings, errors)
 
 
 def json_text(value: object) -> str | None:
