@@ -95,15 +95,15 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "warning",
         'a lone surrogate (`"\\ud800"`) in a string or a key: replaced by U+FFFD',
     ),
-    "non_finite_number": (
-        "parameter",
-        "warning",
-        "`1e400`, or NaN or an infinity in a decoded input: kept; `null` in a history turn",
-    ),
     "unknown_parameter": (
         "parameter",
         "warning",
         "a name the tool does not declare: kept in `values`",
+    ),
+    "key_converted_to_text": (
+        "parameter",
+        "warning",
+        'an object\'s key sent as a number, boolean or null (a dict input, a pythonic call): its JSON text (`1` → `"1"`, `True` → `"true"`); the path is the value\'s under it',
     ),
     "missing_required": ("parameter", "error", "a required parameter missing or `null`"),
     "unsupported_boolean_literal": ("parameter", "error", "no boolean can be read from the value"),
@@ -140,6 +140,16 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "outside a string's lengths or an array's item counts",
     ),
     "pattern_mismatch": ("parameter", "error", "a string that does not match `pattern`"),
+    "value_not_json": (
+        "parameter",
+        "error",
+        "a value JSON cannot carry (a dict input, an SDK's object, a pythonic call): a set, bytes, a complex number, `...`, NaN or an infinity, any other object",
+    ),
+    "key_not_json": (
+        "parameter",
+        "error",
+        "an object's key JSON cannot carry (a tuple, bytes, any other object), or two keys with one JSON text (`{1: …, \"1\": …}`): the object's path, none for the arguments' own keys",
+    ),
     "arguments_unquoted": (
         "call",
         "warning",

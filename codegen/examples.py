@@ -31,6 +31,7 @@ def check_examples(catalog: Catalog, files: Mapping[str, str], cache: BuildCache
         "_runtime.py",
         "_outbound.py",
         "_repair.py",
+        "_values.py",
         "_payloads.py",
         "_calls.py",
         "_ids.py",

@@ -473,6 +473,7 @@ def test_the_executor_loads_only_when_used_and_only_the_tools_given_handlers() -
         "generated.memory_tools._payloads",
         "generated.memory_tools._repair",
         "generated.memory_tools._runtime",
+        "generated.memory_tools._values",
     ]
     assert done.stdout.splitlines() == [
         f"{shared} False",

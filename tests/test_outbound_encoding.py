@@ -4,7 +4,7 @@ outbound path: each provider's result form, MCP's text and structured content, e
 history turn. What is sent is strict JSON (no NaN, no Infinity) in well-formed UTF-8, and the
 text and the structure of one value are the same value. A handler's value JSON cannot carry is
 a failed call whose error names each path; a lone surrogate the model sent is U+FFFD with the
-warning `lone_surrogate_replaced`, a non-finite number it sent is kept with `non_finite_number`.
+warning `lone_surrogate_replaced`, a non-finite number it sent is refused at its path (`value_not_json`).
 Then the real clients: openai and anthropic against a stub on 127.0.0.1 send the next request,
 and the MCP server over stdio answers the call after one whose result held a lone surrogate."""
 
@@ -528,13 +528,6 @@ SENT: list[Sent] = [
         {"query": "\U0001f600", "limit": 3},
         (),
     ),
-    Sent(
-        "out_of_range_number",
-        '{"query": "q", "extra": 1e400}',
-        {"query": "q", "extra": float("inf")},
-        {"query": "q", "extra": float("inf"), "limit": 3},
-        ("non_finite_number:extra", "unknown_parameter:extra"),
-    ),
 ]
 
 
@@ -590,14 +583,12 @@ def test_a_string_parsed_as_json_is_mended_under_its_path() -> None:
     )
 
 
-def test_non_finite_numbers_in_a_decoded_input_are_kept_with_a_warning() -> None:
+def test_non_finite_numbers_the_model_sent_are_refused_at_their_paths() -> None:
+    """One rule with values coming in (`_values`): no JSON number stands for NaN or an infinity,
+    so a call holding one does not run; a lone surrogate, one broken character, is mended."""
     request = call({"query": "q", "a": float("nan"), "b": [float("-inf")]})
-    assert request.warnings == (
-        "non_finite_number:a",
-        "non_finite_number:b[0]",
-        "unknown_parameter:a",
-        "unknown_parameter:b",
-    )
+    assert (request.ok, request.errors) == (False, ("value_not_json:a", "value_not_json:b[0]"))
+    assert request.warnings == ("unknown_parameter:b",)
 
 
 def _replaced(text: str) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-import math
 import re
 import subprocess
 import sys
@@ -474,8 +473,13 @@ def test_huge_numbers(memory: ModuleType) -> None:
     assert request.errors
     request = search(memory, '{"query": "x", "limit": ' + "9" * 5000 + "}")
     assert request.errors
+    # Issue 32 item 8: a number no float holds is an infinity, which JSON cannot carry: refused
+    # at its path, wherever it is (it used to reach `values`, and so a handler, as inf).
     request = search(memory, '{"query": "x", "extra": 1e400}')
-    assert request.ok and request.values["extra"] == math.inf
+    assert request.errors == ("value_not_json:extra",)
+    assert request.values == {"query": "x", "limit": 3}  # the rest is read, without it
+    request = search(memory, '{"query": "x", "limit": 1e400}')
+    assert request.errors == ("value_not_json:limit",)
 
 
 @pytest.mark.parametrize(
@@ -561,17 +565,38 @@ def test_odd_values_in_dict_input(memory: ModuleType, value: object) -> None:
 
 
 def test_non_string_keys_in_dict_input(memory: ModuleType) -> None:
-    raw = {"query": "x", 1: "a", None: "b", ("t",): "c", 2.5: "d", False: "e", Odd(): "f"}
+    """Issue 32 item 8: a key JSON writes (a number, a boolean, null) becomes its JSON text with a
+    warning; one it cannot write (a tuple, an object) refuses the call, never its repr as a key."""
+    raw = {"query": "x", 1: "a", None: "b", 2.5: "d", False: "e"}
     request = search(memory, raw)
     assert request.errors == () and request.arguments is not None
-    assert {code.split(":", 1)[0] for code in request.warnings} == {"unknown_parameter"}
-    assert len(request.warnings) == 6
-    assert request.values["query"] == "x"
+    assert request.warnings == (
+        "key_converted_to_text:1",
+        "key_converted_to_text:null",
+        "key_converted_to_text:2.5",
+        "key_converted_to_text:false",
+        "unknown_parameter:1",
+        "unknown_parameter:null",
+        "unknown_parameter:2.5",
+        "unknown_parameter:false",
+    )
+    assert request.values == {
+        "query": "x",
+        "1": "a",
+        "null": "b",
+        "2.5": "d",
+        "false": "e",
+        "limit": 3,
+    }
+    request = search(memory, {"query": "x", ("t",): "c", Odd(): "f"})
+    assert request.errors == ("key_not_json", "key_not_json")
+    assert request.values == {"query": "x", "limit": 3}
     request = memory.parse("update_config", {"settings": {"timeout": 1, 7: "x"}})
     check_request(request, "update_config")
-    assert request.warnings == ("unknown_parameter:settings.7",)
+    assert request.warnings == ("key_converted_to_text:settings.7", "unknown_parameter:settings.7")
     request = memory.parse(UNKNOWN_TOOL, {1: "true", None: {2: "null"}})
     check_request(request, UNKNOWN_TOOL)
+    assert request.values == {"1": True, "null": {"2": None}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -907,10 +932,14 @@ class _Treacherous(str):
         raise RuntimeError("no")
 
 
-def test_objects_whose_methods_raise_are_reported_not_raised(memory: ModuleType) -> None:
+def test_a_str_subclass_is_read_as_its_text_and_none_of_its_methods_runs(
+    memory: ModuleType,
+) -> None:
+    """Issue 32 item 8: a value reaches the parser as JSON would carry it, so a str subclass is
+    its plain text (objects whose methods raise are tests/test_hostile_inputs.py's)."""
     request = memory.parse("memory.search", {"query": "x", "limit": _Treacherous("3")})
-    assert request.errors == ("unreadable_arguments:RuntimeError",)
-    assert request.arguments is None and request.values == {}
+    assert request.ok and request.values == {"query": "x", "limit": 3}
+    assert request.warnings == ("string_literal_converted_to_integer:limit",)
 
 
 def test_a_cut_call_of_an_unknown_tool_keeps_its_error(memory: ModuleType) -> None:

@@ -32,6 +32,7 @@ MODULES = (
     "types",
     "prompts",
     "outbound",
+    "values",
 )
 
 

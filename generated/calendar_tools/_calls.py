@@ -14,7 +14,6 @@ Standard library only; nothing here raises on any input.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Final, NamedTuple
@@ -26,6 +25,7 @@ from ._runtime import (
     parse_unknown_tool,
     refused,
 )
+from ._values import json_text
 
 Parse = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 
@@ -173,15 +173,17 @@ class Catalog:
             exact = self._exact.get(name)  # filled for the catalog's own names only
             if exact is not None and exact.issuperset(raw):
                 # The tool's exact name and keys, as nearly every call has them.
-                return self._parse(name, _json_text(raw, raw), call_id)
+                return self._parse(name, json_text(raw) or raw, call_id)
         wire, codes = self.resolve(name)
         if codes and codes[0].startswith("ambiguous_tool_name:"):
             return refused(parse_unknown_tool(name, raw, call_id), codes[0])
         if type(raw) is dict:
             raw, renamed = self._matched_keys(wire, raw)
             codes = (*codes, *renamed)
-            # As text, the form the parser's fast path takes (the same `values` either way).
-            raw = _json_text(raw, raw)
+            # As text, the form the parser's fast path takes (the same `values` either way); a
+            # value that is not JSON (a pythonic call's set or tuple) goes as it is, for the
+            # parser to convert or refuse.
+            raw = json_text(raw) or raw
         request = self._parse(wire, raw, call_id)
         if codes:
             request = request._replace(warnings=(*codes, *request.warnings))
@@ -220,17 +222,3 @@ class Catalog:
                 matched[target] = value
                 renamed.append(f"key_case_normalized:{target}")
         return matched, tuple(renamed)
-
-
-# One encoder for every call (json.dumps with an option builds a new one each time). A NaN or an
-# infinity has no JSON text the parser would read: the object itself goes to the parser then.
-_encode: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
-
-
-def _json_text(value: object, otherwise: dict[str, object]) -> RawArguments:
-    """JSON text of the arguments, or the object itself when it holds what JSON cannot write
-    (a pythonic call's tuple or set): the parser reads both."""
-    try:
-        return _encode(value)
-    except (TypeError, ValueError, RecursionError):
-        return otherwise

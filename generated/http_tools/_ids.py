@@ -54,6 +54,16 @@ class ReplyIds:
             number += 1
         return f"{candidate}_{number}"
 
+    def mark(self) -> int:
+        """Where the ids stand now, for `rollback`."""
+        return len(self._calls)
+
+    def rollback(self, mark: int) -> None:
+        """Forget the ids claimed since `mark`: a reader gave up the calls it had read (a list
+        that turned out to hold something that is no call), so their ids are the reply's again."""
+        for call_id in list(self._calls)[mark:]:
+            del self._calls[call_id]
+
     def claim(self, request: ToolCallRequest[object], place: int = 0) -> Dropped | None:
         """Record the request's id (`place`: where the caller keeps it); None when the id is new,
         else why the request must be dropped."""

@@ -25,6 +25,8 @@ _KIND_WORDS: Final = {
     "unsupported_object_literal": "must be a JSON object",
     "unsupported_array_literal": "must be an array",
     "unsupported_null_literal": "must be null",
+    "value_not_json": "must be text, a number, a boolean, null, an array or an object",
+    "key_not_json": "must be a JSON object whose keys are text, each once",
 }
 
 _AMBIGUOUS: Final = (
@@ -70,8 +72,6 @@ def explain_warnings(codes: Iterable[str]) -> str | None:
             notes.append(f"`{path}` had no UTC offset and was read as UTC")
         elif name == "lone_surrogate_replaced":
             notes.append(f"`{path}` held a lone surrogate, which is not text, replaced by U+FFFD")
-        elif name == "non_finite_number":
-            notes.append(f"`{path}` is not a finite number")
     return "; ".join(dict.fromkeys(notes)) or None
 
 

@@ -301,7 +301,12 @@ class _Reader:
 
     def _pythonic(self, body: str, base: int, codes: tuple[str, ...]) -> list[Item] | None:
         """The calls of a text that is one call or a list of calls in Python's syntax, or None
-        when it is not; literals only are read, and nothing is evaluated."""
+        when it is not; literals only are read, and nothing is evaluated.
+
+        The text is cut into its calls at the commas outside brackets and strings, and each call
+        is parsed alone, so memory holds one call's syntax tree at a time, never a tree of the
+        whole list (a megabyte of `f(a=1)` made 600 MB of them); each character is scanned once
+        and parsed once."""
         stripped = body.strip()
         if (
             len(stripped) > MAX_LINE
@@ -309,26 +314,42 @@ class _Reader:
             or not stripped.endswith((")", "]"))
         ):
             return None  # a megabyte of calls in Python's syntax is not one we parse
-        try:
-            tree = ast.parse(stripped, mode="eval")
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            return None
-        node = tree.body
-        calls = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-        if not calls or not all(isinstance(call, ast.Call) for call in calls):
-            return None
-        line = self.line(base + body.find(stripped[:1]))
+        at = base + len(body) - len(body.lstrip())
+        listed = stripped.startswith("[")
+        spans = _elements(stripped, int(listed), len(stripped) - listed, bare=not listed)
+        first_id, first_claim = self._count, self.ids.mark()
+        codes = (*codes, "pythonic_call")
         items: list[Item] = []
-        for call in calls:
-            assert isinstance(call, ast.Call)
-            items.append(
-                self._pythonic_call(call, line + call.lineno - 1, (*codes, "pythonic_call"))
-            )
+        for start, end in spans:
+            if start < 0:
+                # No call of this text is one: the ids are not used.
+                self._count = first_id
+                self.ids.rollback(first_claim)
+                self.ids.rollback(first_claim)
+                return None
+            blank = _BLANK.match(stripped, start, end)
+            begin = blank.end() if blank is not None else start
+            source = stripped[begin:end]
+            if not source and items and end == len(stripped) - listed:
+                break  # a trailing comma: `[f(a=1),]`
+            try:
+                # In brackets, as in the list: lines join, and a comment ends at its line.
+                call = ast.parse(f"({source}\n)", mode="eval").body
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                call = None
+            if not isinstance(call, ast.Call):
+                self._count = first_id
+                self.ids.rollback(first_claim)
+                return None
+            line = self.line(at + begin)
+            items.append(self._pythonic_call(call, source, line, codes))
         return items
 
-    def _pythonic_call(self, call: ast.Call, line: int, codes: tuple[str, ...]) -> Item:
-        shown = _unparsed(call)
+    def _pythonic_call(
+        self, call: ast.Call, source: str, line: int, codes: tuple[str, ...]
+    ) -> Item:
         name = _dotted(call.func)
+        shown = source[:SHOWN]
         if name is None:
             return Problem(line, "invalid_call", "the called name is not a plain name", shown)
         if call.args or any(keyword.arg is None for keyword in call.keywords):
@@ -341,6 +362,8 @@ class _Reader:
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 detail = f"{name}: the value of {keyword.arg} is not a literal"
                 return Problem(line, "not_a_literal", detail, shown)
+        # A literal may be what JSON cannot carry (a set, bytes, a tuple key): the parser's
+        # `_values` converts or refuses it, as for any dict a caller passes.
         return self._call(name, arguments, self.next_id(), codes, line)
 
     # -----------------------------------------------------------------------------------------
@@ -465,8 +488,55 @@ def _dotted(node: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _unparsed(node: ast.AST) -> str:
-    try:
-        return ast.unparse(node)[:SHOWN]
-    except (ValueError, RecursionError):
-        return ""
+# What may stand before a call, or alone after a list's last comma: space, comments, and the
+# `\` that joins two lines of bare calls.
+_BLANK: Final = re.compile(r"(?:\s+|\\|#[^\n]*)*+")
+# What cuts a text of calls into its calls: brackets, commas, strings, comments, line breaks.
+_SPECIAL: Final = re.compile(r"[()\[\]{},'\"#\n]")
+# A Python string from its opening quote (a prefix such as `r` or `b` is text before it).
+_PY_STRING: Final = re.compile(
+    r"'''(?:[^'\\]|\\.|'(?!''))*+'''"
+    r'|"""(?:[^"\\]|\\.|"(?!""))*+"""'
+    r"|'(?:[^'\\\n]|\\.)*+'"
+    r'|"(?:[^"\\\n]|\\.)*+"',
+    re.DOTALL,
+)
+
+
+def _elements(text: str, start: int, end: int, bare: bool) -> Iterator[tuple[int, int]]:
+    """The spans of `text[start:end]` between the commas outside brackets, strings and comments,
+    one by one; `(-1, -1)` and no more when the text cannot be Python's list (or, `bare`, tuple
+    without brackets) of them: a string left open, a bracket closed twice or never, a line
+    break between two bare calls."""
+    depth = 0
+    piece = pos = start
+    while (found := _SPECIAL.search(text, pos, end)) is not None:
+        char, at = found.group(), found.start()
+        pos = at + 1
+        if char in "'\"":
+            string = _PY_STRING.match(text, at, end)
+            if string is None:
+                yield -1, -1
+                return
+            pos = string.end()
+        elif char == "#":
+            line_end = text.find("\n", at, end)
+            pos = end if line_end < 0 else line_end
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0:
+                yield -1, -1
+                return
+        elif depth == 0 and char == "\n" and bare and text[at - 1 : at] != "\\":
+            # Bare calls (`f(), g()`) are one expression: one line, or lines joined by `\`.
+            yield -1, -1
+            return
+        elif depth == 0 and char == ",":
+            yield piece, at
+            piece = at + 1
+    if depth:
+        yield -1, -1
+        return
+    yield piece, end

@@ -19,8 +19,9 @@ from math import isfinite
 from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
-from ._outbound import has_lone_surrogate, well_formed
+from ._outbound import has_lone_surrogate
 from ._repair import repair_json
+from ._values import is_container, is_json, json_object, json_value
 
 
 def _fast_decoder() -> Callable[[str], object] | None:
@@ -354,7 +355,7 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
             return Decoded(text, {}, warnings, [])
         errors: list[str] = []
         try:
-            # Only what json decodes can hold what mend_model_values mends: msgspec refuses it.
+            # Only what json decodes can hold what is no JSON value: msgspec refuses it.
             value, by_json = (_json_decode(stripped), True) if refused else _loads_as(stripped)
             refused = False
         except RecursionError:
@@ -378,8 +379,11 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
         if type(value) is dict:
             if _too_deep(value, stripped):
                 return Decoded(text, None, warnings, ["arguments_too_deep"])
-            if by_json:
-                mend_model_values(value, "", warnings)
+            if by_json and not is_json(value):
+                # Only what json decoded can hold what is no JSON value (msgspec refuses it): a
+                # lone surrogate, replaced with a warning, or an infinity (`1e400`), refused at its
+                # path (`_values`, the one rule for every input form).
+                value = json_object(value, "", warnings, errors)
             return Decoded(text, value, warnings, errors)
         if type(value) is not str:
             return Decoded(text, None, warnings, ["arguments_not_object"])
@@ -391,25 +395,26 @@ def _decode_text(text: str, inner: str | None = None, refused: bool = False) -> 
 
 
 def _decode_mapping(raw: Mapping[Any, object]) -> Decoded:
-    if _too_deep(raw, None):
-        return Decoded(_UNSHOWN, None, [], ["arguments_too_deep"])
+    beyond = _beyond_limits(raw, MAX_NODES + 1)
     # Values a dict shares between places are one object in memory but many in JSON text.
-    if _expanded_size(raw, {}) > MAX_NODES:
-        return Decoded(_UNSHOWN, None, [], ["arguments_too_large"])
-    # The parser corrects what it checks in place, so it works on its own copy of the caller's.
-    root: dict[str, object] = {key_text(key): copy_containers(value) for key, value in raw.items()}
-    raw_text = _as_json_text(raw)
+    if beyond is None and _expanded_size(raw, {}) > MAX_NODES:
+        beyond = "arguments_too_large"
+    if beyond is not None:
+        return Decoded(_UNSHOWN, None, [], [beyond])
+    # The parser corrects what it checks in place, so it works on its own copy of the caller's,
+    # which holds JSON values only (bounded in depth above, as `json_value` needs). A value it
+    # refused is left out, and its error keeps the call from running; the parser still checks
+    # the rest, as it does the complete parameters of a truncated call.
     warnings: list[str] = []
-    # json writes a non-finite number as NaN or Infinity, and keeps a lone surrogate as it is.
-    written = raw_text is not _UNSHOWN and "NaN" not in raw_text and "Infinity" not in raw_text
-    if not written or has_lone_surrogate(raw_text):
-        mend_model_values(root, "", warnings)
-    return Decoded(raw_text, root, warnings, [])
+    errors: list[str] = []
+    root = json_object(raw, "", warnings, errors)
+    return Decoded(_as_json_text(raw), root, warnings, errors)
 
 
 def copy_containers(value: object) -> object:
     """A copy of the objects and arrays in a value (keys as text), which a parser may then edit in
-    place: a caller's dict is never changed, and each member of a union tries its own copy."""
+    place: each member of a union tries its own copy. (Arguments are copied, as JSON values, by
+    `_values.json_value` when they are decoded.)"""
     if isinstance(value, Mapping):
         return {key_text(key): copy_containers(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -462,7 +467,7 @@ def key_text(key: object) -> str:
 
 def _expanded_size(node: object, sizes: dict[int, int]) -> int:
     """How many values `node` holds when written out, shared ones counted at each place (memoized)."""
-    if not isinstance(node, (Mapping, list, tuple)):
+    if not is_container(node):
         return 1
     known = sizes.get(id(node))
     if known is not None:
@@ -481,17 +486,17 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if isfinite(number):
+        return number
+    raise ValueError("Number out of range")  # as msgspec refuses it
+
+
 _json_decode: Final = json.JSONDecoder(parse_constant=_reject_constant).decode
-
-
-def _finite_float(literal: str) -> float:
-    number = float(literal)
-    if not isfinite(number):
-        raise ValueError(f"{literal} is out of a float's range")
-    return number
-
-
-_json_decode_finite: Final = json.JSONDecoder(
+# json's strict decoding with msgspec's refusals, so that both give one result: a number too large
+# for a float, and (below) a text that may hold a lone surrogate.
+_finite_json_decode: Final = json.JSONDecoder(
     parse_constant=_reject_constant, parse_float=_finite_float
 ).decode
 
@@ -499,52 +504,14 @@ _json_decode_finite: Final = json.JSONDecoder(
 def _json_first(text: str) -> object:
     """json's strict decoding as the first attempt when msgspec is not installed: it refuses, as
     msgspec does, a text that may hold a lone surrogate or a number out of a float's range, which
-    the whole-input rules then decode and mend with a warning, so both give one result."""
+    the whole-input rules then decode and `_values` makes JSON values of."""
     if _may_hold_lone_surrogate(text):
         raise ValueError("a lone surrogate may be there")
-    return _json_decode_finite(text)
+    return _finite_json_decode(text)
 
 
 # The strict first attempt at a text; where it refuses one, _loads lets json decide.
 _decode: Final = _fast_loads or _json_first
-
-
-# ---------------------------------------------------------------------------------------------
-# What the model sent that cannot be sent on (`_outbound`): mended at decoding, with a warning
-
-
-def mend_model_values(value: object, path: str, warnings: list[str]) -> object:
-    """The parser's own decoded value with each lone surrogate in a string or a key replaced by
-    U+FFFD (`lone_surrogate_replaced`), so that what reaches a handler and a history turn is
-    text; a number out of a float's range (`1e400`) or a NaN in a decoded input is kept for the
-    parameter's checks, with the warning `non_finite_number` (sent on, it is null). Objects and
-    arrays are mended in place."""
-    if isinstance(value, str):
-        if has_lone_surrogate(value):
-            warnings.append(f"lone_surrogate_replaced:{path}")
-            return well_formed(value)
-        return value
-    if isinstance(value, float):
-        if not isfinite(value):
-            warnings.append(f"non_finite_number:{path}")
-        return value
-    if type(value) is dict:
-        items = list(value.items())
-        value.clear()
-        for key, item in items:
-            name = key
-            if has_lone_surrogate(key):
-                name = well_formed(key)
-                warnings.append(f"lone_surrogate_replaced:{_child_path(path, name)}")
-            value[name] = mend_model_values(item, _child_path(path, name), warnings)
-    elif type(value) is list:
-        for index, item in enumerate(value):
-            value[index] = mend_model_values(item, f"{path}[{index}]", warnings)
-    return value
-
-
-def _child_path(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
 
 
 _ESCAPED_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")
@@ -586,31 +553,38 @@ def _parse_error(reason: str, original: str) -> str:
 _SCALARS: Final = frozenset({str, int, float, bool, type(None)})
 
 
-def _is_container(value: object) -> bool:
-    return isinstance(value, (Mapping, list, tuple))
-
-
 def _too_deep(root: object, text: str | None) -> bool:
     # Most calls hold fewer brackets than the limit, so no walk is needed to know they are shallow.
     if text is not None and text.count("{") + text.count("[") <= MAX_DEPTH:
         return False
+    return _beyond_limits(root, None) == "arguments_too_deep"
+
+
+def _beyond_limits(root: object, budget: int | None) -> str | None:
+    """`arguments_too_deep` for a value nested deeper than the limit, `arguments_too_large` when
+    more than `budget` values are met on the way (a dict input's `range(10**12)` is never walked
+    whole), else None."""
     # Breadth first, each container once per level, so values shared between places cost nothing.
     # Only containers are ever put in a level.
     level: dict[int, Any] = {id(root): root}
+    left = -1 if budget is None else budget
     for _ in range(MAX_DEPTH):
         deeper: dict[int, Any] = {}
         for node in level.values():
             items = node.values() if isinstance(node, Mapping) else node
             for item in items:
+                left -= 1
+                if left == 0:
+                    return "arguments_too_large"
                 # Decoded JSON holds exact types: the exact test skips the slow ABC check for
                 # every scalar of a large document.
                 kind = type(item)
-                if kind is dict or kind is list or (kind not in _SCALARS and _is_container(item)):
+                if kind is dict or kind is list or (kind not in _SCALARS and is_container(item)):
                     deeper[id(item)] = item
         if not deeper:
-            return False
+            return None
         level = deeper
-    return True
+    return "arguments_too_deep"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -841,11 +815,13 @@ def to_dict(
     if isinstance(v, Mapping):
         return {key_text(key): item for key, item in v.items()}
     if isinstance(v, str):
-        parsed, by_json = _embedded_json(v)
+        found: list[str] = []
+        refused: list[str] = []
+        parsed = _embedded_json(v, path, found, refused)
         if type(parsed) is dict:
             warnings.append(f"string_parsed_as_json:{path}")
-            if by_json:
-                mend_model_values(parsed, path, warnings)
+            warnings.extend(found)
+            errors.extend(refused)
             return parsed
     errors.append(f"unsupported_object_literal:{path}")
     return INVALID
@@ -857,11 +833,13 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
     if isinstance(v, (list, tuple)):
         return list(v)
     if isinstance(v, str):
-        parsed, by_json = _embedded_json(v)
+        found: list[str] = []
+        refused: list[str] = []
+        parsed = _embedded_json(v, path, found, refused)
         if type(parsed) is list:
             warnings.append(f"string_parsed_as_json:{path}")
-            if by_json:
-                mend_model_values(parsed, path, warnings)
+            warnings.extend(found)
+            errors.extend(refused)
             return parsed
     if v is None:
         errors.append(f"unsupported_array_literal:{path}")
@@ -870,17 +848,19 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
     return [v]
 
 
-def _embedded_json(text: str) -> tuple[object, bool]:
-    """The value of a string that itself holds JSON, or INVALID; and whether json decoded it
-    (then it is mended as a whole input is)."""
+def _embedded_json(text: str, path: str, warnings: list[str], errors: list[str]) -> object:
+    """The value of a string that itself holds JSON, or INVALID; an infinity in it (`1e400`) is
+    refused at its path, as in the arguments themselves."""
     stripped = text.strip()
     if not stripped or stripped[0] not in "[{" or len(stripped) > MAX_CHARS:
-        return INVALID, False
+        return INVALID
     try:
         value, by_json = _loads_as(stripped)
     except (ValueError, RecursionError):
-        return INVALID, False
-    return (INVALID, False) if _too_deep(value, stripped) else (value, by_json)
+        return INVALID
+    if _too_deep(value, stripped):
+        return INVALID
+    return value if not by_json or is_json(value) else json_value(value, path, warnings, errors)
 
 
 def unknown_keys(src: dict[str, object], known: frozenset[str]) -> list[str]:
@@ -923,11 +903,9 @@ def _promote(v: object, path: str, warnings: list[str]) -> object:
             warnings.append(f"string_literal_converted_to_{kind}:{path}")
             return promoted
         return v
-    if isinstance(v, Mapping):
-        return {
-            key_text(key): _promote(item, f"{path}.{key_text(key)}", warnings)
-            for key, item in v.items()
-        }
-    if isinstance(v, (list, tuple)):
+    # The decoded arguments hold JSON values only (`_values`): objects are dicts with text keys.
+    if type(v) is dict:
+        return {key: _promote(item, f"{path}.{key}", warnings) for key, item in v.items()}
+    if type(v) is list:
         return [_promote(item, f"{path}[{index}]", warnings) for index, item in enumerate(v)]
     return v
