@@ -33,7 +33,7 @@ from typing import Self
 
 # A directory, opened without following a link, not handed down to programs the build runs.
 # (Windows has none of these flags nor `dir_fd`: there the commands that write nothing still run,
-# and a build fails with the system's words.)
+# and a build is refused in words, `unsafe_output`.)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _FILE = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _FOLDER = os.O_RDONLY | _DIRECTORY | _FILE
@@ -396,6 +396,13 @@ def unsafe_output(out: Path, kept: dict[str, Path]) -> str | None:
     directory, so it may not be or hold any of `kept` (by what each is: the project, the cache, a
     source), nor the working directory. Compared as named and as resolved (through links); what
     it is is said before what it holds."""
+    if os.open not in os.supports_dir_fd:
+        # Windows: no call works relative to an opened directory, and a guard that checked each
+        # path before using it would race whatever replaced it with a link meanwhile.
+        return (
+            "a build writes only through directories it has opened, following no link, "
+            "which this system cannot do: build on Linux or macOS (on Windows, under WSL)"
+        )
     named, real = os.path.abspath(out), os.path.realpath(out)
     kept = {**kept, "the working directory": Path.cwd()}
     places = {what: (os.path.abspath(path), os.path.realpath(path)) for what, path in kept.items()}

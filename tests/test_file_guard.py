@@ -317,3 +317,21 @@ def test_a_link_met_while_a_watch_stores_its_build_is_said_and_the_watch_goes_on
         f"codegen: {CACHE}/slots {REFUSED} (while storing the build in the cache)\n"
     )
     assert snapshot(outside) == before
+
+
+def test_a_build_where_no_call_works_from_an_opened_directory_is_refused_in_words(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Windows has no `dir_fd`: rather than fail midway with the system's words, a build is
+    refused before anything is read or written, and says where it runs."""
+    before = snapshot(project.parent)
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(os, "supports_dir_fd", frozenset())
+    assert _build(capsys) == (
+        2,
+        (
+            "codegen: a build writes only through directories it has opened, following no "
+            "link, which this system cannot do: build on Linux or macOS (on Windows, under WSL)"
+        ),
+    )
+    assert snapshot(project.parent) == before
