@@ -109,6 +109,9 @@ def _plan(
         # The catalog that made a file was rebuilt (without it), or no longer exists.
         return source in built or not (root / source).exists()
 
+    if parent is not None and parent.kind(name) not in (None, stat.S_IFDIR):
+        # A swap would put the file aside and the sweep delete it: a file is the user's.
+        raise OutputError(f"{shown(out)} is a file: the output must be a directory of its own")
     outcome = Plan(files=result.files.copy())
     with Tree(None if parent is None else parent.folder(name)) as tree:
         previous = read_manifest(tree)

@@ -362,10 +362,8 @@ def holder(path: Path, root: Path, *, make: bool = False) -> tuple[Folder, str] 
     below it; a path elsewhere is the user's own, and its directory is opened as named."""
     target, top = os.path.abspath(path), os.path.abspath(root)
     parent, name = os.path.split(target)
-    if _within(parent, top):
-        start, below = top, os.path.relpath(parent, top)
-    else:
-        start, below = parent, "."
+    inside = _below(parent, top)
+    start, below = (top, inside) if inside is not None else (parent, ".")
     if make:
         os.makedirs(start, exist_ok=True)
     try:
@@ -385,6 +383,22 @@ def open_directory(path: Path, *, make: bool = False, mode: int = 0o777) -> Fold
         return None
     with held[0] as parent:
         return parent.folder(held[1], make=make, mode=mode)
+
+
+def _below(parent: str, top: str) -> str | None:
+    """The part of `parent` below the project root `top` (`.` for the root itself); None when
+    `parent` does not run through the root. The root may be named through links above it (a
+    project reached by a link, macOS's `/tmp`): those are the user's own, so the first leading
+    part of `parent` that resolves to the root counts as it, from the top down, and what follows
+    is walked from the root, following no link."""
+    if _within(parent, top):
+        return os.path.relpath(parent, top)
+    real_top = os.path.realpath(top)
+    parts = Path(parent).parts
+    for count in range(1, len(parts) + 1):
+        if os.path.realpath(os.path.join(*parts[:count])) == real_top:
+            return os.path.join(*parts[count:]) if count < len(parts) else "."
+    return None
 
 
 def _within(path: str, top: str) -> bool:

@@ -335,3 +335,43 @@ def test_a_build_where_no_call_works_from_an_opened_directory_is_refused_in_word
         ),
     )
     assert snapshot(project.parent) == before
+
+
+@pytest.mark.parametrize("through", ["the project", "a directory above it"])
+def test_a_project_named_through_a_link_still_walks_its_inside_following_no_link(
+    project: Path, outside: Path, capsys: pytest.CaptureFixture[str], through: str
+) -> None:
+    """The review of issue 32: `--out` spelled through a link to the project (or to a directory
+    above it: `$PWD`, macOS's `/tmp`) was taken for a path outside the project, so its parent was
+    opened following links, a committed `sub -> /victim` among them, and the build wrote there.
+    The first leading part of the path that resolves to the project counts as the project."""
+    (project / "sub").symlink_to(outside)
+    alias = project.parent / "alias"
+    if through == "the project":
+        alias.symlink_to(project)
+        out = alias / "sub" / "gen"
+    else:
+        alias.symlink_to(project.parent)
+        out = alias / project.name / "sub" / "gen"
+    before = snapshot(outside)
+    assert _build(capsys, "--out", str(out), "--no-cache") == (
+        1,
+        f"codegen: sub {REFUSED}{NOTHING_WRITTEN}",
+    )
+    assert snapshot(outside) == before
+
+
+@pytest.mark.parametrize("command", [["build"], ["build", "--check"]])
+def test_a_file_where_the_output_goes_is_never_replaced(
+    project: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """The review of issue 32: a file at the output's path was swapped aside with the new tree
+    in one step and swept away with the old one (rc 0). It is the user's: refused, kept."""
+    (project / "notes").write_text("precious notes", encoding="utf-8")
+    code = main([*command, "--out", "notes"])
+    assert (code, capsys.readouterr().err.splitlines()[-1]) == (
+        1,
+        "codegen: notes is a file: the output must be a directory of its own"
+        + (NOTHING_WRITTEN if command == ["build"] else ""),
+    )
+    assert (project / "notes").read_text(encoding="utf-8") == "precious notes"

@@ -173,6 +173,37 @@ def test_a_replay_is_dropped_where_it_comes_whatever_lies_between(pkg: ModuleTyp
     assert (problem.reason, problem.detail) == ("duplicate_call", "the call 'A' came again")
 
 
+def test_two_ids_sent_as_one_are_one_id(pkg: ModuleType) -> None:
+    """The review of issue 32: ids `"c\\ud800"` and `"c\\udc00"` are both sent as `"c\\ufffd"`
+    (`_outbound`), so they are one id: the second call is not a second request."""
+    chat = {
+        "tool_calls": [
+            {"id": "c\ud800", "function": {"name": "read_file", "arguments": READ}},
+            {"id": "c\udc00", "function": {"name": "read_file", "arguments": OTHER}},
+        ]
+    }
+    (request,) = pkg.from_openai_chat(chat)
+    assert request.tool_call_id == "c\ud800"
+    assert any(w.startswith("duplicate_call_id") for w in request.warnings)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    ['{"filePath": "a", "startLine": NaN}', '{"filePath": -Infinity}', "[" * 5000 + "]" * 5000],
+)
+def test_a_streamed_anthropic_call_is_decoded_as_every_reader_decodes(
+    pkg: ModuleType, arguments: str
+) -> None:
+    """The review of issue 32: Anthropic's stream reader decoded a call's text with plain
+    `json.loads`, which takes `NaN` and fails on deep nesting, so the same text gave another
+    result there than in every other reader. Each reader now leaves such a text to the parser."""
+    calls = [("c", "read_file", arguments)]
+    (streamed,) = list(pkg.from_anthropic_stream(ev.anthropic_events(calls)))
+    (chat,) = list(pkg.from_openai_chat_stream(ev.chat_events(calls)))
+    assert (streamed.values, streamed.errors) == (chat.values, chat.errors)
+    assert streamed.errors[0].startswith(("json_parse_error", "arguments_too_deep"))
+
+
 # ---------------------------------------------------------------------------------------------
 # Item 11: partial views
 

@@ -4,12 +4,12 @@ piece of its arguments, which says it is complete, and what a known bug's shape 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Final
 
 from ._assembly import _SHOWN, OnPartial, _Assembler, _index, _list, _Slot, _str
+from ._outbound import strict_loads
 from ._providers import _MISSING, Parse, _field
 from ._runtime import RawArguments
 
@@ -325,16 +325,14 @@ class _AnthropicAssembler(_Assembler):
 
     def raw_arguments(self, slot: _Slot) -> RawArguments:
         # The SDK's accumulated message holds the input decoded: strict JSON text is passed the
-        # same way, so a streamed call equals the whole message's.
+        # same way, so a streamed call equals the whole message's. Anything else (`NaN`, nesting
+        # too deep, a lone surrogate) is the parser's to read, as the other readers leave it.
         text = slot.arguments
         if text is None:
             return super().raw_arguments(slot)
         if not text.strip():
             return {}  # as the SDK reads a tool_use whose input streamed no JSON
-        try:
-            decoded = json.loads(text)
-        except ValueError:
-            return text
+        decoded = strict_loads(text)
         return decoded if isinstance(decoded, dict) else text
 
 

@@ -325,7 +325,6 @@ class _Reader:
                 # No call of this text is one: the ids are not used.
                 self._count = first_id
                 self.ids.rollback(first_claim)
-                self.ids.rollback(first_claim)
                 return None
             blank = _BLANK.match(stripped, start, end)
             begin = blank.end() if blank is not None else start

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from ._outbound import well_formed
 from ._runtime import ToolCallRequest
 
 # Codes of a call dropped because its id was taken (see above).
@@ -68,7 +69,9 @@ class ReplyIds:
         """Record the request's id (`place`: where the caller keeps it); None when the id is new,
         else why the request must be dropped."""
         call = (request.tool_name, request.raw_arguments, place)
-        held = self._calls.setdefault(request.tool_call_id, call)
+        # By the id as it is sent (`_outbound`: a lone surrogate is U+FFFD there), so that two
+        # ids the provider would read as one are one here.
+        held = self._calls.setdefault(well_formed(request.tool_call_id), call)
         if held is call:
             return None
         shown = repr(request.tool_call_id)
