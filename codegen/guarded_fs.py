@@ -43,8 +43,8 @@ _MAYBE_A_LINK = (errno.ELOOP, errno.ENOTDIR, errno.EMLINK)
 
 
 class LinkRefused(Exception):
-    """A symbolic link where codegen would read, write or remove: never followed, never removed
-    (a link planted in a committed directory is what a reviewer must see)."""
+    """A symbolic link where codegen would read, write or remove: never followed, and never
+    removed in its stead (a link planted in a committed directory is what a reviewer must see)."""
 
     def __init__(self, path: str) -> None:
         super().__init__(
@@ -249,27 +249,47 @@ class Folder:
         files as hard links (copies where the file system has none), links as links pointing
         where they point, directories anew with their modes."""
         # Explicit, not recursive: each level's descriptors are closed once it is done.
+        # A failure midway closes every descriptor still held (a watch builds again and again).
         pending = [(Folder(os.dup(self.fd), self.path), Folder(os.dup(target.fd), target.path), "")]
-        while pending:
-            origin, copy, relative = pending.pop()
-            with origin, copy, os.scandir(origin.fd) as entries:
-                for entry in entries:
-                    path = relative + entry.name
-                    if path in leave_out:
-                        continue
-                    name = entry.name
-                    if entry.is_symlink():
-                        os.symlink(os.readlink(name, dir_fd=origin.fd), name, dir_fd=copy.fd)
-                    elif entry.is_dir(follow_symlinks=False):
-                        inner = origin.folder(name)
-                        if inner is None:
-                            continue  # removed meanwhile
-                        made = copy.folder(name, make=True)
-                        assert made is not None
-                        os.fchmod(made.fd, stat.S_IMODE(os.fstat(inner.fd).st_mode))
-                        pending.append((inner, made, path + "/"))
-                    else:
-                        _link_or_copy(origin, copy, name)
+        try:
+            while pending:
+                origin, copy, relative = pending.pop()
+                with origin, copy, os.scandir(origin.fd) as entries:
+                    for entry in entries:
+                        path = relative + entry.name
+                        if path not in leave_out:
+                            _copy_entry(origin, copy, entry, path, pending)
+        finally:
+            for origin, copy, _ in pending:
+                origin.close()
+                copy.close()
+
+
+def _copy_entry(
+    origin: Folder,
+    copy: Folder,
+    entry: os.DirEntry[str],
+    path: str,
+    pending: list[tuple[Folder, Folder, str]],
+) -> None:
+    """One entry of `copy_tree`; a directory is made here and its own entries left `pending`."""
+    name = entry.name
+    if entry.is_symlink():
+        os.symlink(os.readlink(name, dir_fd=origin.fd), name, dir_fd=copy.fd)
+    elif entry.is_dir(follow_symlinks=False):
+        inner = origin.folder(name)
+        if inner is None:
+            return  # removed meanwhile
+        try:
+            made = copy.folder(name, make=True)
+            assert made is not None
+        except BaseException:
+            inner.close()
+            raise
+        pending.append((inner, made, path + "/"))
+        os.fchmod(made.fd, stat.S_IMODE(os.fstat(inner.fd).st_mode))
+    else:
+        _link_or_copy(origin, copy, name)
 
 
 def _link_or_copy(origin: Folder, copy: Folder, name: str) -> None:

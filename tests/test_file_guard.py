@@ -375,3 +375,21 @@ def test_a_file_where_the_output_goes_is_never_replaced(
         + (NOTHING_WRITTEN if command == ["build"] else ""),
     )
     assert (project / "notes").read_text(encoding="utf-8") == "precious notes"
+
+
+def test_a_tree_copy_that_fails_midway_holds_no_descriptor(tmp_path: Path) -> None:
+    """The review of issue 32: `copy_tree` left the directories it had opened and not yet copied
+    open when a copy failed (a watch builds again and again in one process)."""
+    from codegen.guarded_fs import open_directory
+
+    for branch in ("a", "b", "c"):
+        (tmp_path / "origin" / branch / "deeper").mkdir(parents=True)
+        (tmp_path / "origin" / branch / "deeper" / "file.txt").write_text(branch, encoding="utf-8")
+    (tmp_path / "copy" / "b").mkdir(parents=True)
+    (tmp_path / "copy" / "b" / "deeper").write_text("a file", encoding="utf-8")
+    before = len(os.listdir("/dev/fd"))
+    origin, copy = open_directory(tmp_path / "origin"), open_directory(tmp_path / "copy")
+    assert origin is not None and copy is not None
+    with origin, copy, pytest.raises(NotADirectoryError):
+        origin.copy_tree(copy, set())
+    assert len(os.listdir("/dev/fd")) == before
