@@ -975,3 +975,20 @@ def test_a_catalog_value_that_cannot_be_sent_out_is_refused_at_its_place(
     assert [str(d) for d in diagnostics if d.level == "error"] == [
         f"c.json:1: {CATALOG_PLACES[place][0]}: {problem}"
     ]
+
+
+@pytest.mark.parametrize(
+    "given",
+    [{1: "a", "1": "b"}, {True: 1}, {"query": "q", "tags": ("a", "b")}, {(1, 2): "x"}],
+    ids=["two keys one text", "a bool key", "a tuple", "a tuple key"],
+)
+def test_a_history_turn_sends_arguments_as_they_are_only_when_they_are_exactly_json(
+    given: dict[object, object],
+) -> None:
+    """The review of issue 32: history asked json.dumps whether arguments were JSON (tuples, int
+    keys and two keys of one text passed) while the parser asked `is_json`: `{1: "a", "1": "b"}`
+    was refused by the parser and sent on as given. One test now, `_outbound.is_json`."""
+    block = {"type": "tool_use", "id": "c", "name": "memory_search", "input": given}
+    (sent,) = memory_tools.history_anthropic({"content": [block]})["content"]
+    assert _outbound.is_json(sent["input"])
+    assert sent["input"] == memory_tools.parse("memory.search", given).values

@@ -18,9 +18,9 @@ from math import isfinite
 from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
-from ._outbound import has_lone_surrogate
+from ._outbound import has_lone_surrogate, is_json
 from ._repair import repair_json
-from ._values import is_container, is_json, json_object, json_value
+from ._values import is_container, json_object, json_value
 
 
 def _fast_decoder() -> Callable[[str], object] | None:

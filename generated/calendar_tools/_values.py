@@ -5,7 +5,7 @@ A call's arguments come as JSON text, as a dict a caller built, as an SDK's own 
 `args` map), or as the literals of a pythonic call (`f(tags={"a"}, raw=b"x")`). Whatever the form,
 the parser sees only what JSON can carry: objects with text keys, arrays, text, integers, finite
 floats, booleans and null. `json_value` (`json_object` for the arguments object) makes that copy
-of a value; `json_text` tells a value that already is one, as JSON text. Every entry reaches them: `_runtime.decode_arguments` for anything
+of a value (`_outbound.is_json` tells a value that already is one). Every entry reaches them: `_runtime.decode_arguments` for anything
 that is not text and for decoded text that holds an infinity (`1e400`, which JSON's grammar takes
 and no float holds), a string holding JSON (`string_parsed_as_json`), and `_calls.Catalog` (the
 readers of model text) before it takes the text path.
@@ -33,7 +33,6 @@ is given: its caller bounds the depth and size of every container first (`is_con
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from math import isfinite
 from typing import Final, TypeGuard
@@ -44,8 +43,6 @@ from ._outbound import has_lone_surrogate, well_formed
 _REFUSED: Final = object()
 # Sequences that are not arrays: text and bytes.
 _NOT_ARRAYS: Final = (str, bytes, bytearray, memoryview)
-# One encoder for every call (json.dumps with an option builds a new one each time).
-_encode: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
 def json_value(value: object, path: str, warnings: list[str], errors: list[str]) -> object:
@@ -63,40 +60,12 @@ def json_object(
     return _object(value, path, warnings, errors)
 
 
-def json_text(value: object) -> str | None:
-    """The JSON text of a value that already is a JSON value, exactly (keys text, floats finite,
-    no other type, no subclass), else None: such a value is `json_value`'s to convert."""
-    try:
-        return _encode(value) if is_json(value) else None
-    except (ValueError, RecursionError):  # an integer too long to write, or nesting too deep
-        return None
-
-
 def is_container(value: object) -> TypeGuard[Mapping[object, object] | Sequence[object]]:
     """Whether `json_value` reads `value` as an object or an array (a mapping, or a sequence that
     is not text or bytes): what the caller bounds in depth and size before it converts."""
     return isinstance(value, Mapping) or (
         isinstance(value, Sequence) and not isinstance(value, _NOT_ARRAYS)
     )
-
-
-def is_json(value: object) -> bool:
-    """Whether `value` already is a JSON value, exactly: what a JSON decoder gives, save the
-    infinity a number too large for a float becomes (`1e400`) and a lone surrogate `json` keeps."""
-    if type(value) is str:
-        return not has_lone_surrogate(value)
-    if type(value) is int or type(value) is bool or value is None:
-        return True
-    if type(value) is float:
-        return isfinite(value)
-    if type(value) is dict:
-        for key, item in value.items():
-            if type(key) is not str or has_lone_surrogate(key) or not is_json(item):
-                return False
-        return True
-    if type(value) is list:
-        return all(is_json(item) for item in value)
-    return False
 
 
 def _convert(value: object, path: str, warnings: list[str], errors: list[str]) -> object:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Final, NamedTuple
 
+from ._outbound import strict_text
 from ._runtime import (
     RawArguments,
     ToolCallRequest,
@@ -25,7 +26,6 @@ from ._runtime import (
     parse_unknown_tool,
     refused,
 )
-from ._values import json_text
 
 Parse = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 
@@ -173,7 +173,7 @@ class Catalog:
             exact = self._exact.get(name)  # filled for the catalog's own names only
             if exact is not None and exact.issuperset(raw):
                 # The tool's exact name and keys, as nearly every call has them.
-                return self._parse(name, json_text(raw) or raw, call_id)
+                return self._parse(name, strict_text(raw) or raw, call_id)
         wire, codes = self.resolve(name)
         if codes and codes[0].startswith("ambiguous_tool_name:"):
             return refused(parse_unknown_tool(name, raw, call_id), codes[0])
@@ -183,7 +183,7 @@ class Catalog:
             # As text, the form the parser's fast path takes (the same `values` either way); a
             # value that is not JSON (a pythonic call's set or tuple) goes as it is, for the
             # parser to convert or refuse.
-            raw = json_text(raw) or raw
+            raw = strict_text(raw) or raw
         request = self._parse(wire, raw, call_id)
         if codes:
             request = request._replace(warnings=(*codes, *request.warnings))

@@ -110,10 +110,34 @@ def encode(value: object, default: Callable[[object], object] | None = None) -> 
 
 
 def strict_text(value: object) -> str | None:
-    """The JSON text of a value that is JSON as it is (JSON's own types, finite numbers, text
-    with no lone surrogate); None for any other."""
-    text = _try_dumps(value, None)
-    return None if text is None or has_lone_surrogate(text) else text
+    """The JSON text of a value that can be sent on as it is, being exactly JSON (`is_json`);
+    None for any other, which is `encode`'s to convert and report (a result) or the parser's to
+    correct (what a model sent)."""
+    try:
+        return _try_dumps(value, None) if is_json(value) else None
+    except RecursionError:
+        return None
+
+
+def is_json(value: object) -> bool:
+    """Whether `value` already is a JSON value, exactly, that can be sent as it is: what a JSON
+    decoder gives, save the infinity a number too large for a float becomes (`1e400`) and a lone
+    surrogate `json` keeps; JSON's own types only (no tuple, no subclass, text keys). The one
+    test of it, for the parser (`_values`: what needs converting) and for what is sent on."""
+    if type(value) is str:
+        return not has_lone_surrogate(value)
+    if type(value) is int or type(value) is bool or value is None:
+        return True
+    if type(value) is float:
+        return math.isfinite(value)
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str or has_lone_surrogate(key) or not is_json(item):
+                return False
+        return True
+    if type(value) is list:
+        return all(is_json(item) for item in value)
+    return False
 
 
 def strict_loads(text: str) -> object:
