@@ -669,3 +669,16 @@ def test_a_list_cut_short_by_what_is_no_call_spends_no_call_id(pkg: ModuleType) 
     instead is the first, `call_1`."""
     (call,) = pkg.parse_reply("""[f(s='a'), {"name": "f", "parameters": {"s": "b"}}]""")
     assert call.tool_call_id == "call_1" and call.values == {"s": "b"}
+
+
+@pytest.mark.parametrize("key", [True, False, None, 1, -7, 2.5, 1e300, "k"], ids=repr)
+def test_a_key_has_one_text_wherever_it_is_written(key: object) -> None:
+    """The review of issue 32: a handler's result checked against `returns` wrote `True` as
+    `"True"` (`key_text`), what was sent wrote it `"true"` (json), the arguments `"true"`
+    (`_values`). One rule, JSON's, for each key JSON writes."""
+    from codegen.runtime import _runtime, _values
+
+    (sent,) = json.loads(json.dumps({key: 0}))
+    assert _values.key_json_text(key) == _runtime.key_text(key) == sent
+    # A mapping that is no dict (a handler's result) is read with its keys as text.
+    assert _runtime.to_dict(MappingProxyType({key: 0}), "r", [], []) == {sent: 0}

@@ -20,7 +20,7 @@ from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ._outbound import has_lone_surrogate, is_json
 from ._repair import repair_json
-from ._values import is_container, json_object, json_value
+from ._values import is_container, json_object, json_value, key_json_text
 
 
 def _fast_decoder() -> Callable[[str], object] | None:
@@ -455,9 +455,14 @@ def name_text(name: object) -> str:
 
 
 def key_text(key: object) -> str:
-    """A dict key as text for `values` and codes; never raises (10**5000 has no str() by default)."""
+    """A dict key as text for `values` and codes: as JSON writes it (`_values.key_json_text`:
+    `True` is `"true"`, as in what is sent), else its str(); never raises (10**5000 has no str()
+    by default)."""
     if type(key) is str:
         return key
+    text = key_json_text(key)
+    if text is not None:
+        return text
     try:
         return str(key)
     except Exception:  # noqa: BLE001 - a huge int, or any object whose __str__ fails: still a key

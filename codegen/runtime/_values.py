@@ -96,7 +96,7 @@ def _object(
 ) -> dict[str, object]:
     converted: dict[str, object] = {}
     for key, item in value.items():
-        text = _key_text(key)
+        text = key_json_text(key)
         mended = text is not None and has_lone_surrogate(text)
         if mended and text is not None:
             text = well_formed(text)
@@ -116,7 +116,7 @@ def _object(
     return converted
 
 
-def _key_text(key: object) -> str | None:
+def key_json_text(key: object) -> str | None:
     """A key as JSON writes it (`json.dumps({True: 1})` is `{"true": 1}`), or None when JSON
     writes no such key or it has no text (an integer of more than 4,300 digits)."""
     if isinstance(key, str):
