@@ -42,8 +42,10 @@ from codegen.package_files import Files
 from codegen.payloads.files import joined_payload, joined_payloads, payload_files, payloads
 from codegen.python.format import format_python
 from codegen.python.imports import TAKEN
+from codegen.python.namespace import package_exports, tool_names
 from codegen.python.render import (
     header,
+    package_bound,
     render_handlers,
     render_init,
     render_mcp,
@@ -152,10 +154,17 @@ def check_loaded(
     if not validation.tools_readable:
         return None, found
     # Tools the meta-schema passed are checked further even when others failed: one run, every error.
-    catalog, more = normalize(loaded, skip=validation.broken_tools, results=results, reserved=TAKEN)
+    skip = validation.broken_tools
+    bound = package_bound()
+    python_names, renamed = tool_names(loaded, skip, bound)
+    found += renamed
+    catalog, more = normalize(
+        loaded, skip=skip, results=results, python_names=python_names, reserved=TAKEN
+    )
     found += more
     if catalog is None or any(d.level == "error" for d in found):
         return None, found
+    found += package_exports(catalog, bound)[1]
     catalog, collisions = with_provider_names(catalog, results)
     return dataclasses.replace(catalog, providers=providers), found + collisions
 

@@ -119,7 +119,12 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CG106": (
         "warning",
         "python-name-chosen",
-        "two names that collide in Python, told apart (or a pinned name that cannot be used)",
+        (
+            "a name that cannot be used in Python as it is, given another: two that collide "
+            "(`todo.add` and `todo_add`), one the package itself binds (a tool `reply`: "
+            "`parse_reply`), a Python keyword or a name the generated class uses (`class`, "
+            "`date`), or a pinned name that cannot be used"
+        ),
     ),
     "CG107": (
         "warning",

@@ -55,7 +55,7 @@ def enum_kind(
             else AnyKind()
         )
     stem = "".join(pascal(p) for p in parts)
-    alias = ctx.names.take(ctx.pascal + stem)
+    alias = ctx.class_name(path, ctx.pascal + stem)
     table = ctx.names.take("_" + "_".join(snake(p).upper() for p in parts))
     folded_table = ctx.names.take(table + "_FOLDED")
     one_type = len({type(c) for c in choices}) == 1

@@ -17,7 +17,7 @@ from codegen.catalog.keywords import empty_ranges, unenforced
 from codegen.catalog.kinds import Kind
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import Names, snake
-from codegen.diagnostics import Diagnostic, JsonPath
+from codegen.diagnostics import Diagnostic, JsonPath, quoted
 
 # The value of a fix that takes a keyword out.
 GONE: Any = object()
@@ -96,6 +96,18 @@ class ToolContext:
     def kind(self, schema: Any, path: JsonPath, parts: tuple[str, ...]) -> Kind:
         """The kind of a nested `schema` at `path` inside the parameters, by every rule."""
         return self.kind_of(self, schema, path, parts)
+
+    def class_name(self, path: JsonPath, wanted: str) -> str:
+        """The name of a class (or type alias) of the tool's module, which users see: `wanted`,
+        or when the module binds it already, a suffixed one, said (CG106)."""
+        given = self.names.take(wanted)
+        if given != wanted:
+            message = (
+                f"class {quoted(wanted)} becomes {quoted(given)}, since the tool's module has"
+                f" {quoted(wanted)} already (set x-python-name on the tool to choose its stem)"
+            )
+            self.warn(path, message, "CG106")
+        return given
 
     def helper_name(self, parts: tuple[str, ...]) -> str:
         return self.names.take("_" + "_".join(snake(p) for p in parts))

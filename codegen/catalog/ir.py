@@ -62,6 +62,15 @@ class Tool:
         return self.args.class_name, None if self.result is None else self.result.kind.class_name
 
     @property
+    def nested_classes(self) -> tuple[str, ...]:
+        """Its dataclasses but `<Tool>Args` and `<Tool>Result` (`UpdateConfigSettings`): the
+        package exports them beside those, for its users' annotations."""
+        own = self.class_names
+        return tuple(
+            k.class_name for k in (*self.classes, *self.result_classes) if k.class_name not in own
+        )
+
+    @property
     def result_classes(self) -> tuple[ObjectKind, ...]:
         if self.result is None:
             return ()

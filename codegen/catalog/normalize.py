@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import keyword
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -16,9 +16,9 @@ from codegen.catalog.context import ToolContext
 from codegen.catalog.ir import Catalog, Tool, classes_of
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, ObjectKind, StringKind, walk
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
-from codegen.catalog.names import Claim, Names, class_stem, identifier, pascal, resolve, snake_base
+from codegen.catalog.names import Names
 from codegen.catalog.objects import object_kind
-from codegen.catalog.returns import result_of
+from codegen.catalog.returns import has_result, result_of
 from codegen.catalog.reuse import (
     Relative,
     StoredTool,
@@ -43,12 +43,15 @@ def normalize(
     skip: set[int] | frozenset[int] = frozenset(),
     results: ToolResults | None = None,
     *,
+    python_names: Mapping[int, tuple[str, str]],
     reserved: frozenset[str],
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are
-    left out. With `results`, a tool the last build normalized with the same definition, Python
-    names and layout is taken from there, its findings anchored where it is now. No name the IR
-    gives a tool's module is in `reserved` (the names the code back end binds in every module)."""
+    left out. Each tool's module and class stem are the code back end's (`python_names`, by
+    index: `python.namespace.tool_names`). With `results`, a tool the last build normalized with
+    the same definition, Python names and layout is taken from there, its findings anchored where
+    it is now. No name the IR gives a tool's module is in `reserved` (the names the code back end
+    binds in every module)."""
     data = loaded.data
     problems: list[Diagnostic] = []
     if keyword.iskeyword(data["name"]):
@@ -56,9 +59,7 @@ def normalize(
         problems.append(loaded.diagnostic(("name",), message))
     tools: list[Tool] = []
     lines = _lines_by_tool(loaded)
-    owners: dict[str, tuple[int, str]] = {}
     seen: set[str] = set()
-    python_names = tool_python_names(loaded, skip, problems)
     # A tool read from its item has a key that fixes its data and layout (`tool_keys`).
     keys = loaded.tool_keys if loaded.by_items() else ()
     for index, spec in enumerate(data["tools"]):
@@ -108,17 +109,8 @@ def normalize(
                 results.put("tool", parts, (tool and head(tool), found))
                 if tool is not None:
                     results.put("tool-ir", parts, tool)
-        if tool is None:
-            continue
-        args_class = tool.class_names[0]
-        clash = next((name for name in (tool.module, args_class) if name in owners), None)
-        if clash is not None:
-            _, other = owners[clash]
-            message = f"tool {quoted(spec['name'])} and tool {quoted(other)} both become Python name {quoted(clash)} (set x-python-name on one)"
-            problems.append(loaded.diagnostic(("tools", index, "name"), message))
-            continue
-        owners[tool.module] = owners[args_class] = (index, spec["name"])
-        tools.append(tool)
+        if tool is not None:
+            tools.append(tool)
     if any(p.level == "error" for p in problems):
         return None, problems
     catalog = Catalog(
@@ -132,55 +124,6 @@ def normalize(
         name_line=loaded.line_of(("name",)),
     )
     return catalog, problems
-
-
-def tool_python_names(
-    loaded: LoadedCatalog, skip: set[int] | frozenset[int], problems: list[Diagnostic]
-) -> dict[int, tuple[str, str]]:
-    """Each tool's module name and class stem, by the one naming rule (`names.resolve`): tools
-    whose names collide in Python (`todo.add` and `todo_add`) are told apart, with a warning.
-    """
-    specs = loaded.data["tools"]
-    claims: list[Claim[int]] = []
-    first: dict[str, int] = {}  # the same wire name twice is an error of its own, not a rename
-    for index, spec in enumerate(specs):
-        if index in skip or first.setdefault(spec["name"], index) != index:
-            continue
-        pinned = spec.get("x-python-name")
-        module = snake_base(pinned) if pinned else snake_base(spec["name"], fallback="tool")
-        stem = pascal(pinned or spec["name"], fallback="Tool")
-
-        def variants(n: int, module: str = module, stem: str = stem) -> tuple[str, ...]:
-            return identifier(module, n), class_stem(stem, n)
-
-        claims.append(
-            Claim(
-                index,
-                variants,
-                pinned=bool(pinned),
-                exact=spec["name"] == identifier(module),
-            )
-        )
-    given, renames = resolve(claims)
-    for rename in renames:
-        name, other = specs[rename.owner]["name"], specs[rename.holder]["name"]
-        if rename.pinned:
-            message = (
-                f"tool {quoted(name)} and tool {quoted(other)} both pin Python name {quoted(rename.wanted)}:"
-                f" {quoted(name)} becomes {quoted(rename.given)} (give it another x-python-name)"
-            )
-        else:
-            message = (
-                f"tool {quoted(name)} becomes Python name {quoted(rename.given)}, since tool {quoted(other)} has"
-                f" {quoted(rename.wanted)} (set x-python-name on either to choose)"
-            )
-        problems.append(loaded.diagnostic(("tools", rename.owner, "name"), message, "CG106"))
-    chosen: dict[int, tuple[str, str]] = {}
-    for index, spec in enumerate(specs):
-        if index not in skip:
-            module, stem = given[first[spec["name"]]]
-            chosen[index] = (module, stem)
-    return chosen
 
 
 def _is_reused(value: Any) -> bool:
@@ -241,10 +184,13 @@ def definition_digest(spec: dict[str, Any]) -> str:
 
 def tool_ir(ctx: ToolContext) -> Tool | None:
     """One tool of the IR, from its context (None when its parameters have an error)."""
-    # Before any parameter's class can claim the name: the tool's own names are predictable.
+    # Before any parameter's class can claim one: the tool's own names are the ones the code back
+    # end resolved against every other tool's and the package's (`python.namespace`).
     keywords_name = ctx.names.take(f"{ctx.pascal}Keywords")
-    root = object_kind(ctx, ctx.root, (), (), f"{ctx.pascal}Args", ctx.root_helper, root=True)
-    result = result_of(ctx)
+    args_name = ctx.names.take(f"{ctx.pascal}Args")
+    result_name = ctx.names.take(f"{ctx.pascal}Result") if has_result(ctx.spec) else ""
+    root = object_kind(ctx, ctx.root, (), (), args_name, ctx.root_helper, root=True)
+    result = result_of(ctx, result_name)
     if ctx.failed or not isinstance(root, ObjectKind):
         return None
     kinds = list(dict.fromkeys(walk(root)))  # a shared definition appears once

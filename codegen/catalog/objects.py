@@ -3,6 +3,7 @@ Python names and checked defaults; without, a map or a free-form object."""
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable, Iterator
 from datetime import date, datetime
 from typing import Any
@@ -29,7 +30,7 @@ def object_type(
     """An object: with properties a record of its own, without them a map or a free-form dict.
     `additionalProperties: false` alone allows no name at all: a record without fields."""
     if "properties" in schema or schema.get("additionalProperties") is False:
-        class_name = ctx.names.take(ctx.pascal + "".join(pascal(p) for p in parts))
+        class_name = ctx.class_name(path, ctx.pascal + "".join(pascal(p) for p in parts))
         return object_kind(
             ctx, schema, path, parts, class_name, ctx.helper_name(parts), nullable=nullable
         )
@@ -61,7 +62,6 @@ def object_kind(
     nullable: bool = False,
 ) -> Kind:
     if root:
-        class_name = ctx.names.take(class_name)
         ctx.check_keywords(schema, path, ["object"])
     properties: dict[str, Any] = schema.get("properties", {})
     listed = schema.get("required", [])
@@ -185,6 +185,20 @@ def python_names(ctx: ToolContext, properties: dict[str, Any], path: JsonPath) -
                 " either to choose)"
             )
         ctx.warn((*path, "properties", rename.owner), message, "CG106")
+    renamed = {rename.owner for rename in renames}
+    for claim in claims:
+        (name,) = given[claim.owner]
+        base = snake_base(claim.owner)
+        if not claim.pinned and claim.owner not in renamed and not usable(base):
+            # `date` would shadow the class's own annotations, `class` cannot be a name at all.
+            why = (
+                "a Python keyword" if keyword.iskeyword(base) else "a name the generated class uses"
+            )
+            message = (
+                f"parameter {quoted(claim.owner)} becomes Python name {quoted(name)}, since"
+                f" {quoted(base)} is {why} (set x-python-name to choose)"
+            )
+            ctx.warn((*path, "properties", claim.owner), message, "CG106")
     return {wire: given[wire][0] for wire in properties}
 
 

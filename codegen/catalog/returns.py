@@ -12,6 +12,7 @@ typed in it leaves the tool's results untyped, with a warning, and never fails t
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from codegen.catalog.context import ToolContext
 from codegen.catalog.ir import Result
@@ -23,9 +24,15 @@ from codegen.diagnostics import Diagnostic, JsonPath
 RETURNS, OUTPUT_SCHEMA = "returns", "outputSchema"
 
 
-def result_of(tool: ToolContext) -> Result | None:
-    """The typed result of the tool `tool` normalizes, or None when it declares none (or an
-    `outputSchema` that cannot be typed, said as a warning)."""
+def has_result(spec: dict[str, Any]) -> bool:
+    """Whether a tool declares a result schema (which may still turn out untyped)."""
+    return RETURNS in spec or OUTPUT_SCHEMA in spec
+
+
+def result_of(tool: ToolContext, class_name: str) -> Result | None:
+    """The typed result of the tool `tool` normalizes, its class `class_name` (taken before its
+    arguments' classes), or None when it declares none (or an `outputSchema` that cannot be
+    typed, said as a warning)."""
     spec = tool.spec
     source = RETURNS if RETURNS in spec else OUTPUT_SCHEMA if OUTPUT_SCHEMA in spec else None
     if source is None:
@@ -51,7 +58,7 @@ def result_of(tool: ToolContext) -> Result | None:
     twin.pascal = f"{tool.pascal}Result"
     found: list[Diagnostic] = []
     twin.problems = found
-    root = object_kind(twin, schema, (), (), twin.pascal, tool.names.take("_result"), root=True)
+    root = object_kind(twin, schema, (), (), class_name, tool.names.take("_result"), root=True)
     if source == RETURNS or not twin.failed:
         tool.problems.extend(found)
         tool.failed = tool.failed or twin.failed

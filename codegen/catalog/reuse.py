@@ -308,6 +308,7 @@ HEAD = (
     "sha256",
     "examples",
     "class_names",
+    "nested_classes",
 )
 
 
@@ -320,10 +321,14 @@ def is_head(value: Any) -> bool:
     """The shape of `head`'s value."""
     if not (isinstance(value, dict) and tuple(value) == HEAD):
         return False
-    texts = [value[name] for name in HEAD if name not in ("title", "examples", "class_names")]
+    lists = ("title", "examples", "class_names", "nested_classes")
+    texts = [value[name] for name in HEAD if name not in lists]
     args_class, result_class = value["class_names"]
+    nested = value["nested_classes"]
     return (
         all(isinstance(text, str) for text in (*texts, args_class))
+        and isinstance(nested, tuple)
+        and all(isinstance(name, str) for name in nested)
         and isinstance(value["title"], str | None)
         and isinstance(result_class, str | None)
         and isinstance(value["examples"], tuple)
@@ -343,14 +348,19 @@ class StoredTool(Tool):
         place: tuple[int, str, dict[JsonPath, int]],
         whole: Callable[[], Tool],
     ) -> None:
-        # Set in the instance's own dictionary: the dataclass is frozen, and `class_names` is a
-        # property of the class.
+        # Set in the instance's own dictionary: the dataclass is frozen, and `class_names` and
+        # `nested_classes` are properties of the class.
         line, path, lines = place
         self.__dict__.update(stored, line=line, path=path, lines=lines, _stored=whole)
 
     @property
     def class_names(self) -> tuple[str, str | None]:
         names: tuple[str, str | None] = self.__dict__["class_names"]
+        return names
+
+    @property
+    def nested_classes(self) -> tuple[str, ...]:
+        names: tuple[str, ...] = self.__dict__["nested_classes"]
         return names
 
     def whole(self) -> Tool:

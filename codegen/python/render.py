@@ -14,6 +14,7 @@ from codegen.python import layout
 from codegen.python.imports import RUNTIME, STDLIB
 from codegen.python.literals import docstring, literal, one_line
 from codegen.python.model import PyTool
+from codegen.python.namespace import package_exports
 from codegen.resources import template_environment
 from codegen.runtime import _types
 
@@ -77,64 +78,89 @@ GLUE_TYPES = sorted(
 )
 
 
+# What every package exports besides its tools' names, in the order `__init__` defines them.
+OWN_EXPORTS = (
+    "CATALOG",
+    "TOOLS",
+    "VERSION",
+    "RawArguments",
+    "ReadyRequest",
+    "RefusedRequest",
+    "ToolCallRequest",
+    "ToolSpec",
+    "from_anthropic",
+    "from_gemini",
+    "from_openai_chat",
+    "from_openai_responses",
+    "history_anthropic",
+    "history_gemini",
+    "history_openai_chat",
+    "history_openai_responses",
+    "mcp_server",
+    "serve_mcp",
+    "from_anthropic_stream",
+    "from_gemini_stream",
+    "from_openai_chat_stream",
+    "from_openai_responses_stream",
+    "CallStream",
+    "AsyncCallStream",
+    "OnPartial",
+    "PartialCall",
+    "StreamProblem",
+    "parse",
+    *EXECUTOR_EXPORTS,
+    *GLUE_TYPES,
+    "CallBatch",
+    "Problem",
+    "JSONL_PROMPT",
+    "SINGLE_JSON_PROMPT",
+    "parse_jsonl",
+    "iter_jsonl",
+    "aiter_jsonl",
+    "parse_single_json",
+    "parse_reply",
+)
+
+
+@cache
+def package_bound() -> frozenset[str]:
+    """Every name a package's `__init__` and `_handlers` bind for themselves (their exports,
+    imports and helpers), which no tool's name may take: read from the modules rendered for a
+    catalog of no tools and every provider, so that no hand copy falls behind the templates."""
+    empty = Catalog("package", None, None, "", "", "0" * 64, ())
+    bound: set[str] = set()
+    for text in (render_init(empty), render_handlers(empty)):
+        table = symtable.symtable(text, "<package>", "exec")
+        bound.update(
+            s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()
+        )
+    return frozenset(bound)
+
+
 def render_init(catalog: Catalog) -> str:
-    tools = sorted(catalog.tools, key=lambda tool: tool.module)
-    exported = [
-        "CATALOG",
-        "TOOLS",
-        "VERSION",
-        "RawArguments",
-        "ReadyRequest",
-        "RefusedRequest",
-        "ToolCallRequest",
-        "ToolSpec",
-        "from_anthropic",
-        "from_gemini",
-        "from_openai_chat",
-        "from_openai_responses",
-        "history_anthropic",
-        "history_gemini",
-        "history_openai_chat",
-        "history_openai_responses",
-        "mcp_server",
-        "serve_mcp",
-        "from_anthropic_stream",
-        "from_gemini_stream",
-        "from_openai_chat_stream",
-        "from_openai_responses_stream",
-        "CallStream",
-        "AsyncCallStream",
-        "OnPartial",
-        "PartialCall",
-        "StreamProblem",
-        "parse",
-        *EXECUTOR_EXPORTS,
-        *GLUE_TYPES,
-        "CallBatch",
-        "Problem",
-        "JSONL_PROMPT",
-        "SINGLE_JSON_PROMPT",
-        "parse_jsonl",
-        "iter_jsonl",
-        "aiter_jsonl",
-        "parse_single_json",
-        "parse_reply",
-    ]
     payloads = emitted(catalog.providers)
-    exported += payloads
-    exported += [name for tool in tools for name in _tool_exports(tool)]
+    # (A catalog of no tools has no exports of theirs: `package_bound` reads the names from one.)
+    exports, _ = package_exports(catalog, package_bound() if catalog.tools else frozenset())
+    # isort's order: a module's names, then each name it is imported under another, on its own.
+    imports: list[tuple[str, list[str]]] = []
+    for module in sorted({e.module for e in exports}):
+        mine = sorted((e for e in exports if e.module == module), key=lambda e: _isort_key(e.name))
+        imports.append((module, [e.name for e in mine if e.name == e.defined]))
+        imports += [(module, [e.imported]) for e in mine if e.name != e.defined]
     aliases = {
         sent: wire
         for names in catalog.provider_names.values()
         for wire, sent in names.items()
         if sent != wire
     }
+    exported = [*OWN_EXPORTS, *payloads, *(e.name for e in exports)]
     body = (
         environment()
         .get_template("package_init.py.jinja")
         .render(
             catalog=catalog,
-            imports=[(tool, _tool_exports(tool)) for tool in tools],
+            imports=imports,
+            exports=exports,
             exported=sorted(exported, key=_isort_key),
             aliases=sorted(aliases.items()),
             payload_names=tuple(payloads),
@@ -208,13 +234,6 @@ def render_mcp() -> str:
 
 def render_tools_init(catalog: Catalog) -> str:
     return f"{header(catalog.source, catalog.sha256)}{docstring('One module per tool of the catalog.')}\n"
-
-
-def _tool_exports(tool: Tool) -> tuple[str, ...]:
-    """What the package exports of a tool: `<Tool>Args`, `parse_<tool>`, and `<Tool>Result`."""
-    args, result = tool.class_names
-    kinds = (args,) if result is None else (args, result)
-    return tuple(sorted((*kinds, tool.parse_name), key=_isort_key))
 
 
 def _isort_key(name: str) -> tuple[int, str]:

@@ -1,0 +1,188 @@
+"""The names a generated package defines at its top: the one naming pass of the Python back end.
+
+The package's own names come first (`reserved`: what its shared modules bind, read from their
+templates by `render.package_bound`), and no tool takes one. Then each tool claims its module and
+its public names (`parse_<tool>`, `<Tool>Args`, `<Tool>Keywords`, `<Tool>Result`) by the one rule
+(`catalog.names.resolve`): a tool whose names are held takes suffix 2, 3, … on all of them at once,
+with a CG106 finding naming both. Last, the dataclasses inside each tool (`UpdateConfigSettings`)
+are exported beside them; one whose name another export holds is exported under a suffixed name,
+said the same way. So `__all__` is unique and every export keeps its meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+
+from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.load import LoadedCatalog
+from codegen.catalog.names import (
+    Claim,
+    Rename,
+    class_stem,
+    identifier,
+    pascal,
+    resolve,
+    snake_base,
+)
+from codegen.catalog.returns import OUTPUT_SCHEMA, RETURNS
+from codegen.diagnostics import Diagnostic, quoted, warning
+
+# The owner of the names the package binds itself, in `resolve`'s claims of tools (indexes).
+PACKAGE = -1
+
+
+def tool_names(
+    loaded: LoadedCatalog, skip: set[int] | frozenset[int], reserved: frozenset[str]
+) -> tuple[dict[int, tuple[str, str]], list[Diagnostic]]:
+    """Each tool's module name and class stem, and a finding for each tool that could not have
+    its own: one whose public names the package binds (`reply` → `parse_reply`), or another tool
+    holds (`todo.add` and `todo_add`), is told apart by a suffix on all of them."""
+    specs = loaded.data["tools"]
+    claims: list[Claim[int]] = []
+    first: dict[str, int] = {}  # the same wire name twice is an error of its own, not a rename
+    for index, spec in enumerate(specs):
+        if index in skip or first.setdefault(spec["name"], index) != index:
+            continue
+        pinned = spec.get("x-python-name")
+        module = snake_base(pinned) if pinned else snake_base(spec["name"], fallback="tool")
+        stem = pascal(pinned or spec["name"], fallback="Tool")
+        typed = RETURNS in spec or OUTPUT_SCHEMA in spec
+
+        def variants(
+            n: int, module: str = module, stem: str = stem, typed: bool = typed
+        ) -> tuple[str, ...]:
+            return public_names(identifier(module, n), class_stem(stem, n), typed)
+
+        claims.append(
+            Claim(index, variants, pinned=bool(pinned), exact=spec["name"] == identifier(module))
+        )
+    given, renames = resolve(claims, dict.fromkeys(reserved, PACKAGE))
+    problems = [_renamed(loaded, claims, rename, reserved) for rename in renames]
+    chosen: dict[int, tuple[str, str]] = {}
+    for index, spec in enumerate(specs):
+        if index not in skip:
+            module, _, args = given[first[spec["name"]]][:3]
+            chosen[index] = (module.removeprefix("tools."), args.removesuffix("Args"))
+    return chosen, problems
+
+
+def public_names(module: str, stem: str, typed: bool) -> tuple[str, ...]:
+    """A tool's module, then the names it binds beside other tools' in the package and its
+    executor: its parser, its arguments' class, its handler's Protocol and its result's class
+    (`typed`: it declares one)."""
+    # The module is a name under `tools.`, where no name of the package's own is.
+    names = (f"tools.{module}", f"parse_{module}", f"{stem}Args", f"{stem}Keywords")
+    return (*names, f"{stem}Result") if typed else names
+
+
+def _renamed(
+    loaded: LoadedCatalog, claims: list[Claim[int]], rename: Rename[int], reserved: frozenset[str]
+) -> Diagnostic:
+    specs = loaded.data["tools"]
+    name = specs[rename.owner]["name"]
+    if rename.holder == PACKAGE:
+        wanted = next(c for c in claims if c.owner == rename.owner).variants(1)
+        clash = next(n for n in wanted if n in reserved)
+        message = (
+            f"tool {quoted(name)} becomes Python name {quoted(_module(rename.given))}, since the package's"
+            f" own {quoted(clash)} would be its {_role(wanted.index(clash))}"
+            + (
+                " (give it another x-python-name)"
+                if rename.pinned
+                else " (set x-python-name to choose)"
+            )
+        )
+    elif rename.pinned:
+        other = specs[rename.holder]["name"]
+        message = (
+            f"tool {quoted(name)} and tool {quoted(other)} both pin Python name {quoted(_module(rename.wanted))}:"
+            f" {quoted(name)} becomes {quoted(_module(rename.given))} (give it another x-python-name)"
+        )
+    else:
+        other = specs[rename.holder]["name"]
+        message = (
+            f"tool {quoted(name)} becomes Python name {quoted(_module(rename.given))}, since tool"
+            f" {quoted(other)} has {quoted(_module(rename.wanted))} (set x-python-name on either to"
+            " choose)"
+        )
+    return loaded.diagnostic(("tools", rename.owner, "name"), message, "CG106")
+
+
+def _module(name: str) -> str:
+    return name.removeprefix("tools.")
+
+
+def _role(position: int) -> str:
+    """What `public_names`' name at `position` is to the tool."""
+    return ("module", "parser", "arguments' class", "handler's Protocol", "result's class")[
+        position
+    ]
+
+
+# The owner of the names the package binds itself, among the exports (tool module, class).
+_PACKAGE_EXPORT = ("", "")
+
+
+@dataclass(frozen=True)
+class Export:
+    """A name the package exports of a tool: the module that defines it, its name there."""
+
+    name: str  # in the package
+    module: str  # the tool's module under tools/
+    defined: str  # in the module: the same as `name` unless another export held it
+
+    @property
+    def imported(self) -> str:
+        """What `__init__` imports, for type checkers: `Name`, or `Defined as Name`."""
+        return self.name if self.name == self.defined else f"{self.defined} as {self.name}"
+
+    @property
+    def source(self) -> str:
+        """Where `__init__`'s `__getattr__` finds it (`_runtime.lazy_exports`): the module, and
+        the name there after a `:` when it differs."""
+        return self.module if self.name == self.defined else f"{self.module}:{self.defined}"
+
+
+def package_exports(
+    catalog: Catalog, reserved: frozenset[str]
+) -> tuple[list[Export], list[Diagnostic]]:
+    """What the package exports of its tools, by module: each tool's parser, `Args` and `Result`
+    (distinct already, `tool_names`), then its nested dataclasses, each under its own name or,
+    when another export holds it, a suffixed one, with a CG106 finding."""
+    tools = sorted(catalog.tools, key=lambda tool: tool.module)
+    exports = [Export(name, tool.module, name) for tool in tools for name in _own(tool)]
+    held = dict.fromkeys(reserved, _PACKAGE_EXPORT)
+    held.update({e.name: (e.module, e.name) for e in exports})
+    claims = [
+        Claim((tool.module, name), partial(_suffixed, name))
+        for tool in tools
+        for name in tool.nested_classes
+    ]
+    given, renames = resolve(claims, held)
+    exports += [Export(given[c.owner][0], *c.owner) for c in claims]
+    by_module = {tool.module: tool for tool in tools}
+    problems = []
+    for rename in renames:
+        tool = by_module[rename.owner[0]]
+        if rename.holder == _PACKAGE_EXPORT:
+            whose = "the package's own name"
+        else:
+            whose = f"a class of tool {quoted(by_module[rename.holder[0]].wire_name)}"
+        message = (
+            f"class {quoted(rename.wanted)} of tool {quoted(tool.wire_name)} is exported by the"
+            f" package as {quoted(rename.given)}, since {whose} is {quoted(rename.wanted)} (set"
+            " x-python-name on the tool to choose)"
+        )
+        problems.append(warning(catalog.source, tool.line, f"{tool.path}.name", message, "CG106"))
+    return sorted(exports, key=lambda e: (e.module, e.name)), problems
+
+
+def _suffixed(name: str, n: int) -> tuple[str, ...]:
+    return (class_stem(name, n),)
+
+
+def _own(tool: Tool) -> Sequence[str]:
+    args, result = tool.class_names
+    return (tool.parse_name, args) if result is None else (tool.parse_name, args, result)
