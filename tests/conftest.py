@@ -11,14 +11,17 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from codegen.build import build
+from codegen.build import build, check_catalogs
+from codegen.catalog.ir import Catalog
 from codegen.cli import main
+from codegen.diagnostics import Diagnostic
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -71,6 +74,38 @@ def fixture_package(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str],
         return cache[name]
 
     return get
+
+
+@dataclass(frozen=True)
+class Built:
+    """A catalog built into a directory of its own: the directory, its package imported, the
+    catalog's IR and the build's findings."""
+
+    out: Path
+    package: ModuleType
+    catalog: Catalog
+    warnings: list[Diagnostic]
+
+
+@pytest.fixture(scope="session")
+def names_everywhere(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The catalog of `tests/every_name.py` built into `out/names_everywhere` (for mypy and
+    ruff) and imported (issue 33)."""
+    import every_name as catalog
+
+    out = tmp_path_factory.mktemp("names_everywhere")
+    source = catalog.write(out)
+    result = build([source], out)
+    for path, text in result.files.items():
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_text(text, encoding="utf-8")
+    (ir,), _ = check_catalogs([source], out)
+    sys.path.insert(0, str(out))
+    try:
+        package = importlib.import_module("names_everywhere")
+    finally:
+        sys.path.remove(str(out))
+    return Built(out, package, ir, result.warnings)
 
 
 def run_cli(*args: str, cwd: Path = ROOT, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Mypy
+from conftest import Built, Mypy
 
 from codegen.build import build
 from codegen.emit import plan
@@ -81,14 +81,38 @@ def test_generated_package_runs_on_the_standard_library_alone(package: str) -> N
 @pytest.mark.parametrize(
     "site_packages", [[], ["--no-site-packages"]], ids=["with the SDKs", "standard library only"]
 )
-def test_generated_code_passes_mypy_strict(mypy: Mypy, site_packages: list[str]) -> None:
+def test_generated_code_passes_mypy_strict(
+    mypy: Mypy, site_packages: list[str], names_everywhere: Built
+) -> None:
     """Where `mcp`, `anyio` and `uvicorn` are installed, and where they are not (issue 32, the
-    MCP typing item: `_mcp.py` had 6 import-not-found errors there)."""
-    done = mypy(*site_packages, "generated")
-    assert done.returncode == 0, done.stdout + done.stderr
+    MCP typing item: `_mcp.py` had 6 import-not-found errors there); with them the package of a
+    catalog named after every name a package binds (issue 33 item 1), and a user's misspelt
+    imports, which are errors (issue 33 item 3: the lazy `__getattr__` let them pass)."""
+    user = names_everywhere.out / "misspelt_imports.py"
+    user.write_text(MISSPELT, encoding="utf-8")
+    package = names_everywhere.out / "names_everywhere"
+    done = mypy(*site_packages, "generated", str(package), str(user))
+    errors = [line.split(": ", 1)[1] for line in done.stdout.splitlines() if ": error:" in line]
+    assert errors == [
+        (
+            'error: Module "memory_tools" has no attribute "OPENAI_TOOOLS"; maybe'
+            ' "OPENAI_TOOLS"?  [attr-defined]'
+        ),
+        (
+            'error: Module "names_everywhere" has no attribute "parse_reply_3"; maybe "parse_reply_2"?'
+            "  [attr-defined]"
+        ),
+    ], done.stdout + done.stderr
+    assert all(line.startswith(str(user)) for line in done.stdout.splitlines()[:-1]), done.stdout
 
 
-def test_generated_code_passes_ruff() -> None:
+MISSPELT = """\
+from memory_tools import OPENAI_TOOLS, OPENAI_TOOOLS, MemorySearchArgs
+from names_everywhere import UpdateConfigSettings2, parse_reply, parse_reply_2, parse_reply_3
+"""
+
+
+def test_generated_code_passes_ruff(names_everywhere: Built) -> None:
     done = subprocess.run(
         [
             str(BIN / "ruff"),
@@ -98,6 +122,7 @@ def test_generated_code_passes_ruff() -> None:
             "--target-version",
             "py311",
             "generated",
+            str(names_everywhere.out / "names_everywhere"),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -196,26 +221,38 @@ def test_no_generated_function_rebinds_its_parameters() -> None:
 
 @pytest.mark.parametrize("package", ["calendar_tools", "http_tools", "memory_tools"])
 def test_the_three_lists_of_a_package_name_the_same_public_names(package: str) -> None:
+    _three_lists_agree(ROOT / "generated" / package / "__init__.py")
+
+
+def test_the_three_lists_agree_when_names_are_suffixed(names_everywhere: Built) -> None:
+    """Issue 33 item 1: a package whose tools' classes are exported under suffixed names."""
+    _three_lists_agree(names_everywhere.out / "names_everywhere" / "__init__.py")
+
+
+def _three_lists_agree(init: Path) -> None:
     # A package's __init__ names its public API three times, one for each reader: imports under
-    # TYPE_CHECKING for type checkers (which cannot follow a PEP 562 __getattr__), the lazy map
-    # for the running program (a service that parses one tool loads one module), and __all__.
-    # One list in the renderer writes all three; this holds them equal.
-    tree = ast.parse((ROOT / "generated" / package / "__init__.py").read_text(encoding="utf-8"))
-    (checking,) = [node for node in tree.body if isinstance(node, ast.If)]
-    typed = {alias.asname or alias.name for node in checking.body for alias in node.names}  # type: ignore[attr-defined]
+    # TYPE_CHECKING for type checkers (which never see the PEP 562 __getattr__: issue 33 item 3),
+    # the lazy map for the running program (a service that parses one tool loads one module),
+    # and __all__. One list in the renderer writes all three; this holds them equal and unique.
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    checking, running = [node for node in tree.body if isinstance(node, ast.If)]
+    assert ast.unparse(checking.test) == "TYPE_CHECKING"
+    assert ast.unparse(running.test) == "not TYPE_CHECKING"
+    typed = [alias.asname or alias.name for node in checking.body for alias in node.names]  # type: ignore[attr-defined]
     (lazy,) = [
         node.value
-        for node in tree.body
+        for node in running.body
         if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__getattr__"
     ]
     assert isinstance(lazy, ast.Call)
     payloads, exports = lazy.args[1], lazy.args[2]
     assert isinstance(payloads, ast.Tuple) and isinstance(exports, ast.Call)
-    loaded = {ast.literal_eval(name) for name in payloads.elts}
+    loaded = [ast.literal_eval(name) for name in payloads.elts]
     for table in exports.args[1:]:
         assert isinstance(table, ast.Dict)
-        loaded |= {ast.literal_eval(key) for key in table.keys if key is not None}
-    assert typed == loaded
+        loaded += [ast.literal_eval(key) for key in table.keys if key is not None]
+    assert sorted(typed) == sorted(loaded)
+    assert len(set(typed)) == len(typed)
     bound = set()
     for node in tree.body:
         if isinstance(node, ast.ImportFrom | ast.Import):
@@ -230,6 +267,7 @@ def test_the_three_lists_of_a_package_name_the_same_public_names(package: str) -
         for node in tree.body
         if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__"
     ]
-    listed = set(ast.literal_eval(public))
-    assert typed <= listed
-    assert listed - typed <= bound  # the rest of __all__ is defined in __init__ itself
+    listed = ast.literal_eval(public)
+    assert len(set(listed)) == len(listed)
+    assert set(typed) <= set(listed)
+    assert set(listed) - set(typed) <= bound  # the rest of __all__ is defined in __init__ itself

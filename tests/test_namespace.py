@@ -1,0 +1,174 @@
+"""One owner of every name a package defines (issue 33, item 1): a tool or parameter named like
+one of the package's own names, a keyword, a builtin or another tool gets a distinct Python name
+with a finding, every export keeps its meaning, and every tool stays reachable from the package."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+import pytest
+from conftest import Built
+from every_name import catalog
+
+from codegen.catalog.ir import Tool
+from codegen.python.render import OWN_EXPORTS, package_bound
+
+WIRE_NAMES = [tool["name"] for tool in catalog()["tools"]]
+
+
+def _tool(built: Built, wire: str) -> Tool:
+    (tool,) = [t for t in built.catalog.tools if t.wire_name == wire]
+    return tool
+
+
+def _arguments(tool: Tool) -> dict[str, Any]:
+    """A value for every parameter of `tool`: an integer, an object of one, or a string."""
+    kinds = {"IntegerKind": 7, "ObjectKind": {"level": 7}}
+    return {
+        f.wire_name: kinds.get(type(f.kind).__name__, f"{f.wire_name}!") for f in tool.args.fields
+    }
+
+
+@pytest.mark.parametrize("wire", WIRE_NAMES)
+def test_every_tool_is_reached_through_parse_its_parser_args_and_result(
+    names_everywhere: Built, wire: str
+) -> None:
+    """Issue 33 item 1: every tool of a catalog named after every name the package binds, every
+    keyword and builtin the generated code uses, and after each other, is reached through
+    `parse`, its own parser, its `Args` and its `Result`, with each parameter's value."""
+    pkg, tool = names_everywhere.package, _tool(names_everywhere, wire)
+    module = import_module(f"{pkg.__name__}.tools.{tool.module}")
+    values = _arguments(tool)
+    request = pkg.parse(wire, values)
+    assert (request.ok, request.errors, request.warnings) == (True, (), ())
+    assert request.tool_name == wire
+    args_class, result_class = tool.class_names
+    assert getattr(pkg, args_class) is getattr(module, args_class)
+    assert type(request.arguments) is getattr(pkg, args_class)
+    attributes = {f.wire_name: getattr(request.arguments, f.py_name) for f in tool.args.fields}
+    nested = {w: {"level": v.level} for w, v in attributes.items() if hasattr(v, "level")}
+    assert {**attributes, **nested} == values == request.values
+    parser = getattr(pkg, tool.parse_name)
+    assert parser is getattr(module, tool.parse_name)
+    assert parser(values).arguments == request.arguments
+    assert result_class is not None
+    assert getattr(pkg, result_class) is getattr(module, result_class)
+    assert pkg.TOOLS[wire].returns.result_type is getattr(pkg, result_class)
+
+
+def test_all_is_unique_and_each_name_in_it_is_there(names_everywhere: Built) -> None:
+    """Issue 33 item 1: `__all__` held 72 entries of which 70 were unique."""
+    pkg = names_everywhere.package
+    assert len(pkg.__all__) == len(set(pkg.__all__))
+    missing = [name for name in pkg.__all__ if not hasattr(pkg, name)]
+    assert missing == []
+
+
+def test_the_package_s_own_names_keep_their_meaning(names_everywhere: Built) -> None:
+    """Issue 33 item 1: `pkg.parse_reply` was the tool `reply`'s parser hidden by the reply
+    reader, `pkg.ToolCallResult` the tool's class hiding the executor's. None of the package's
+    own names comes from a tool's module."""
+    pkg = names_everywhere.package
+    tools_prefix = f"{pkg.__name__}.tools."
+    for name in (*OWN_EXPORTS, *(n for n in package_bound() if n in pkg.__all__)):
+        value = getattr(pkg, name)
+        assert not getattr(value, "__module__", "").startswith(tools_prefix), name
+    assert pkg.parse_reply.__module__ == pkg.__name__
+    assert pkg.ToolCallResult.__module__ == f"{pkg.__name__}._results"
+    assert pkg.parse_reply_2 is import_module(f"{tools_prefix}reply_2").parse_reply_2
+
+
+def test_every_nested_class_is_exported_and_a_clash_is_suffixed(names_everywhere: Built) -> None:
+    """Issue 33 item 1: nested classes a user needs (`UpdateConfigSettings`) are importable from
+    the package; two tools' classes of one name are both, the later one suffixed."""
+    pkg = names_everywhere.package
+    tools = f"{pkg.__name__}.tools"
+    assert pkg.UpdateConfigSettings is import_module(f"{tools}.update").UpdateConfigSettings
+    assert pkg.UpdateConfigSettings2 is import_module(f"{tools}.update_config").UpdateConfigSettings
+    assert pkg.CallBatch2 is import_module(f"{tools}.call").CallBatch
+    assert pkg.CallBatch.__module__ == f"{pkg.__name__}._jsonl"
+    assert pkg.LazyTools2 is import_module(f"{tools}.lazy").LazyTools
+    exported = {id(getattr(pkg, name)) for name in pkg.__all__}
+    for tool in names_everywhere.catalog.tools:
+        module = import_module(f"{tools}.{tool.module}")
+        for name in tool.nested_classes:
+            assert id(getattr(module, name)) in exported, name
+
+
+def _said(built: Built, *paths: str) -> list[str]:
+    return [f"{d.level} {d.code}: {d.path}: {d.message}" for d in built.warnings if d.path in paths]
+
+
+def test_each_name_given_instead_is_said(names_everywhere: Built) -> None:
+    """Issue 33 item 1: a clash gets a finding naming both and the name given; `date` no longer
+    becomes `date_` silently. Nothing is an error."""
+    built = names_everywhere
+    index = {name: i for i, name in enumerate(WIRE_NAMES)}
+    reply, call = index["reply"], index["ToolCall"]
+    every = index["every_parameter"]
+    assert _said(built, f"tools[{reply}].name") == [
+        (
+            f"warning CG106: tools[{reply}].name: tool 'reply' becomes Python name 'reply_2', since"
+            " the package's own 'parse_reply' would be its parser (set x-python-name to choose)"
+        )
+    ]
+    assert _said(built, f"tools[{call}].name") == [
+        (
+            f"warning CG106: tools[{call}].name: tool 'ToolCall' becomes Python name 'tool_call_2',"
+            " since the package's own 'ToolCallResult' would be its result's class (set"
+            " x-python-name to choose)"
+        )
+    ]
+    date = f"tools[{every}].parameters.properties.date"
+    assert _said(built, date) == [
+        (
+            f"warning CG106: {date}: parameter 'date' becomes Python name 'date_', since 'date' is a"
+            " name the generated class uses (set x-python-name to choose)"
+        )
+    ]
+    klass = f"tools[{every}].parameters.properties.class"
+    assert _said(built, klass) == [
+        (
+            f"warning CG106: {klass}: parameter 'class' becomes Python name 'class_', since 'class'"
+            " is a Python keyword (set x-python-name to choose)"
+        )
+    ]
+    update = index["update_config"]
+    assert _said(built, f"tools[{update}].name") == [
+        (
+            f"warning CG106: tools[{update}].name: class 'UpdateConfigSettings' of tool"
+            " 'update_config' is exported by the package as 'UpdateConfigSettings2', since a class"
+            " of tool 'update' is 'UpdateConfigSettings' (set x-python-name on the tool to choose)"
+        )
+    ]
+    spec = f"tools[{index['spec_maker']}].parameters.properties.spec"
+    assert _said(built, spec) == [
+        (
+            f"warning CG106: {spec}: class 'ToolSpec' becomes 'ToolSpec2', since the tool's module"
+            " has 'ToolSpec' already (set x-python-name on the tool to choose its stem)"
+        )
+    ]
+    assert {d.level for d in built.warnings} <= {"warning", "note"}
+    assert {d.code for d in built.warnings if d.level == "warning"} == {"CG106", "CG109"}
+
+
+def test_the_issue_s_three_line_catalog(catalog_from_yaml: Any) -> None:
+    """Issue 33 item 1, as reported: tools `reply` and `tool_call` (with `returns`)."""
+    pkg = catalog_from_yaml(
+        """\
+        name: three
+        tools:
+          - {name: reply, description: d, parameters: {type: object, properties: {q: {type: string}}}}
+          - name: tool_call
+            description: d
+            parameters: {type: object}
+            returns: {type: object, properties: {ok: {type: boolean}}}
+        """
+    )
+    assert len(pkg.__all__) == len(set(pkg.__all__))
+    (call,) = pkg.parse_reply('{"name": "reply", "arguments": {"q": "x"}}')
+    assert call.arguments == pkg.Reply2Args(q="x")
+    assert pkg.parse_reply_2('{"q": "x"}').arguments == pkg.Reply2Args(q="x")
+    assert pkg.ToolCallResult.__module__.endswith("._results")
+    assert pkg.TOOLS["tool_call"].returns.result_type is pkg.ToolCall2Result
