@@ -34,7 +34,7 @@ def names() -> list[str]:
     ]
     # A tool whose parser or classes would be one of the package's names (`reply` → `parse_reply`,
     # `tool_call` → `ToolCallResult`).
-    for name in package_bound():
+    for name in sorted(package_bound()):
         if name.startswith("parse_"):
             found.append(name.removeprefix("parse_"))
         for suffix in ("Args", "Keywords", "Result"):

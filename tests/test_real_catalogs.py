@@ -201,6 +201,10 @@ def test_each_dataset_form_is_said_with_its_code(dataset: tuple[ModuleType, list
             "`required` to say so)"
         ),
         (
+            "warning CG106: tools[2].parameters.properties.date: parameter 'date' becomes Python name"
+            " 'date_', since 'date' is a name the generated class uses (set x-python-name to choose)"
+        ),
+        (
             "warning CG102: tools[2].parameters.properties.date.optional: `optional: 'True'` read as "
             "true"
         ),

@@ -16,7 +16,7 @@ from typing import Any
 from codegen.catalog.keywords import empty_ranges, unenforced
 from codegen.catalog.kinds import Kind
 from codegen.catalog.load import LoadedCatalog
-from codegen.catalog.names import Names, snake
+from codegen.catalog.names import BOUND, Names, snake
 from codegen.diagnostics import Diagnostic, JsonPath, quoted
 
 # The value of a fix that takes a keyword out.
@@ -57,6 +57,7 @@ class ToolContext:
         # The names the back end binds in every module (its imports): no generated name takes one.
         self.names = Names(reserved)
         self.module, self.pascal = python_name  # the module's name, and the stem of its classes
+        self.own_classes = tuple(f"{self.pascal}{role}" for role in ("Args", "Keywords", "Result"))
         self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
         self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class
         self.resolving: list[str] = []
@@ -99,9 +100,14 @@ class ToolContext:
 
     def class_name(self, path: JsonPath, wanted: str) -> str:
         """The name of a class (or type alias) of the tool's module, which users see: `wanted`,
-        or when the module binds it already, a suffixed one, said (CG106)."""
+        or a suffixed one when the module binds it already. That is said (CG106) when the holder is
+        a name the module binds for itself or one of the tool's own classes (a parameter `result`
+        beside the tool's `<Tool>Result`); schemas of one tool whose parts spell one name (the
+        branches of a union, `a.b` beside `a_b`, whose parameter names are said) are numbered
+        quietly."""
+        held = self.names.held.get(wanted)
         given = self.names.take(wanted)
-        if given != wanted:
+        if given != wanted and (held == BOUND or wanted in self.own_classes):
             message = (
                 f"class {quoted(wanted)} becomes {quoted(given)}, since the tool's module has"
                 f" {quoted(wanted)} already (set x-python-name on the tool to choose its stem)"

@@ -150,12 +150,16 @@ def resolve(
     return given, renames
 
 
+# The owner of the names a module binds before any is taken (`Names(bound)`).
+BOUND = -1
+
+
 class Names:
     """Module-level names of one generated module, taken one by one in catalog order by the
     same rule (`resolve`): a name already bound takes a suffix."""
 
     def __init__(self, bound: Iterable[str]) -> None:
-        self.held: dict[str, int] = dict.fromkeys(bound, -1)
+        self.held: dict[str, int] = dict.fromkeys(bound, BOUND)
 
     def take(self, name: str) -> str:
         style = class_stem if name[:1].isupper() else identifier
