@@ -4,13 +4,17 @@ with a finding, every export keeps its meaning, and every tool stays reachable f
 
 from __future__ import annotations
 
+import json
 from importlib import import_module
 from typing import Any
 
 import pytest
-from conftest import Built
+from conftest import Built, build_package
 from every_name import catalog
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from codegen.build import check_catalogs
 from codegen.catalog.ir import Tool
 from codegen.python.render import OWN_EXPORTS, package_bound
 
@@ -172,3 +176,53 @@ def test_the_issue_s_three_line_catalog(catalog_from_yaml: Any) -> None:
     assert pkg.parse_reply_2('{"q": "x"}').arguments == pkg.Reply2Args(q="x")
     assert pkg.ToolCallResult.__module__.endswith("._results")
     assert pkg.TOOLS["tool_call"].returns.result_type is pkg.ToolCall2Result
+
+
+# Names that are one of the package's own, a Python keyword or builtin, or another's spelling.
+_FRAGMENTS = st.sampled_from(
+    ["reply", "tool_call", "jsonl", "single_json", "call", "batch", "tool", "spec", "class"]
+    + ["date", "list", "Any", "parse", "foo", "Foo", "a.b", "a_b", "lazy", "tools", "result"]
+)
+_TOOL_NAMES = st.lists(
+    st.lists(_FRAGMENTS, min_size=1, max_size=2).map("_".join), min_size=1, max_size=5, unique=True
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(names=_TOOL_NAMES, typed=st.lists(st.booleans(), min_size=5, max_size=5))
+def test_any_catalog_of_such_names_keeps_every_name_apart(
+    tmp_path_factory: pytest.TempPathFactory, names: list[str], typed: list[bool]
+) -> None:
+    """Issue 33 item 1, over generated catalogs: tools named from pieces of the package's own
+    names, keywords, builtins and each other's spellings, some with `returns` and nested objects,
+    always give a package whose `__all__` is unique, whose own names keep their meaning, and
+    whose every tool is reached through its parser, `Args` and `Result`."""
+    tools = []
+    for name, with_result in zip(names, typed, strict=False):
+        nested = {"type": "object", "properties": {"n": {"type": "integer"}}}
+        tool: dict[str, Any] = {
+            "name": name,
+            "description": "d",
+            "parameters": {"type": "object", "properties": {"spec": nested, "date": nested}},
+        }
+        if with_result:
+            tool["returns"] = {"type": "object", "properties": {"batch": nested}}
+        tools.append(tool)
+    out = tmp_path_factory.mktemp("generated")
+    source = out / "catalog.json"
+    source.write_text(json.dumps({"name": "generated_names", "tools": tools}), encoding="utf-8")
+    (ir,), _ = check_catalogs([source], out)
+    pkg = build_package(source, out / "out")
+    assert len(pkg.__all__) == len(set(pkg.__all__))
+    for name in OWN_EXPORTS:
+        assert not getattr(getattr(pkg, name), "__module__", "").startswith(f"{pkg.__name__}.tools")
+    for tool in ir.tools:
+        module = import_module(f"{pkg.__name__}.tools.{tool.module}")
+        request = getattr(pkg, tool.parse_name)({"spec": {"n": 1}, "date": {"n": 2}})
+        assert request.ok and request == pkg.parse(tool.wire_name, request.raw_arguments)
+        assert type(request.arguments) is getattr(pkg, tool.class_names[0])
+        assert getattr(pkg, tool.parse_name) is getattr(module, tool.parse_name)
+        if tool.class_names[1] is not None:
+            assert getattr(pkg, tool.class_names[1]) is getattr(module, tool.class_names[1])
+        exported = {id(getattr(pkg, name)) for name in pkg.__all__}
+        assert all(id(getattr(module, name)) in exported for name in tool.nested_classes)
