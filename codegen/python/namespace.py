@@ -26,7 +26,7 @@ from codegen.catalog.names import (
     resolve,
     snake_base,
 )
-from codegen.catalog.returns import OUTPUT_SCHEMA, RETURNS
+from codegen.catalog.returns import has_result
 from codegen.diagnostics import Diagnostic, quoted, warning
 
 # The owner of the names the package binds itself, in `resolve`'s claims of tools (indexes).
@@ -48,7 +48,7 @@ def tool_names(
         pinned = spec.get("x-python-name")
         module = snake_base(pinned) if pinned else snake_base(spec["name"], fallback="tool")
         stem = pascal(pinned or spec["name"], fallback="Tool")
-        typed = RETURNS in spec or OUTPUT_SCHEMA in spec
+        typed = has_result(spec)
 
         def variants(
             n: int, module: str = module, stem: str = stem, typed: bool = typed
