@@ -11,6 +11,7 @@ said the same way. So `__all__` is unique and every export keeps its meaning.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -152,16 +153,26 @@ def package_exports(
     (distinct already, `tool_names`), then its nested dataclasses, each under its own name or,
     when another export holds it, a suffixed one, with a CG106 finding."""
     tools = sorted(catalog.tools, key=lambda tool: tool.module)
-    exports = [Export(name, tool.module, name) for tool in tools for name in _own(tool)]
+    own = {tool.module: _own(tool) for tool in tools}
+    nested = {tool.module: tool.nested_classes for tool in tools}
     held = dict.fromkeys(reserved, _PACKAGE_EXPORT)
-    held.update({e.name: (e.module, e.name) for e in exports})
-    claims = [
-        Claim((tool.module, name), partial(_suffixed, name))
-        for tool in tools
-        for name in tool.nested_classes
-    ]
+    held.update({name: (module, name) for module, names in own.items() for name in names})
+    # Most nested classes meet no other name: they keep theirs, and only the rest go through the
+    # rule (the same outcome, for a fraction of a rebuild's time at thousands of tools).
+    wanted = Counter(name for names in nested.values() for name in names)
+    claims = []
+    for module, names in nested.items():
+        for name in names:
+            if wanted[name] == 1 and name not in held:
+                held[name] = (module, name)
+            else:
+                claims.append(Claim((module, name), partial(_suffixed, name)))
     given, renames = resolve(claims, held)
-    exports += [Export(given[c.owner][0], *c.owner) for c in claims]
+    exports = [
+        Export(given.get((module, name), (name,))[0], module, name)
+        for module in own
+        for name in sorted((*own[module], *nested[module]))
+    ]
     by_module = {tool.module: tool for tool in tools}
     problems = []
     for rename in renames:
@@ -176,7 +187,7 @@ def package_exports(
             " x-python-name on the tool to choose)"
         )
         problems.append(warning(catalog.source, tool.line, f"{tool.path}.name", message, "CG106"))
-    return sorted(exports, key=lambda e: (e.module, e.name)), problems
+    return exports, problems
 
 
 def _suffixed(name: str, n: int) -> tuple[str, ...]:
