@@ -211,19 +211,22 @@ class LazyTools(Mapping[str, ToolSpec[object]]):
 def lazy_exports(
     package: str, modules: dict[str, str], own: Mapping[str, str] | None = None
 ) -> Callable[[str], object]:
-    """The `__getattr__` of a catalog's package (PEP 562): each tool's `<Tool>Args` and
-    `parse_<tool>`, imported from the tool's module (`modules` maps the name to it) on first use,
-    and the names `own` maps to a module of the package itself (the executor's), the same way."""
+    """The `__getattr__` of a catalog's package (PEP 562): each tool's exports (its parser, its
+    classes), imported from the tool's module (`modules` maps the name to it, `module:Defined`
+    when the package exports it under another name) on first use, and the names `own` maps to a
+    module of the package itself (the executor's), the same way."""
 
     def exported(name: str) -> object:
+        defined = name
         module = modules.get(name)
         if module is not None:
-            path = f"{package}.tools.{module}"
+            module, _, renamed = module.partition(":")
+            path, defined = f"{package}.tools.{module}", renamed or name
         elif own is not None and name in own:
             path = f"{package}.{own[name]}"
         else:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(path), name)
+        value = getattr(importlib.import_module(path), defined)
         setattr(sys.modules[package], name, value)  # found directly from now on
         return value
 

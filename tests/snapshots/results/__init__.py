@@ -66,7 +66,14 @@ if TYPE_CHECKING:
     )
     from .mcp import mcp_server, serve_mcp
     from .tools.fetch_page import FetchPageArgs, FetchPageResult, parse_fetch_page
-    from .tools.lookup import LookupArgs, LookupResult, parse_lookup
+    from .tools.lookup import (
+        LookupArgs,
+        LookupResult,
+        LookupResultMoney,
+        LookupResultOrdersItem,
+        LookupResultProfile,
+        parse_lookup,
+    )
 
 CATALOG: Final = "results"
 VERSION: Final = "1"
@@ -82,63 +89,67 @@ TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
 
 _ALIASES: Final[Mapping[str, str]] = {}
 
-__getattr__ = lazy_payloads(
-    __name__,
-    (
-        "OPENAI_TOOLS",
-        "OPENAI_STRICT_TOOLS",
-        "OPENAI_RESPONSES_TOOLS",
-        "ANTHROPIC_TOOLS",
-        "ANTHROPIC_STRICT_TOOLS",
-        "GEMINI_TOOLS",
-        "GEMINI_LEGACY_TOOLS",
-        "MCP_TOOLS",
-        "PROVIDER_NAMES",
-    ),
-    lazy_exports(
+if not TYPE_CHECKING:
+    __getattr__ = lazy_payloads(
         __name__,
-        {
-            "FetchPageArgs": "fetch_page",
-            "FetchPageResult": "fetch_page",
-            "parse_fetch_page": "fetch_page",
-            "LookupArgs": "lookup",
-            "LookupResult": "lookup",
-            "parse_lookup": "lookup",
-        },
-        {
-            "Executor": "_handlers",
-            "Handlers": "_handlers",
-            "JSONL_PROMPT": "_prompts",
-            "SINGLE_JSON_PROMPT": "_prompts",
-            "AsyncCallStream": "_streams",
-            "CallStream": "_streams",
-            "OnPartial": "_streams",
-            "PartialCall": "_streams",
-            "StreamProblem": "_streams",
-            "ToolCallResult": "_results",
-            "to_anthropic": "_results",
-            "to_gemini": "_results",
-            "to_openai_chat": "_results",
-            "to_openai_responses": "_results",
-            "mcp_server": "mcp",
-            "serve_mcp": "mcp",
-            "AnthropicAssistantMessage": "_types",
-            "AnthropicTool": "_types",
-            "AnthropicToolResult": "_types",
-            "GeminiContent": "_types",
-            "GeminiFunctionDeclaration": "_types",
-            "GeminiFunctionResponse": "_types",
-            "GeminiFunctionResponsePart": "_types",
-            "McpTool": "_types",
-            "OpenAIAssistantMessage": "_types",
-            "OpenAIChatTool": "_types",
-            "OpenAIFunction": "_types",
-            "OpenAIFunctionCallOutput": "_types",
-            "OpenAIResponsesTool": "_types",
-            "OpenAIToolMessage": "_types",
-        },
-    ),
-)
+        (
+            "OPENAI_TOOLS",
+            "OPENAI_STRICT_TOOLS",
+            "OPENAI_RESPONSES_TOOLS",
+            "ANTHROPIC_TOOLS",
+            "ANTHROPIC_STRICT_TOOLS",
+            "GEMINI_TOOLS",
+            "GEMINI_LEGACY_TOOLS",
+            "MCP_TOOLS",
+            "PROVIDER_NAMES",
+        ),
+        lazy_exports(
+            __name__,
+            {
+                "FetchPageArgs": "fetch_page",
+                "FetchPageResult": "fetch_page",
+                "parse_fetch_page": "fetch_page",
+                "LookupArgs": "lookup",
+                "LookupResult": "lookup",
+                "LookupResultMoney": "lookup",
+                "LookupResultOrdersItem": "lookup",
+                "LookupResultProfile": "lookup",
+                "parse_lookup": "lookup",
+            },
+            {
+                "Executor": "_handlers",
+                "Handlers": "_handlers",
+                "JSONL_PROMPT": "_prompts",
+                "SINGLE_JSON_PROMPT": "_prompts",
+                "AsyncCallStream": "_streams",
+                "CallStream": "_streams",
+                "OnPartial": "_streams",
+                "PartialCall": "_streams",
+                "StreamProblem": "_streams",
+                "ToolCallResult": "_results",
+                "to_anthropic": "_results",
+                "to_gemini": "_results",
+                "to_openai_chat": "_results",
+                "to_openai_responses": "_results",
+                "mcp_server": "mcp",
+                "serve_mcp": "mcp",
+                "AnthropicAssistantMessage": "_types",
+                "AnthropicTool": "_types",
+                "AnthropicToolResult": "_types",
+                "GeminiContent": "_types",
+                "GeminiFunctionDeclaration": "_types",
+                "GeminiFunctionResponse": "_types",
+                "GeminiFunctionResponsePart": "_types",
+                "McpTool": "_types",
+                "OpenAIAssistantMessage": "_types",
+                "OpenAIChatTool": "_types",
+                "OpenAIFunction": "_types",
+                "OpenAIFunctionCallOutput": "_types",
+                "OpenAIResponsesTool": "_types",
+                "OpenAIToolMessage": "_types",
+            },
+        ),
+    )
 
 
 def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCallRequest[object]:
@@ -375,6 +386,9 @@ __all__ = [
     "Handlers",
     "LookupArgs",
     "LookupResult",
+    "LookupResultMoney",
+    "LookupResultOrdersItem",
+    "LookupResultProfile",
     "McpTool",
     "OnPartial",
     "OpenAIAssistantMessage",
