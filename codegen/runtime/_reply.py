@@ -92,6 +92,10 @@ _PYTHONIC_IN_TEXT: Final = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
 _SPECIAL_TOKEN: Final = re.compile(r"<\|[a-z_]+\|>")
 # What only a call holds: a key that names a tool in an envelope, or a name before arguments.
 _ENVELOPE_KEY: Final = re.compile("[\"'](?:" + "|".join(NAME_KEYS) + ")[\"']\\s*+:")
+_NATIVE_OPENER: Final = re.compile(
+    r"<tool_call>|<function=|\[TOOL_CALLS\]|<\|tool_call_begin\|>|to=functions\."
+    r"|<\|python_(?:tag|start)\|>|" + _DS.format(r"tool[▁_]call[▁_]begin")
+)
 _NAME_BEFORE_ARGUMENTS: Final = re.compile(
     r"(?<![\w.\-])([A-Za-z_][\w.\-]{0,255}+)(?:[\"']\s*+:)?\s*+[({]"
 )
@@ -170,9 +174,10 @@ class _Reader:
 
     def call_like(self, text: str) -> bool:
         """Whether `text` holds what only a call holds: a key that names a tool in an envelope
-        (`"name":`), or a tool of the catalog followed by `(` or `{` (or as a key: `"f": {`).
+        (`"name":`), an open model's token that opens a call, or a tool of the catalog followed by
+        `(` or `{` (or as a key: `"f": {`).
         Each word is tried once, from its start: linear."""
-        if _ENVELOPE_KEY.search(text) is not None:
+        if _ENVELOPE_KEY.search(text) is not None or _NATIVE_OPENER.search(text) is not None:
             return True
         if not isinstance(self.parse, Catalog):
             return False
