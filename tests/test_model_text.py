@@ -7,9 +7,7 @@ Values AND codes in every row; each test says which item it holds.
 
 from __future__ import annotations
 
-import importlib
 import json
-import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -53,8 +51,10 @@ PLACES = {
     "mistral": (f"[TOOL_CALLS][{FLAT}]", ("native_format:mistral", *FLAT_CODES)),
     "llama": (f"<|python_tag|>{FLAT}", ("native_format:llama", *FLAT_CODES)),
     "wrapped": (
-        '{"function": {"function_name": "get_criminal_records", "name": "Mr. X", '
-        '"location": "New York, NY"}}',
+        (
+            '{"function": {"function_name": "get_criminal_records", "name": "Mr. X", '
+            '"location": "New York, NY"}}'
+        ),
         ("call_envelope:function", *FLAT_CODES),
     ),
     "name-key-order-reversed": (
@@ -213,13 +213,17 @@ FORMS = {
         ],
     ),
     "comment-lines-between-jsonl-calls": (
-        '{"name": "get_weather", "parameters": {"city": "a"}}\n// then b\n'
-        '{"name": "get_weather", "parameters": {"city": "b"}}',
+        (
+            '{"name": "get_weather", "parameters": {"city": "a"}}\n// then b\n'
+            '{"name": "get_weather", "parameters": {"city": "b"}}'
+        ),
         [(W, {"city": "a"}, ()), (W, {"city": "b"}, ())],
     ),
     "comments-between-members": (
-        '[{"name": "get_weather", /* it\'s "a" */ "arguments": {"city": "a"}}, // next\n'
-        '{"name": "get_weather", "arguments": {"city": "b"}}]',
+        (
+            '[{"name": "get_weather", /* it\'s "a" */ "arguments": {"city": "a"}}, // next\n'
+            '{"name": "get_weather", "arguments": {"city": "b"}}]'
+        ),
         [
             (W, {"city": "a"}, ("comment_removed", "arguments_envelope:arguments")),
             (W, {"city": "b"}, ("comment_removed", "arguments_envelope:arguments")),
@@ -234,9 +238,11 @@ FORMS = {
         [("tag_show", {"scores": [1, 2]}, ("string_parsed_as_json:scores",))],
     ),
     "kimi-arguments-as-a-json-string": (
-        "<|tool_calls_section_begin|><|tool_call_begin|>functions.todo_write:0"
-        '<|tool_call_argument_begin|>"{\\"todos\\": [{\\"content\\": \\"a\\"}]}"'
-        "<|tool_call_end|><|tool_calls_section_end|>",
+        (
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.todo_write:0"
+            '<|tool_call_argument_begin|>"{\\"todos\\": [{\\"content\\": \\"a\\"}]}"'
+            "<|tool_call_end|><|tool_calls_section_end|>"
+        ),
         [
             (
                 "todo_write",
@@ -283,15 +289,19 @@ def test_a_list_parameter_as_list_text_is_the_parsers_own_coercion(pkg: ModuleTy
 
 SILENT_BEFORE = {
     "broken-item-in-a-json-array": (
-        '[{"name": "get_weather", "arguments": {"city": "a"}}, '
-        '{"name": "tag_show", "arguments": {"scores": [1, 2}}, '
-        '{"name": "get_weather", "arguments": {"city": "c"}}]',
+        (
+            '[{"name": "get_weather", "arguments": {"city": "a"}}, '
+            '{"name": "tag_show", "arguments": {"scores": [1, 2}}, '
+            '{"name": "get_weather", "arguments": {"city": "c"}}]'
+        ),
         ["a", "c"],
         [(1, "invalid_json")],
     ),
     "broken-first-item": (
-        '[{"name": "get_weather", "arguments": {"city": @@}}, '
-        '{"name": "get_weather", "arguments": {"city": "b"}}]',
+        (
+            '[{"name": "get_weather", "arguments": {"city": @@}}, '
+            '{"name": "get_weather", "arguments": {"city": "b"}}]'
+        ),
         ["b"],
         [(1, "invalid_json")],
     ),
