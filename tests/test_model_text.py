@@ -7,7 +7,9 @@ Values AND codes in every row; each test says which item it holds.
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -468,3 +470,69 @@ def test_a_damaged_call_loses_only_itself(
         c for c in refused if DAMAGE in json.dumps(c.values) or DAMAGE in c.raw_arguments
     ]
     assert len(named) >= 1, (batch.problems, refused)
+
+
+# ---------------------------------------------------------------------------------------------
+# Linear, counted: the new scans hand each character to a scanner a bounded number of times
+
+
+class Counted:
+    """A compiled pattern that counts the characters each search or match is handed."""
+
+    def __init__(self, pattern: re.Pattern[str], tally: list[int]) -> None:
+        self._pattern = pattern
+        self._tally = tally
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
+        end = len(text) if endpos is None else endpos
+        found = self._pattern.search(text, pos, end)
+        self._tally[0] += (found.end() if found is not None else end) - pos
+        return found
+
+    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> Any:
+        end = len(text) if endpos is None else endpos
+        found = self._pattern.match(text, pos, end)
+        self._tally[0] += max(1, found.end() - pos) if found is not None else 1
+        return found
+
+
+WORST = {
+    "bare-calls-with-comments": lambda k: 'get_weather(city="a") // it\'s {a}\n' * k,
+    "broken-items-of-an-array": lambda k: (
+        "[" + '{"name": "get_weather", "arguments": {"city": [1}}, ' * k + "]"
+    ),
+    "broken-objects-in-a-row": lambda k: '{"name": "get_weather", "arguments": {"c": @}} ' * k,
+    "lists-per-line-one-broken": lambda k: '[get_weather(city="a")]\n' * k + "[get_weather(]\n",
+}
+
+
+@pytest.mark.parametrize("shape", list(WORST), ids=list(WORST))
+def test_the_new_scans_are_linear_counted(
+    pkg: ModuleType, monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    """Issue 37 (linear time): over texts of k and 2k calls in the shapes the new scans read
+    (lines of pythonic calls, comments, broken items that no longer end the reading), the
+    characters handed to the scanners and the names asked of the catalog grow with the text."""
+    reply = importlib.import_module(f"{pkg.__name__}._reply")
+    repair = importlib.import_module(f"{pkg.__name__}._repair")
+    calls_module = importlib.import_module(f"{pkg.__name__}._calls")
+    tally = [0]
+    for module, name in ((reply, "_SPECIAL"), (reply, "_SLASHES"), (repair, "_TOKEN")):
+        monkeypatch.setattr(module, name, Counted(getattr(module, name), tally))
+    asked = [0]
+    knows = calls_module.Catalog.knows
+
+    def counted_knows(catalog: Any, name: str) -> bool:
+        asked[0] += 1
+        return bool(knows(catalog, name))
+
+    monkeypatch.setattr(calls_module.Catalog, "knows", counted_knows)
+    costs = []
+    for k in (500, 1000):
+        text = WORST[shape](k)
+        tally[0] = asked[0] = 0
+        batch = pkg.parse_reply(text)
+        assert len(batch) + len(batch.problems) >= k
+        assert tally[0] <= 8 * len(text) and asked[0] <= 4 * k
+        costs.append(tally[0] + asked[0])
+    assert costs[1] <= 2.2 * costs[0] + 100

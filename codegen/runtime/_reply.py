@@ -337,23 +337,17 @@ class _Reader:
         one call's syntax tree at a time, never a tree of the whole list (a megabyte of `f(a=1)`
         made 600 MB of them); each character is scanned twice and parsed once."""
         stripped = body.strip()
-        if (
-            len(stripped) > MAX_LINE
-            or not _PYTHONIC.match(stripped)
-            or not stripped.endswith((")", "]"))
-        ):
+        if len(stripped) > MAX_LINE or not _PYTHONIC.match(stripped):
             return None  # a megabyte of calls in Python's syntax is not one we parse
         at = base + len(body) - len(body.lstrip())
         stripped, commented = _uncommented(stripped)
         if commented:
             codes = (*codes, "comment_removed")
         groups = _groups(stripped)
-        if groups is None:
-            return None
         first_id, first_claim = self._count, self.ids.mark()
         items: list[Item] = []
         read = False
-        for start, end in groups:
+        for start, end, whole in groups:
             group = stripped[start:end].rstrip()
             listed = group.startswith("[") and group.rstrip(",").endswith("]")
             if listed:
@@ -361,7 +355,11 @@ class _Reader:
             placed: tuple[str, ...] = ()
             if len(groups) > 1:
                 placed = ("lists_on_separate_lines",) if listed else ("calls_on_separate_lines",)
-            found = self._calls_of(group, at + start, listed, (*codes, *placed, "pythonic_call"))
+            found = (
+                self._calls_of(group, at + start, listed, (*codes, *placed, "pythonic_call"))
+                if whole
+                else None
+            )
             if found is None:
                 shown = group[:SHOWN]
                 detail = "not a call or list of calls in Python's syntax"
@@ -382,17 +380,23 @@ class _Reader:
         self, text: str, base: int, listed: bool, codes: tuple[str, ...]
     ) -> list[Item] | None:
         """The calls of one line of pythonic calls (`[f(a=1), g()]` or `f(a=1), g()`), a problem
-        for each part that is not one; None when the line cannot be a list or tuple of them."""
-        spans = list(_elements(text, int(listed), len(text) - listed))
-        if spans and spans[-1][0] < 0:
-            return None
+        for each part that is not one (a JSON call object among them is read as one); None, and
+        no call id spent, when the line cannot be a list or tuple of them."""
+        first_id, first_claim = self._count, self.ids.mark()
         items: list[Item] = []
-        for start, end in spans:
+        for start, end in _elements(text, int(listed), len(text) - listed):
+            if start < 0:
+                self._count = first_id
+                self.ids.rollback(first_claim)
+                return None
             blank = _BLANK.match(text, start, end)
             begin = blank.end() if blank is not None else start
             source = text[begin:end]
             if not source and items and end == len(text) - listed:
                 break  # a trailing comma: `[f(a=1),]`
+            if source.startswith("{"):
+                items.extend(self.json(source, base + begin, codes[:-1], whole=False))
+                continue
             try:
                 # In brackets, as in the list: lines join, and a comment ends at its line.
                 call = ast.parse(f"({source}\n)", mode="eval").body
@@ -622,11 +626,12 @@ def _blank_text(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
 
 
-def _groups(text: str) -> list[tuple[int, int]] | None:
+def _groups(text: str) -> list[tuple[int, int, bool]]:
     """The spans of `text` between its line breaks outside brackets, strings and comments (a line
-    ended by `\\` joins the next), blank ones left out; None when the text cannot be Python's:
-    a string left open, a bracket closed twice or never."""
-    groups: list[tuple[int, int]] = []
+    ended by `\\` joins the next), blank ones left out, each with whether it can be Python's: a
+    string left open or a bracket closed twice breaks its span (which then ends at its line's
+    end, the next starting after it), a bracket never closed the last span."""
+    groups: list[tuple[int, int, bool]] = []
     depth = 0
     piece = pos = 0
     end = len(text)
@@ -636,7 +641,7 @@ def _groups(text: str) -> list[tuple[int, int]] | None:
         if char in "'\"":
             string = _PY_STRING.match(text, at, end)
             if string is None:
-                return None
+                break  # a string left open: the rest is one broken span
             pos = string.end()
         elif char == "#":
             line_end = text.find("\n", at, end)
@@ -646,14 +651,19 @@ def _groups(text: str) -> list[tuple[int, int]] | None:
         elif char in ")]}":
             depth -= 1
             if depth < 0:
-                return None
+                line_end = text.find("\n", at, end)
+                pos = end if line_end < 0 else line_end
+                groups.append((piece, pos, False))
+                depth, piece = 0, pos
         elif depth == 0 and char == "\n" and text[at - 1 : at] != "\\":
             if text[piece:at].strip():
-                groups.append((piece, at))
+                groups.append((piece, at, True))
             piece = at + 1
-    if depth:
-        return None
-    groups.append((piece, end))
+    else:
+        if text[piece:end].strip():
+            groups.append((piece, end, depth == 0))
+        return groups
+    groups.append((piece, end, False))
     return groups
 
 
