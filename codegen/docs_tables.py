@@ -263,8 +263,8 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "text",
         "warning",
         (
-            "an open model's own format: `:hermes`, `:qwen3_coder`, `:mistral`, `:llama`, "
-            "`:deepseek`, `:kimi_k2`, `:harmony`"
+            "an open model's own format: `:hermes`, `:qwen3_coder`, `:functionary`, `:mistral`, "
+            "`:llama`, `:deepseek`, `:kimi_k2`, `:harmony`"
         ),
     ),
     "think_block_removed": ("text", "warning", "a `<think>` block before the calls"),

@@ -232,6 +232,13 @@ class _Reader:
         items: list[Item] = []
         for function in _XML_FUNCTION.finditer(text):
             name = function.group(1).strip()
+            body = function.group(2)
+            if "<parameter=" not in body and body.lstrip().startswith("{"):
+                # Functionary v3.1 and Llama 3.1's own tool format: the arguments' JSON inside.
+                offset = base + function.start(2)
+                functionary = ("native_format:functionary",)
+                items.extend(self._arguments(name, body, offset, self.next_id(), functionary))
+                continue
             schemas = self.parse.parameters(name) if isinstance(self.parse, Catalog) else {}
             arguments: dict[str, object] = {}
             for parameter in _XML_PARAMETER.finditer(function.group(2)):
