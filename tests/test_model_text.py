@@ -253,6 +253,13 @@ FORMS = {
             )
         ],
     ),
+    "functionary-json-in-a-function-tag": (
+        '<function=get_weather>{"city": "a"}</function>\n<function=log_food>{"food_name": "b"}</function>',
+        [
+            (W, {"city": "a"}, ("native_format:functionary",)),
+            ("log_food", {"food_name": "b"}, ("native_format:functionary",)),
+        ],
+    ),
     "mistral-arguments-as-a-json-string": (
         '[TOOL_CALLS]get_weather[ARGS]"{\\"city\\": \\"a\\"}"',
         [(W, {"city": "a"}, ("native_format:mistral", "arguments_unquoted"))],
