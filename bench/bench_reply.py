@@ -133,7 +133,7 @@ def accuracy() -> None:
     rows += [(judge, tool_parser_verdicts(judge)) for judge in ("vllm", "sglang")]
     with tempfile.TemporaryDirectory() as folder:
         for judge in ("llama_cpp", "ollama"):
-            package = suite_package(judge, Path(folder) / judge)
+            package = suite_package(judge, Path(folder))
             rows.append((judge, tool_parser_verdicts(judge, package.parse_reply)))
     for judge, verdicts in rows:
         total = len(cases(judge))
