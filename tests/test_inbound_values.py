@@ -651,14 +651,26 @@ def test_the_calls_of_a_list_are_cut_where_python_cuts_them(
 @pytest.mark.parametrize(
     "reply",
     [
-        "[f(s='a')] + [f(s='b')]",
-        "[f(s='a')][0]",
         "[f(s='a)]",
+        "f(s='a') + 1",
     ],
 )
 def test_what_is_no_list_of_calls_in_python_is_not_read_as_one(pkg: ModuleType, reply: str) -> None:
     """A text Python would not parse as a list (or tuple) of calls gives no pythonic call."""
     assert all("pythonic_call" not in c.warnings for c in pkg.parse_reply(reply))
+
+
+@pytest.mark.parametrize(
+    ("reply", "values"), [("[f(s='a')] + [f(s='b')]", ["a", "b"]), ("[f(s='a')][0]", ["a"])]
+)
+def test_lists_of_calls_in_an_expression_are_read_as_lists_in_prose(
+    pkg: ModuleType, reply: str, values: list[str]
+) -> None:
+    """Issue 37 item 2: a text that is no list of calls in Python is never read as one (the
+    whole text), but each list of calls in it is read as a list in prose, with its code."""
+    batch = pkg.parse_reply(reply)
+    assert [c.values for c in batch] == [{"s": v} for v in values]
+    assert all(c.warnings[:2] == ("call_extracted_from_text", "pythonic_call") for c in batch)
 
 
 @pytest.mark.parametrize(

@@ -239,6 +239,13 @@ FORMS = {
         '{"name": "tag_show", "parameters": {"scores": "[1, 2]"}}',
         [("tag_show", {"scores": [1, 2]}, ("string_parsed_as_json:scores",))],
     ),
+    "pythonic-lists-in-prose": (
+        'First [get_weather(city="a")], then [get_weather(city="b (2)")].',
+        [
+            (W, {"city": "a"}, ("call_extracted_from_text", "pythonic_call")),
+            (W, {"city": "b (2)"}, ("call_extracted_from_text", "pythonic_call")),
+        ],
+    ),
     "kimi-arguments-as-a-json-string": (
         (
             "<|tool_calls_section_begin|><|tool_call_begin|>functions.todo_write:0"
@@ -312,6 +319,15 @@ SILENT_BEFORE = {
             '{"name": "get_weather", "arguments": {"city": "b"}}]'
         ),
         ["b"],
+        [(1, "invalid_json")],
+    ),
+    "broken-item-whose-name-comes-after-the-fault": (
+        (
+            '[{"name": "get_weather", "arguments": {"city": "a"}}, '
+            '{"arguments": {"city": @@}, "name": "get_weather"}, '
+            '{"name": "get_weather", "arguments": {"city": "c"}}]'
+        ),
+        ["a", "c"],
         [(1, "invalid_json")],
     ),
     "broken-pythonic-call": (
@@ -408,6 +424,9 @@ SHAPES_OF_N = {
     "json-array": lambda c: _joined([_json_call(x) for x in c], ", ", "[", "]"),
     "json-array-in-prose": lambda c: _joined(
         [_json_call(x) for x in c], ",\n", "Here are the calls:\n[", "]\nDone."
+    ),
+    "name-after-arguments": lambda c: _joined(
+        [f'{{"arguments": {_arguments(x)}, "name": "get_weather"}}' for x in c], ", ", "[", "]"
     ),
     "objects-in-a-row": lambda c: _joined([_json_call(x) for x in c], " "),
     "jsonl": lambda c: _joined([_json_call(x) for x in c], "\n"),
@@ -509,6 +528,7 @@ WORST = {
         "[" + '{"name": "get_weather", "arguments": {"city": [1}}, ' * k + "]"
     ),
     "broken-objects-in-a-row": lambda k: '{"name": "get_weather", "arguments": {"c": @}} ' * k,
+    "lists-in-prose": lambda k: 'see [get_weather(city="a")] and ' * k + "[get_weather(",
     "lists-per-line-one-broken": lambda k: '[get_weather(city="a")]\n' * k + "[get_weather(]\n",
 }
 

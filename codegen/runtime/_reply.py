@@ -325,14 +325,23 @@ class _Reader:
         return self._pythonic(body, max(offset, 0), ())
 
     def pythonic_in_text(self) -> list[Item] | None:
-        """The calls of one list of pythonic calls in prose (`Here it is: [f(a=1)]`), or None.
-        One try, from the first `[name(` to the last `]`: linear, and never a guess between two."""
-        start = _PYTHONIC_IN_TEXT.search(self.text)
-        end = self.text.rfind("]") + 1
-        if start is None or end <= start.start():
-            return None
-        inner = self.text[start.start() : end]
-        return self._pythonic(inner, start.start(), ("call_extracted_from_text",))
+        """The calls of each list of pythonic calls in prose (`Here it is: [f(a=1)] and [g()]`),
+        or None when there is none. Each list runs from its `[name(` to the `]` that closes it,
+        and the next is looked for after it: linear."""
+        items: list[Item] = []
+        found = False
+        position = 0
+        while (start := _PYTHONIC_IN_TEXT.search(self.text, position)) is not None:
+            end = _closing(self.text, start.start())
+            if end < 0:
+                break
+            inner = self.text[start.start() : end]
+            calls = self._pythonic(inner, start.start(), ("call_extracted_from_text",))
+            if calls is not None:
+                items.extend(calls)
+                found = True
+            position = end
+        return items if found else None
 
     def _pythonic(self, body: str, base: int, codes: tuple[str, ...]) -> list[Item] | None:
         """The calls of a text of calls in Python's syntax: one call, a list of them, or several
@@ -452,11 +461,7 @@ class _Reader:
         stripped = body.strip()
         if not stripped:
             return [Problem(self.line(base), "no_calls", "the reply holds no JSON", text[:SHOWN])]
-        values = [
-            found
-            for found in iter_values(body, failures=True)
-            if found.reason != "unreadable" or self.call_like(body[found.start : found.end])
-        ]
+        values = _call_like_values(self, body, list(iter_values(body, failures=True)))
         if not values:
             return [Problem(self.line(body_at), "invalid_json", "no JSON object", text[:SHOWN])]
         items: list[Item] = []
@@ -543,6 +548,19 @@ class _Reader:
         if given:
             found["call_id"] = call_id
         return _with(call_of(self.parse, found, line, call_id, self.ids, codes), self.codes)
+
+
+def _call_like_values(reader: _Reader, body: str, found: list[Found]) -> list[Found]:
+    """The values found in `body`, and of the places the rules could not read those whose text,
+    up to the next value, holds call-like content (`"name":` may well come after the fault)."""
+    kept: list[Found] = []
+    for index, value in enumerate(found):
+        if value.reason == "unreadable":
+            end = found[index + 1].start if index + 1 < len(found) else len(body)
+            if not reader.call_like(body[value.start : end]):
+                continue
+        kept.append(value)
+    return kept
 
 
 def _outside(body: str, values: list[Found]) -> str:
@@ -672,6 +690,28 @@ def _groups(text: str) -> list[tuple[int, int, bool]]:
         return groups
     groups.append((piece, end, False))
     return groups
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the bracket that opens at `start` closes (the index after it), strings and comments
+    aside; -1 when it never does."""
+    depth = 0
+    pos = start
+    while (found := _SPECIAL.search(text, pos)) is not None:
+        char, at = found.group(), found.start()
+        pos = at + 1
+        if char in "'\"":
+            string = _PY_STRING.match(text, at)
+            if string is None:
+                return -1
+            pos = string.end()
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return pos
+    return -1
 
 
 def _elements(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
