@@ -79,8 +79,8 @@ def test_a_value_that_is_a_tool_wins_over_one_that_is_not(
 
 
 def test_a_parameter_named_as_an_envelope_key_stays_an_argument(catalog_from_yaml: Any) -> None:
-    """Issue 37 item 1: a tool with parameters `input` and `id`: they are its arguments, not the
-    envelope's arguments and call id."""
+    """Issue 37 item 1: a tool with parameters `input`, `id`, `call_id` and `error`: they are its
+    arguments, not the envelope's arguments, call id or reported error."""
     pkg = catalog_from_yaml(
         """
         name: envelope_keys
@@ -90,16 +90,22 @@ def test_a_parameter_named_as_an_envelope_key_stays_an_argument(catalog_from_yam
             description: Translate a text.
             parameters:
               type: object
-              properties: {input: {type: string}, id: {type: string}, call_id: {type: string}}
+              properties:
+                input: {type: string}
+                id: {type: string}
+                call_id: {type: string}
+                error: {type: string}
               additionalProperties: false
         """
     )
-    batch = pkg.parse_reply('{"tool": "translate", "input": "hola", "id": "7", "call_id": "c"}')
+    batch = pkg.parse_reply(
+        '{"tool": "translate", "input": "hola", "id": "7", "call_id": "c", "error": "none"}'
+    )
     assert batch.problems == ()
     assert calls(batch) == [
         (
             "translate",
-            {"input": "hola", "id": "7", "call_id": "c"},
+            {"input": "hola", "id": "7", "call_id": "c", "error": "none"},
             ("name_envelope:tool", "flat_call_object"),
             (),
         )

@@ -117,7 +117,8 @@ def call_parts(found: object, catalog: Catalog | None = None) -> Parts | Refused
             warnings.append("flat_call_object")
         arguments = rest or None
         call_id = found.get("call_id") if "call_id" not in parameters else None
-    return Parts(name, arguments, call_id, found.get("error"), tuple(warnings))
+    error = found.get("error") if "error" not in parameters else None
+    return Parts(name, arguments, call_id, error, tuple(warnings))
 
 
 def _name_key(found: dict[object, object], catalog: Catalog | None) -> tuple[str, bool] | None:
