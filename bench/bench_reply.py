@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Callable
 from importlib.metadata import version
@@ -28,6 +29,7 @@ import json_repair
 from bench_repair import median_seconds
 
 from generated.memory_tools import _repair, _runtime, parse_memory_search, parse_reply
+from tests.test_judges import suite_package
 
 JUDGES = ROOT / "tests" / "judges"
 
@@ -97,12 +99,23 @@ def calls_verdict(given: list[tuple[str, str]], refusals: int, case: dict[str, A
     return "different"
 
 
-def tool_parser_verdicts(judge: str) -> dict[str, Counter[str]]:
+def tool_parser_verdicts(
+    judge: str, read: Callable[[str], Any] = parse_reply
+) -> dict[str, Counter[str]]:
+    """`read`: codegen's `parse_reply`; for a suite with its own tools, that of a package of them,
+    where a call of a tool the catalog does not hold is refused (`ok` is False)."""
     out: dict[str, Counter[str]] = {"codegen": Counter(), "agent-tool-parser": Counter()}
+    known_only = read is not parse_reply
     for case in cases(judge):
-        batch = parse_reply(case["output"])
-        given = [(c.tool_name, canon(c.values)) for c in batch if not c.errors]
-        refusals = len(batch.problems) + sum(1 for c in batch if c.errors)
+        batch = read(case["output"])
+        given = [
+            (c.tool_name, canon(c.values))
+            for c in batch
+            if not c.errors and (c.ok or not known_only)
+        ]
+        refusals = len(batch.problems) + sum(
+            1 for c in batch if c.errors or (known_only and not c.ok)
+        )
         out["codegen"][calls_verdict(given, refusals, case)] += 1
         try:
             found = agent_tool_parser.try_parse_tool_calls(case["output"])
@@ -118,6 +131,10 @@ def accuracy() -> None:
     print("| --- | --- | --- | --- | --- |")
     rows = [("json_repair", repair_verdicts())]
     rows += [(judge, tool_parser_verdicts(judge)) for judge in ("vllm", "sglang")]
+    with tempfile.TemporaryDirectory() as folder:
+        for judge in ("llama_cpp", "ollama"):
+            package = suite_package(judge, Path(folder))
+            rows.append((judge, tool_parser_verdicts(judge, package.parse_reply)))
     for judge, verdicts in rows:
         total = len(cases(judge))
         for reader, counts in verdicts.items():

@@ -64,6 +64,11 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "warning",
         "an object or array sent as a string holding JSON",
     ),
+    "list_text_repaired": (
+        "parameter",
+        "warning",
+        "an array sent as the text of a list that is not JSON (`\"['Friends']\"`): read by the text repairs",
+    ),
     "scalar_coerced_to_list": (
         "parameter",
         "warning",
@@ -220,18 +225,46 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
         "the call one level down, as OpenAI writes a tool call: `:<key>` (`function`, …)",
     ),
     "flat_call_object": ("text", "warning", "the tool's name beside its arguments in one object"),
+    "tool_name_as_key": (
+        "text",
+        "warning",
+        'a map from a tool\'s name to its arguments (`{"get_weather": {"city": "Paris"}}`)',
+    ),
+    "tool_name_guessed": (
+        "text",
+        "warning",
+        (
+            "two keys that may name the tool and the catalog cannot settle which (both name"
+            " its tools, or neither): the first of `name`, `function_name`, … taken: `:<key>`"
+        ),
+    ),
     "pythonic_call": (
         "text",
         "warning",
         "a call in Python's syntax (`[f(a=1)]`), read with literals only, never evaluated",
     ),
     "call_extracted_from_text": ("text", "warning", "a list of pythonic calls inside prose"),
+    "calls_on_separate_lines": (
+        "text",
+        "warning",
+        "pythonic calls one per line, without list brackets (`f(a=1)` then `g(b=2)`)",
+    ),
+    "lists_on_separate_lines": (
+        "text",
+        "warning",
+        "lists of pythonic calls one per line (`[f(a=1)]` then `[g(b=2)]`)",
+    ),
+    "json_literal_in_call": (
+        "text",
+        "warning",
+        "JSON's `true`, `false`, `null` in a pythonic call (`f(flag=true)`)",
+    ),
     "native_format": (
         "text",
         "warning",
         (
-            "an open model's own format: `:hermes`, `:qwen3_coder`, `:mistral`, `:llama`, "
-            "`:deepseek`, `:kimi_k2`, `:harmony`"
+            "an open model's own format: `:hermes`, `:qwen3_coder`, `:functionary`, `:mistral`, "
+            "`:llama`, `:deepseek`, `:kimi_k2`, `:harmony`"
         ),
     ),
     "think_block_removed": ("text", "warning", "a `<think>` block before the calls"),

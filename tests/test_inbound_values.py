@@ -651,12 +651,8 @@ def test_the_calls_of_a_list_are_cut_where_python_cuts_them(
 @pytest.mark.parametrize(
     "reply",
     [
-        "[f(s='a')] + [f(s='b')]",
-        "[f(s='a')][0]",
-        "f(s='a'),\nf(s='b')",
-        "[f(s='a'),,f(s='b')]",
         "[f(s='a)]",
-        "[f(s='a'), x]",
+        "f(s='a') + 1",
     ],
 )
 def test_what_is_no_list_of_calls_in_python_is_not_read_as_one(pkg: ModuleType, reply: str) -> None:
@@ -664,11 +660,43 @@ def test_what_is_no_list_of_calls_in_python_is_not_read_as_one(pkg: ModuleType, 
     assert all("pythonic_call" not in c.warnings for c in pkg.parse_reply(reply))
 
 
-def test_a_list_cut_short_by_what_is_no_call_spends_no_call_id(pkg: ModuleType) -> None:
-    """The calls before the element that is no call are not the reply's: the JSON call read
-    instead is the first, `call_1`."""
-    (call,) = pkg.parse_reply("""[f(s='a'), {"name": "f", "parameters": {"s": "b"}}]""")
-    assert call.tool_call_id == "call_1" and call.values == {"s": "b"}
+@pytest.mark.parametrize(
+    ("reply", "values"), [("[f(s='a')] + [f(s='b')]", ["a", "b"]), ("[f(s='a')][0]", ["a"])]
+)
+def test_lists_of_calls_in_an_expression_are_read_as_lists_in_prose(
+    pkg: ModuleType, reply: str, values: list[str]
+) -> None:
+    """Issue 37 item 2: a text that is no list of calls in Python is never read as one (the
+    whole text), but each list of calls in it is read as a list in prose, with its code."""
+    batch = pkg.parse_reply(reply)
+    assert [c.values for c in batch] == [{"s": v} for v in values]
+    assert all(c.warnings[:2] == ("call_extracted_from_text", "pythonic_call") for c in batch)
+
+
+@pytest.mark.parametrize(
+    ("reply", "shown"), [("[f(s='a'),,f(s='b')]", ""), ("[f(s='a'), x, f(s='b')]", "x")]
+)
+def test_a_part_of_a_list_that_is_no_call_is_a_problem_beside_the_calls(
+    pkg: ModuleType, reply: str, shown: str
+) -> None:
+    """Issue 37 item 2 (it was: the list is no list of calls, and both calls were lost with no
+    problem): the calls come back, in order, and the part that is none is a problem naming it."""
+    batch = pkg.parse_reply(reply)
+    assert [(c.tool_call_id, c.values) for c in batch] == [
+        ("call_1", {"s": "a"}),
+        ("call_2", {"s": "b"}),
+    ]
+    assert [(p.reason, p.text) for p in batch.problems] == [("invalid_call", shown)]
+
+
+def test_a_json_call_object_in_a_list_of_pythonic_calls_is_a_call_too(pkg: ModuleType) -> None:
+    """Issue 37 item 2 (it was: the pythonic call was lost, the JSON one read alone)."""
+    batch = pkg.parse_reply("""[f(s='a'), {"name": "f", "parameters": {"s": "b"}}]""")
+    assert [(c.tool_call_id, c.values) for c in batch] == [
+        ("call_1", {"s": "a"}),
+        ("call_2", {"s": "b"}),
+    ]
+    assert batch.problems == ()
 
 
 @pytest.mark.parametrize("key", [True, False, None, 1, -7, 2.5, 1e300, "k"], ids=repr)

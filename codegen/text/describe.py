@@ -497,7 +497,7 @@ class ArrayText(KindText[ArrayKind]):
         return [("items", (kind.min_items, kind.max_items))]
 
     def coercions(self, kind: ArrayKind) -> Iterator[str]:
-        yield from ("string_parsed_as_json", "scalar_coerced_to_list")
+        yield from ("string_parsed_as_json", "list_text_repaired", "scalar_coerced_to_list")
 
     def inside(self, kind: ArrayKind) -> tuple[Kind, str] | None:
         return None if kind.items is None else (kind.items, "[]")
