@@ -18,7 +18,7 @@ import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Final, NamedTuple, Self
 
-from ._calls import Parse, Refused, call_parts
+from ._calls import Catalog, Parse, Refused, call_parts
 from ._ids import ReplyIds
 from ._repair import iter_values, repair_json
 from ._runtime import RawArguments, ToolCallRequest, refused
@@ -95,10 +95,13 @@ def _reason(exc: Exception) -> str:
 
 def read_line(parse: Parse, text: str, number: int, ids: ReplyIds) -> list[Item]:
     """The calls on one line of a JSONL reply (one, or several side by side), a problem, or
-    nothing for a line with nothing on it (blank, or a code fence's line); `ids`: the reply's."""
+    nothing for a line with nothing on it (blank, a code fence's line, a comment); `ids`: the
+    reply's."""
     stripped = text.strip().lstrip("\ufeff").strip()
     if not stripped or stripped.startswith("```"):
         return []
+    if stripped.startswith("/") and _COMMENTS.fullmatch(stripped):
+        return []  # a comment between the calls (`// then the second`): nothing to read
     if not stripped.startswith("{"):
         try:
             _loads(stripped)
@@ -164,7 +167,7 @@ def call_of(
     """The request for one decoded call object, in any envelope `call_parts` knows, or the
     problem that keeps it from being one: its id one an earlier call of the reply has too
     (`ids` says, and makes `default_id` one no call has)."""
-    parts = call_parts(found)
+    parts = call_parts(found, parse if isinstance(parse, Catalog) else None)
     if isinstance(parts, Refused):
         return Problem(number, parts.reason, parts.detail, text[:SHOWN] or _shown(found))
     call_id = parts.call_id

@@ -142,10 +142,14 @@ class Found:
     reason: str
 
 
-def iter_values(text: str) -> Iterator[Found]:
+def iter_values(text: str, failures: bool = False) -> Iterator[Found]:
     """Every JSON object or array in `text`, one after another, in prose or not, each repaired as
     the rules allow. Linear: after a value, or a place the rules cannot read, the search goes on
-    from where it ended, so no character is scanned twice."""
+    from where it ended, so no character is scanned twice.
+
+    `failures`: a place the rules cannot read is a `Found` too, with the reason `unreadable`,
+    from its opener to the fault, for the caller to judge; and an array broken inside one of its
+    items (`[{…}, {"a": [1, 2}, {…}]`) gives the items before it as an array of their own."""
     position = 0
     attempts = _Attempts(text)
     while (opener := _OPENER.search(text, position)) is not None:
@@ -164,6 +168,8 @@ def iter_values(text: str) -> Iterator[Found]:
         if scan.failed >= 0:
             # The rules cannot read this opener's value: look for another after the fault.
             position = max(scan.failed, start + 1)
+            if failures:
+                yield from _broken(text, start, scan, found)
             continue
         repaired = _repaired(scan, found)
         if repaired is None:
@@ -174,6 +180,24 @@ def iter_values(text: str) -> Iterator[Found]:
         else:
             yield Found(start, scan.end, repaired.value, repaired.warnings, "")
         position = scan.end
+
+
+def _broken(text: str, start: int, scan: _Scan, found: set[str]) -> Iterator[Found]:
+    """What a scan that failed read: the items of its array before the one broken, as an array,
+    then the span from the broken item to the fault as `unreadable`."""
+    end = max(scan.failed, start + 1)
+    if scan.commas:
+        index, at = scan.commas[-1]
+        try:
+            value = _json_decode("".join(scan.tokens[:index]) + "]")
+        except (ValueError, RecursionError):
+            value = None
+        if type(value) is list:
+            codes = tuple(code for code in CODES if code in found)
+            yield Found(start, at, value, codes, "")
+            space = _SPACE.match(text, at + 1)
+            start = space.end() if space is not None else at + 1
+    yield Found(start, end, None, (), "unreadable")
 
 
 def _surroundings_are_text(before: str, after: str, found: set[str]) -> bool:
@@ -317,6 +341,8 @@ class _Scan:
     open: list[int]  # the index in `tokens` of each container still open, outermost first
     cut: bool  # the text ended inside a value
     failed: int  # where the text broke a rule we do not repair, or -1
+    # The commas between a root array's items: their index in `tokens` and place in the text.
+    commas: list[tuple[int, int]]
 
 
 def _scan(text: str, start: int, found: set[str], attempts: _Attempts) -> _Scan:
@@ -326,7 +352,7 @@ def _scan(text: str, start: int, found: set[str], attempts: _Attempts) -> _Scan:
     nothing before it, a closing bracket that does not match.
     """
     size = len(text)
-    scan = _Scan([], size, [], False, -1)
+    scan = _Scan([], size, [], False, -1, [])
     tokens, opened = scan.tokens, scan.open
     token_at = _TOKEN.match  # bound once: this loop runs once per token of the text
     position = start
@@ -385,6 +411,8 @@ def _scan(text: str, start: int, found: set[str], attempts: _Attempts) -> _Scan:
         elif value == "," and last in ("", "{", "[", ","):
             scan.failed = begin
             return scan  # a comma with nothing before it separates nothing
+        elif value == "," and len(opened) == 1 and tokens[0] == "[":
+            scan.commas.append((len(tokens), begin))
         elif value in ("}", "]"):
             if not opened or _CLOSERS[tokens[opened[-1]]] != value:
                 scan.failed = begin

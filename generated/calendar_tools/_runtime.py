@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 from ._outbound import has_lone_surrogate, is_json
-from ._repair import repair_json
+from ._repair import iter_values, repair_json
 from ._values import is_container, json_object, json_value, key_json_text
 
 
@@ -849,6 +849,12 @@ def to_list(v: object, path: str, warnings: list[str], errors: list[str]) -> lis
             warnings.extend(found)
             errors.extend(refused)
             return parsed
+        parsed = _list_text(v, path, found, refused)
+        if type(parsed) is list:
+            warnings.append(f"list_text_repaired:{path}")
+            warnings.extend(found)
+            errors.extend(refused)
+            return parsed
     if v is None:
         errors.append(f"unsupported_array_literal:{path}")
         return INVALID
@@ -869,6 +875,21 @@ def _embedded_json(text: str, path: str, warnings: list[str], errors: list[str])
     if _too_deep(value, stripped):
         return INVALID
     return value if not by_json or is_json(value) else json_value(value, path, warnings, errors)
+
+
+def _list_text(text: str, path: str, warnings: list[str], errors: list[str]) -> object:
+    """The list a string holds as text that is not JSON (Python's `['Friends']`, a trailing
+    comma), read by the text repairs' rules alone, or INVALID."""
+    stripped = text.strip()
+    if not stripped.startswith("[") or len(stripped) > MAX_CHARS:
+        return INVALID
+    found = next(iter_values(stripped), None)
+    if found is None or found.reason or found.start or found.end != len(stripped):
+        return INVALID
+    value = found.value
+    if type(value) is not list or _too_deep(value, stripped):
+        return INVALID
+    return value if is_json(value) else json_value(value, path, warnings, errors)
 
 
 def unknown_keys(src: dict[str, object], known: frozenset[str]) -> list[str]:

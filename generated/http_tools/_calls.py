@@ -58,12 +58,23 @@ class Refused(NamedTuple):
     detail: str
 
 
-def call_parts(found: object) -> Parts | Refused:
-    """The name, arguments and id of one decoded call object, in any of the envelopes known."""
+def call_parts(found: object, catalog: Catalog | None = None) -> Parts | Refused:
+    """The name, arguments and id of one decoded call object, in any of the envelopes known.
+
+    With the `catalog`, the catalog decides what each key means: of the values that may name the
+    tool, one that is a tool of the catalog wins over one that is not, and a key that is a
+    parameter of the chosen tool stays an argument; a real tie is a guess, with the warning
+    `tool_name_guessed:<key>`. A map from a tool's name to its arguments (`{"f": {...}}`) is a
+    call too (`tool_name_as_key`)."""
     if type(found) is not dict:
         return Refused("not_an_object", "a JSON value that is not an object")
     name = found.get("name")
-    if type(name) is str and name and "parameters" in found:
+    if (
+        type(name) is str
+        and name
+        and "parameters" in found
+        and (catalog is None or catalog.knows(name))
+    ):
         # The prompt's own form, as nearly every line of a JSONL reply is.
         return Parts(name, found["parameters"], found.get("call_id"), found.get("error"), ())
     warnings: list[str] = []
@@ -76,17 +87,20 @@ def call_parts(found: object) -> Parts | Refused:
             outer_id = next((found[k] for k in _ID_KEYS if k in found), None)
             found = {**inner, "call_id": inner.get("call_id", outer_id)}
             break
-    name_key = next((key for key in NAME_KEYS if type(found.get(key)) is str), None)
-    if name_key is None:
-        name = found.get("name")
-        detail = "no tool name" if name is None else "the tool name is not a non-empty string"
-        return Refused("missing_name", detail)
+    chosen = _name_key(found, catalog)
+    if chosen is None:
+        return _tool_as_key(found, catalog) or _no_name(found)
+    name_key, guessed = chosen
     name = found[name_key]
-    if not name:
-        return Refused("missing_name", "the tool name is not a non-empty string")
+    if guessed:
+        warnings.append(f"tool_name_guessed:{name_key}")
     if name_key != "name":
         warnings.append(f"name_envelope:{name_key}")
-    arguments_key = next((key for key in ARGUMENT_KEYS if key in found), None)
+    # A key the chosen tool has as a parameter is one of its arguments, never the envelope's.
+    parameters = catalog.parameters(catalog.resolve(name)[0]) if catalog is not None else {}
+    arguments_key = next(
+        (key for key in ARGUMENT_KEYS if key in found and key not in parameters), None
+    )
     if arguments_key is not None:
         arguments = found[arguments_key]
         if arguments_key != "parameters":
@@ -98,13 +112,50 @@ def call_parts(found: object) -> Parts | Refused:
         rest = {
             key: value
             for key, value in found.items()
-            if key != name_key and key not in _FLAT_ENVELOPE_KEYS
+            if key != name_key and (key not in _FLAT_ENVELOPE_KEYS or key in parameters)
         }
         if rest:
             warnings.append("flat_call_object")
         arguments = rest or None
-        call_id = found.get("call_id")
-    return Parts(name, arguments, call_id, found.get("error"), tuple(warnings))
+        call_id = found.get("call_id") if "call_id" not in parameters else None
+    error = found.get("error") if "error" not in parameters else None
+    return Parts(name, arguments, call_id, error, tuple(warnings))
+
+
+def _name_key(found: dict[object, object], catalog: Catalog | None) -> tuple[str, bool] | None:
+    """The key whose value names the tool, and whether that was a guess; None when no key does.
+
+    Of the keys that may name it, one whose value is a tool of the catalog wins; a tie (two that
+    name different tools, or several and none a tool) is settled by `NAME_KEYS`' order, a guess.
+    """
+    keys = [key for key in NAME_KEYS if type(found.get(key)) is str and found[key]]
+    if not keys:
+        return None
+    if catalog is None or len(keys) == 1:
+        return keys[0], False
+    known = [key for key in keys if catalog.knows(str(found[key]))]
+    tools = {catalog.resolve(str(found[key]))[0] for key in known}
+    if len(tools) == 1:
+        return known[0], False
+    return (known or keys)[0], True
+
+
+def _tool_as_key(found: dict[object, object], catalog: Catalog | None) -> Parts | None:
+    """`{"get_weather": {"city": "Paris"}}`: an object whose one key is a tool of the catalog and
+    whose value is its arguments."""
+    if catalog is None or len(found) != 1:
+        return None
+    ((key, arguments),) = found.items()
+    if type(key) is not str or type(arguments) not in (dict, str) or not catalog.knows(key):
+        return None
+    return Parts(key, arguments, None, None, ("tool_name_as_key",))
+
+
+def _no_name(found: dict[object, object]) -> Refused:
+    name = found.get("name")
+    if name is None and not any(type(found.get(key)) is str for key in NAME_KEYS):
+        return Refused("missing_name", "no tool name")
+    return Refused("missing_name", "the tool name is not a non-empty string")
 
 
 def _names_a_tool(found: dict[object, object]) -> bool:
@@ -161,6 +212,12 @@ class Catalog:
         if len(matches) > 1:
             return name, ("ambiguous_tool_name:" + "|".join(sorted(matches)),)
         return name, ()
+
+    def knows(self, name: str) -> bool:
+        """Whether a sent name is one tool of the catalog (its wire name, an alias, or one of
+        them with case and punctuation aside)."""
+        wire, codes = self.resolve(name)
+        return wire in self._tools and not (codes and codes[0].startswith("ambiguous"))
 
     def parameters(self, wire: str) -> Mapping[str, object]:
         """The JSON Schemas of a tool's parameters by wire name (empty for an unknown tool)."""

@@ -28,7 +28,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Final
 
-from ._calls import Catalog, Parse
+from ._calls import NAME_KEYS, Catalog, Parse
 from ._ids import ReplyIds
 from ._jsonl import (
     MAX_LINE,
@@ -91,6 +91,17 @@ _KIMI: Final = re.compile(
 _PYTHONIC: Final = re.compile(r"\[?\s*[A-Za-z_][\w.]*\s*\(")
 _PYTHONIC_IN_TEXT: Final = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
 _SPECIAL_TOKEN: Final = re.compile(r"<\|[a-z_]+\|>")
+# What only a call holds: a key that names a tool in an envelope, or a name before arguments.
+_ENVELOPE_KEY: Final = re.compile("[\"'](?:" + "|".join(NAME_KEYS) + ")[\"']\\s*+:")
+_NATIVE_OPENER: Final = re.compile(
+    r"<tool_call>|<function=|\[TOOL_CALLS\]|<\|tool_call_begin\|>|to=functions\."
+    r"|<\|python_(?:tag|start)\|>|" + _DS.format(r"tool[▁_]call[▁_]begin")
+)
+_NAME_BEFORE_ARGUMENTS: Final = re.compile(
+    r"(?<![\w.\-])([A-Za-z_][\w.\-]{0,255}+)(?:[\"']\s*+:)?\s*+[({]"
+)
+# The detail of a part of a text of pythonic calls that is not one.
+_NOT_A_CALL: Final = "not a call in Python's syntax"
 
 
 def parse_reply(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
@@ -118,7 +129,12 @@ def parse_reply(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBat
         if all(isinstance(item, Problem) for item in items):
             # No JSON call anywhere: a list of pythonic calls in prose is the last shape tried.
             items = reader.pythonic_in_text() or items
-    return batch(items)
+    found = batch(items)
+    if found or found.problems or not reader.call_like(text):
+        return found
+    # Text with call-like content gave neither a call nor a problem: never silently nothing.
+    detail = "call-like text that no shape the reader knows could read"
+    return CallBatch((), (Problem(1, "unread_call", detail, text.strip()[:SHOWN]),))
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -156,6 +172,19 @@ class _Reader:
         self._breaks = [match.start() for match in re.finditer("\n", text)]
         self._count = 0
         self.ids = ReplyIds()
+
+    def call_like(self, text: str) -> bool:
+        """Whether `text` holds what only a call holds: a key that names a tool in an envelope
+        (`"name":`), an open model's token that opens a call, or a tool of the catalog followed by
+        `(` or `{` (or as a key: `"f": {`).
+        Each word is tried once, from its start: linear."""
+        if _ENVELOPE_KEY.search(text) is not None or _NATIVE_OPENER.search(text) is not None:
+            return True
+        if not isinstance(self.parse, Catalog):
+            return False
+        return any(
+            self.parse.knows(word.group(1)) for word in _NAME_BEFORE_ARGUMENTS.finditer(text)
+        )
 
     def line(self, offset: int) -> int:
         return bisect_right(self._breaks, offset - 1) + 1
@@ -204,6 +233,13 @@ class _Reader:
         items: list[Item] = []
         for function in _XML_FUNCTION.finditer(text):
             name = function.group(1).strip()
+            body = function.group(2)
+            if "<parameter=" not in body and body.lstrip().startswith("{"):
+                # Functionary v3.1 and Llama 3.1's own tool format: the arguments' JSON inside.
+                offset = base + function.start(2)
+                functionary = ("native_format:functionary",)
+                items.extend(self._arguments(name, body, offset, self.next_id(), functionary))
+                continue
             schemas = self.parse.parameters(name) if isinstance(self.parse, Catalog) else {}
             arguments: dict[str, object] = {}
             for parameter in _XML_PARAMETER.finditer(function.group(2)):
@@ -290,57 +326,103 @@ class _Reader:
         return self._pythonic(body, max(offset, 0), ())
 
     def pythonic_in_text(self) -> list[Item] | None:
-        """The calls of one list of pythonic calls in prose (`Here it is: [f(a=1)]`), or None.
-        One try, from the first `[name(` to the last `]`: linear, and never a guess between two."""
-        start = _PYTHONIC_IN_TEXT.search(self.text)
-        end = self.text.rfind("]") + 1
-        if start is None or end <= start.start():
-            return None
-        inner = self.text[start.start() : end]
-        return self._pythonic(inner, start.start(), ("call_extracted_from_text",))
+        """The calls of each list of pythonic calls in prose (`Here it is: [f(a=1)] and [g()]`),
+        or None when there is none. Each list runs from its `[name(` to the `]` that closes it,
+        and the next is looked for after it: linear."""
+        items: list[Item] = []
+        found = False
+        position = 0
+        while (start := _PYTHONIC_IN_TEXT.search(self.text, position)) is not None:
+            end = _closing(self.text, start.start())
+            if end < 0:
+                break
+            inner = self.text[start.start() : end]
+            calls = self._pythonic(inner, start.start(), ("call_extracted_from_text",))
+            if calls is not None:
+                items.extend(calls)
+                found = True
+            position = end
+        return items if found else None
 
     def _pythonic(self, body: str, base: int, codes: tuple[str, ...]) -> list[Item] | None:
-        """The calls of a text that is one call or a list of calls in Python's syntax, or None
-        when it is not; literals only are read, and nothing is evaluated.
+        """The calls of a text of calls in Python's syntax: one call, a list of them, or several
+        of either on lines of their own; None when no part of it is one. Literals only are read,
+        and nothing is evaluated; a part that is not a call is a problem naming it.
 
-        The text is cut into its calls at the commas outside brackets and strings, and each call
-        is parsed alone, so memory holds one call's syntax tree at a time, never a tree of the
-        whole list (a megabyte of `f(a=1)` made 600 MB of them); each character is scanned once
-        and parsed once."""
+        The text is cut into its lines (outside brackets and strings) and each line into its calls
+        at the commas outside brackets and strings, and each call is parsed alone, so memory holds
+        one call's syntax tree at a time, never a tree of the whole list (a megabyte of `f(a=1)`
+        made 600 MB of them); each character is scanned twice and parsed once."""
         stripped = body.strip()
-        if (
-            len(stripped) > MAX_LINE
-            or not _PYTHONIC.match(stripped)
-            or not stripped.endswith((")", "]"))
-        ):
+        if len(stripped) > MAX_LINE or not _PYTHONIC.match(stripped):
             return None  # a megabyte of calls in Python's syntax is not one we parse
         at = base + len(body) - len(body.lstrip())
-        listed = stripped.startswith("[")
-        spans = _elements(stripped, int(listed), len(stripped) - listed, bare=not listed)
+        stripped, commented = _uncommented(stripped)
+        if commented:
+            codes = (*codes, "comment_removed")
+        groups = _groups(stripped)
         first_id, first_claim = self._count, self.ids.mark()
-        codes = (*codes, "pythonic_call")
         items: list[Item] = []
-        for start, end in spans:
+        read = False
+        for start, end, whole in groups:
+            group = stripped[start:end].rstrip()
+            listed = group.startswith("[") and group.rstrip(",").endswith("]")
+            if listed:
+                group = group.rstrip(",")
+            placed: tuple[str, ...] = ()
+            if len(groups) > 1:
+                placed = ("lists_on_separate_lines",) if listed else ("calls_on_separate_lines",)
+            found = (
+                self._calls_of(group, at + start, listed, (*codes, *placed, "pythonic_call"))
+                if whole
+                else None
+            )
+            if found is None:
+                shown = group[:SHOWN]
+                detail = "not a call or list of calls in Python's syntax"
+                items.append(Problem(self.line(at + start), "invalid_call", detail, shown))
+                continue
+            items.extend(found)
+            read = read or any(
+                not isinstance(item, Problem) or item.detail != _NOT_A_CALL for item in found
+            )
+        if not read:
+            # No call of this text is one: the ids are not used.
+            self._count = first_id
+            self.ids.rollback(first_claim)
+            return None
+        return items
+
+    def _calls_of(
+        self, text: str, base: int, listed: bool, codes: tuple[str, ...]
+    ) -> list[Item] | None:
+        """The calls of one line of pythonic calls (`[f(a=1), g()]` or `f(a=1), g()`), a problem
+        for each part that is not one (a JSON call object among them is read as one); None, and
+        no call id spent, when the line cannot be a list or tuple of them."""
+        first_id, first_claim = self._count, self.ids.mark()
+        items: list[Item] = []
+        for start, end in _elements(text, int(listed), len(text) - listed):
             if start < 0:
-                # No call of this text is one: the ids are not used.
                 self._count = first_id
                 self.ids.rollback(first_claim)
                 return None
-            blank = _BLANK.match(stripped, start, end)
+            blank = _BLANK.match(text, start, end)
             begin = blank.end() if blank is not None else start
-            source = stripped[begin:end]
-            if not source and items and end == len(stripped) - listed:
+            source = text[begin:end]
+            if not source and items and end == len(text) - listed:
                 break  # a trailing comma: `[f(a=1),]`
+            if source.startswith("{"):
+                items.extend(self.json(source, base + begin, codes[:-1], whole=False))
+                continue
             try:
                 # In brackets, as in the list: lines join, and a comment ends at its line.
                 call = ast.parse(f"({source}\n)", mode="eval").body
             except (SyntaxError, ValueError, MemoryError, RecursionError):
                 call = None
+            line = self.line(base + begin)
             if not isinstance(call, ast.Call):
-                self._count = first_id
-                self.ids.rollback(first_claim)
-                return None
-            line = self.line(at + begin)
+                items.append(Problem(line, "invalid_call", _NOT_A_CALL, source[:SHOWN]))
+                continue
             items.append(self._pythonic_call(call, source, line, codes))
         return items
 
@@ -355,12 +437,16 @@ class _Reader:
             detail = f"{name}: arguments without a parameter name"
             return Problem(line, "positional_arguments", detail, shown)
         arguments: dict[str, object] = {}
+        json_literals = False
         for keyword in call.keywords:
             try:
-                arguments[str(keyword.arg)] = ast.literal_eval(keyword.value)
+                arguments[str(keyword.arg)], spelled = _literal(keyword.value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 detail = f"{name}: the value of {keyword.arg} is not a literal"
                 return Problem(line, "not_a_literal", detail, shown)
+            json_literals = json_literals or spelled
+        if json_literals:
+            codes = (*codes, "json_literal_in_call")
         # A literal may be what JSON cannot carry (a set, bytes, a tuple key): the parser's
         # `_values` converts or refuses it, as for any dict a caller passes.
         return self._call(name, arguments, self.next_id(), codes, line)
@@ -376,7 +462,7 @@ class _Reader:
         stripped = body.strip()
         if not stripped:
             return [Problem(self.line(base), "no_calls", "the reply holds no JSON", text[:SHOWN])]
-        values = list(iter_values(body))
+        values = _call_like_values(self, body, list(iter_values(body, failures=True)))
         if not values:
             return [Problem(self.line(body_at), "invalid_json", "no JSON object", text[:SHOWN])]
         items: list[Item] = []
@@ -426,9 +512,19 @@ class _Reader:
         harmony): the first JSON object in `text`, fenced or not. `given`: the model wrote the
         id; else it is made up."""
         line = self.line(offset)
-        shown = text.strip()[:SHOWN]
-        if not text.strip():
+        stripped = text.strip()
+        shown = stripped[:SHOWN]
+        if not stripped:
             return [self._call(name, {}, call_id, codes, line, given)]
+        if stripped.startswith('"'):
+            # The arguments' JSON as a JSON string (Kimi K2): its text goes to the tool's parser,
+            # which decodes it (`arguments_unquoted`).
+            try:
+                inner = _loads(stripped)
+            except (ValueError, RecursionError):
+                inner = None
+            if type(inner) is str:
+                return [self._call(name, inner, call_id, codes, line, given)]
         for found in iter_values(text):
             if found.reason == "truncated":
                 return [Problem(line, "truncated_reply", "the reply was cut off", shown)]
@@ -441,7 +537,7 @@ class _Reader:
     def _call(
         self,
         name: str,
-        arguments: dict[str, object],
+        arguments: dict[str, object] | str,
         call_id: str,
         codes: tuple[str, ...],
         line: int,
@@ -453,6 +549,19 @@ class _Reader:
         if given:
             found["call_id"] = call_id
         return _with(call_of(self.parse, found, line, call_id, self.ids, codes), self.codes)
+
+
+def _call_like_values(reader: _Reader, body: str, found: list[Found]) -> list[Found]:
+    """The values found in `body`, and of the places the rules could not read those whose text,
+    up to the next value, holds call-like content (`"name":` may well come after the fault)."""
+    kept: list[Found] = []
+    for index, value in enumerate(found):
+        if value.reason == "unreadable":
+            end = found[index + 1].start if index + 1 < len(found) else len(body)
+            if not reader.call_like(body[value.start : end]):
+                continue
+        kept.append(value)
+    return kept
 
 
 def _outside(body: str, values: list[Found]) -> str:
@@ -502,11 +611,114 @@ _PY_STRING: Final = re.compile(
 )
 
 
-def _elements(text: str, start: int, end: int, bare: bool) -> Iterator[tuple[int, int]]:
+# JSON-like comments in pythonic calls, from their start, and what else holds a `/`: strings.
+_SLASHES: Final = re.compile(r"//|/\*|['\"#]")
+_BLOCK_END: Final = re.compile(r"\*/")
+
+
+def _uncommented(text: str) -> tuple[str, bool]:
+    """`text` with its `//` and `/* */` comments outside strings blanked (line breaks kept, so
+    places stay where they were), and whether it had any. One pass: each character once."""
+    if "/" not in text:
+        return text, False
+    pieces: list[str] = []
+    kept = pos = 0
+    while (found := _SLASHES.search(text, pos)) is not None:
+        char, at = found.group(), found.start()
+        if char in "'\"":
+            string = _PY_STRING.match(text, at)
+            pos = string.end() if string is not None else at + 1
+            continue
+        if char == "#":
+            line_end = text.find("\n", at)
+            pos = len(text) if line_end < 0 else line_end
+            continue
+        if char == "//":
+            line_end = text.find("\n", at)
+            end = len(text) if line_end < 0 else line_end
+        else:
+            close = _BLOCK_END.search(text, at + 2)
+            end = len(text) if close is None else close.end()
+        pieces.append(text[kept:at])
+        pieces.append(_blank_text(text[at:end]))
+        kept = pos = end
+    if not pieces:
+        return text, False
+    pieces.append(text[kept:])
+    return "".join(pieces), True
+
+
+def _blank_text(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def _groups(text: str) -> list[tuple[int, int, bool]]:
+    """The spans of `text` between its line breaks outside brackets, strings and comments (a line
+    ended by `\\` joins the next), blank ones left out, each with whether it can be Python's: a
+    string left open or a bracket closed twice breaks its span (which then ends at its line's
+    end, the next starting after it), a bracket never closed the last span."""
+    groups: list[tuple[int, int, bool]] = []
+    depth = 0
+    piece = pos = 0
+    end = len(text)
+    while (found := _SPECIAL.search(text, pos, end)) is not None:
+        char, at = found.group(), found.start()
+        pos = at + 1
+        if char in "'\"":
+            string = _PY_STRING.match(text, at, end)
+            if string is None:
+                break  # a string left open: the rest is one broken span
+            pos = string.end()
+        elif char == "#":
+            line_end = text.find("\n", at, end)
+            pos = end if line_end < 0 else line_end
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0:
+                line_end = text.find("\n", at, end)
+                pos = end if line_end < 0 else line_end
+                groups.append((piece, pos, False))
+                depth, piece = 0, pos
+        elif depth == 0 and char == "\n" and text[at - 1 : at] != "\\":
+            if text[piece:at].strip():
+                groups.append((piece, at, True))
+            piece = at + 1
+    else:
+        if text[piece:end].strip():
+            groups.append((piece, end, depth == 0))
+        return groups
+    groups.append((piece, end, False))
+    return groups
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the bracket that opens at `start` closes (the index after it), strings and comments
+    aside; -1 when it never does."""
+    depth = 0
+    pos = start
+    while (found := _SPECIAL.search(text, pos)) is not None:
+        char, at = found.group(), found.start()
+        pos = at + 1
+        if char in "'\"":
+            string = _PY_STRING.match(text, at)
+            if string is None:
+                return -1
+            pos = string.end()
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return pos
+    return -1
+
+
+def _elements(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """The spans of `text[start:end]` between the commas outside brackets, strings and comments,
-    one by one; `(-1, -1)` and no more when the text cannot be Python's list (or, `bare`, tuple
-    without brackets) of them: a string left open, a bracket closed twice or never, a line
-    break between two bare calls."""
+    one by one; `(-1, -1)` and no more when the text cannot be Python's list or tuple of them: a
+    string left open, a bracket closed twice or never."""
     depth = 0
     piece = pos = start
     while (found := _SPECIAL.search(text, pos, end)) is not None:
@@ -528,10 +740,6 @@ def _elements(text: str, start: int, end: int, bare: bool) -> Iterator[tuple[int
             if depth < 0:
                 yield -1, -1
                 return
-        elif depth == 0 and char == "\n" and bare and text[at - 1 : at] != "\\":
-            # Bare calls (`f(), g()`) are one expression: one line, or lines joined by `\`.
-            yield -1, -1
-            return
         elif depth == 0 and char == ",":
             yield piece, at
             piece = at + 1
@@ -539,3 +747,32 @@ def _elements(text: str, start: int, end: int, bare: bool) -> Iterator[tuple[int
         yield -1, -1
         return
     yield piece, end
+
+
+# What a model writes for JSON's literals in a pythonic call (`f(flag=true, data=null)`).
+_JSON_LITERALS: Final = {"true": True, "false": False, "null": None}
+
+
+def _literal(node: ast.expr) -> tuple[object, bool]:
+    """The value of a literal's syntax tree, and whether it spelled a literal as JSON does
+    (`true`, `false`, `null`); a name that is none of them is not a literal (ValueError)."""
+    try:
+        return ast.literal_eval(node), False
+    except ValueError:
+        pass
+    spelled = False
+    for parent in ast.walk(node):  # iterative: a deep tree costs no recursion here
+        for field, value in ast.iter_fields(parent):
+            if isinstance(value, ast.Name) and value.id in _JSON_LITERALS:
+                setattr(parent, field, ast.Constant(_JSON_LITERALS[value.id]))
+                spelled = True
+            elif isinstance(value, list):
+                for index, item in enumerate(value):
+                    if isinstance(item, ast.Name) and item.id in _JSON_LITERALS:
+                        value[index] = ast.Constant(_JSON_LITERALS[item.id])
+                        spelled = True
+    if isinstance(node, ast.Name) and node.id in _JSON_LITERALS:
+        return _JSON_LITERALS[node.id], True
+    if not spelled:
+        raise ValueError("not a literal")
+    return ast.literal_eval(node), True
