@@ -597,7 +597,9 @@ def test_a_response_that_holds_itself_ends(pkg: ModuleType, adapter: str) -> Non
     looped: list[object] = []
     looped.append(looped)
     node: dict[str, object] = {"role": "assistant"}
-    node["content"] = node["tool_calls"] = node["output"] = node["parts"] = [node]
+    # The field of the adapter's provider that holds items (another provider's is no shape of it).
+    own = dict(zip(ADAPTERS, ["tool_calls", "output", "content", "parts"], strict=True))
+    node[own[adapter]] = [node]
     assert getattr(pkg, adapter)(looped) == []
     assert getattr(pkg, adapter)(node) == []
 

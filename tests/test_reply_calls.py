@@ -393,14 +393,21 @@ class AIMessage:
     additional_kwargs: ClassVar[dict[str, object]] = {}
 
 
-def test_an_unknown_shape_is_reported_not_passed_through(pkg: ModuleType) -> None:
-    """Issue 35 item 5: an `AIMessage` given to `from_openai_chat` is a refused request naming
-    its type (it gave `[]`), and `history_openai_chat` holds the refused call, not LangChain's
-    own tool-call dicts."""
-    (refusal,) = pkg.from_openai_chat(AIMessage())
-    assert refusal == pkg.RefusedRequest(
-        "", "call_0", "", None, {}, (), ("malformed_response:AIMessage",)
-    )
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_an_unknown_shape_is_reported_not_passed_through(pkg: ModuleType, provider: str) -> None:
+    """Issue 35 item 5: an `AIMessage` given to an adapter is a refused request naming its type
+    (it gave `[]`), and the history holds the refused call, not LangChain's own tool-call dicts
+    (`history_openai_chat` passed them through)."""
+    refusal = pkg.RefusedRequest("", "call_0", "", None, {}, (), ("malformed_response:AIMessage",))
+    assert getattr(pkg, f"from_{provider}")(AIMessage()) == [refusal]
+    assert history_calls(provider, getattr(pkg, f"history_{provider}")(AIMessage())) == [
+        (None if provider == "gemini" else "call_0", "")
+    ]
+
+
+def test_langchain_tool_calls_in_a_chat_message_are_no_tool_calls(pkg: ModuleType) -> None:
+    """Issue 35 item 5: LangChain's tool-call dicts are reported where a chat tool call belongs,
+    and the history holds their refused calls, not the dicts."""
     assert pkg.history_openai_chat(AIMessage()) == {
         "role": "assistant",
         "content": None,

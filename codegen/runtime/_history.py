@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._outbound import encode, strict_loads, strict_text, well_formed
-from ._providers import _MISSING, CallSlot, Entry, Parse, Provider, read_reply
+from ._providers import _MISSING, CallSlot, Parse, read_reply
 
 if TYPE_CHECKING:
     from ._types import AnthropicAssistantMessage, GeminiContent, OpenAIAssistantMessage
@@ -36,7 +36,7 @@ def openai_chat(obj: object, parse: Parse) -> OpenAIAssistantMessage:
     `function_call` is written as the tool call its result (a `tool` message) answers."""
     turn: OpenAIAssistantMessage = {"role": "assistant", "content": None}
     calls: list[Any] = []
-    for entry in _entries(obj, "openai_chat", parse):
+    for entry in read_reply(obj, "openai_chat", parse):
         if isinstance(entry, CallSlot):
             arguments = _text(entry.arguments, entry)
             function = {"name": entry.name, "arguments": arguments}
@@ -56,7 +56,7 @@ def openai_responses(obj: object, parse: Parse) -> list[Any]:
     """The output items of a `Response`, or a list of them, for the next `input`: reasoning and
     messages as they are, each `function_call` with valid arguments."""
     items: list[Any] = []
-    for entry in _entries(obj, "openai_responses", parse):
+    for entry in read_reply(obj, "openai_responses", parse):
         if not isinstance(entry, CallSlot):
             items.append(entry.node)
             continue
@@ -77,7 +77,7 @@ def anthropic(obj: object, parse: Parse) -> AnthropicAssistantMessage:
     """The assistant message of a `Message`, or of a list of its content blocks, for `messages`:
     text and thinking blocks as they are, each `tool_use` with a valid `input` object."""
     blocks: list[Any] = []
-    for entry in _entries(obj, "anthropic", parse):
+    for entry in read_reply(obj, "anthropic", parse):
         if isinstance(entry, CallSlot):
             block = {"type": "tool_use", "id": _id(entry), "name": entry.name}
             blocks.append({**block, "input": _object(entry.arguments, entry)})
@@ -92,7 +92,7 @@ def gemini(obj: object, parse: Parse) -> GeminiContent:
     function call with valid `args`. A call keeps its id, or has none, as Gemini sent it."""
     role: object = _MISSING
     parts: list[Any] = []
-    for entry in _entries(obj, "gemini", parse):
+    for entry in read_reply(obj, "gemini", parse):
         if not isinstance(entry, CallSlot):
             if entry.kind == "item":
                 parts.append(entry.node)
@@ -116,12 +116,6 @@ def gemini(obj: object, parse: Parse) -> GeminiContent:
         rebuilt["functionCall" if camel else "function_call"] = function_call
         parts.append(rebuilt)
     return {"role": role if isinstance(role, str) and role else "model", "parts": parts}
-
-
-def _entries(obj: object, provider: Provider, parse: Parse) -> list[Entry]:
-    """The reply's calls and other items, as the adapters read them (`_providers.read_reply`):
-    the turn holds exactly the calls whose requests the adapter returns, with their ids."""
-    return read_reply(obj, provider, parse)
 
 
 def _id(slot: CallSlot) -> str:

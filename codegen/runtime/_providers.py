@@ -50,6 +50,10 @@ Provider: TypeAlias = Literal["openai_chat", "openai_responses", "anthropic", "g
 _MISSING: Final = object()
 # Values that hold no fields: a record (a dict or an SDK object) was expected instead.
 _SCALARS: Final = (str, bytes, bytearray, memoryview, int, float, complex)
+# Fields that carry another provider's calls or choices (`tool_calls`: an OpenAI chat message, or
+# LangChain's `AIMessage`): a record holding one is no item of a provider that has none of them,
+# even where that provider keeps items of kinds it does not know.
+_CALL_FIELDS: Final = ("tool_calls", "choices", "output", "candidates", "parts")
 
 
 class CallSlot(NamedTuple):
@@ -307,6 +311,11 @@ def _present(node: object, *names: str) -> bool:
     return any(_field(node, name) is not _MISSING for name in names)
 
 
+def _foreign(*own: str) -> tuple[str, ...]:
+    """The fields of `_CALL_FIELDS` a provider's own records do not have."""
+    return tuple(name for name in _CALL_FIELDS if name not in own)
+
+
 def _all(items: list[object]) -> list[object]:
     return items
 
@@ -375,6 +384,8 @@ def _chat_function(node: object) -> _Call:
 
 
 def _responses_node(node: object) -> list[object] | None:
+    if _present(node, *_foreign("output")):
+        return None
     kind = _field(node, "type")
     if kind == "function_call":
         return [_CallAt(node, _responses_call, "call_id")]
@@ -399,6 +410,8 @@ def _responses_call(node: object) -> _Call:
 
 
 def _anthropic_node(node: object) -> list[object] | None:
+    if _present(node, *_foreign("output")):  # (a block may well have an `output` one day)
+        return None
     kind = _field(node, "type")
     if kind == "tool_use":
         return [_CallAt(node, _anthropic_call)]
@@ -426,6 +439,9 @@ def _anthropic_call(node: object) -> _Call:
 
 
 def _gemini_node(node: object) -> list[object] | None:
+    # No record of a Gemini response has a `type`: a record with one is another provider's.
+    if _present(node, "type", *_foreign("candidates", "parts")):
+        return None
     if _present(node, "candidates"):
         return _first(_field(node, "candidates"))
     if _present(node, "content"):
