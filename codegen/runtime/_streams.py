@@ -2,9 +2,10 @@
 
 A reader takes the events a provider's SDK streams (OpenAI chat chunks, Responses events,
 Anthropic message events, Gemini response chunks), as SDK objects or plain dicts, from a sync or
-an async iterable, and yields each call's request, in the order the calls began, as soon as that
-call and every call before it is complete: with parallel tool calls, the first can run long
-before the message ends.
+an async iterable (or one that is both, read the way it is used), and yields each call's
+request, in the order the calls began, as soon as that call and every call before it is
+complete: with parallel tool calls, the first can run long before the message ends. The
+requests are made as a whole reply's are (`_providers.call_request`), of its first choice.
 
 Nothing here raises on any stream. What was odd about one call is a warning code on it (a missing
 index, a duplicated start, arguments sent twice); a call cut off is the error
