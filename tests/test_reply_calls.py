@@ -29,7 +29,7 @@ from tests import stream_events as ev
 from tests.conftest import build_package
 
 ROOT = Path(__file__).resolve().parent.parent
-PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PROVIDERS = ["openai_chat", "openai_responses", "anthropic", "gemini"]
 ABSENT = object()  # a field left out of the record
 
