@@ -193,8 +193,9 @@ def read_reply(obj: object, provider: Provider, parse: Parse) -> list[Entry]:
         try:
             # Even isinstance runs an object's code (a `__class__` property), so all of this may
             # raise: a node that cannot be read is a problem, and the walk goes on.
+            malformed = f"malformed_response:{kind.__name__}"  # (a metaclass may define it)
             if isinstance(node, _SCALARS):
-                failed(f"malformed_response:{kind.__name__}")
+                failed(malformed)
                 continue
             if id(node) in inside:
                 continue
@@ -207,7 +208,7 @@ def read_reply(obj: object, provider: Provider, parse: Parse) -> list[Entry]:
             failed(f"unreadable_response:{type(exc).__name__}")
             continue
         if found is None:
-            failed(f"malformed_response:{kind.__name__}")
+            failed(malformed)
             continue
         inside[id(node)] = node
         pending.append(_Leave(node))
