@@ -299,7 +299,7 @@ PARSE_CODES: dict[str, tuple[str, Level, str]] = {
     "malformed_response": (
         "reply",
         "error",
-        "a value of no provider's shape where a reply or call belongs",
+        "a value of no shape the provider has where a reply, call or item belongs: `:<its type>`",
     ),
     "unreadable_response": ("reply", "error", "reading the reply raised: `:<Error>`"),
     "unreadable_tool_call": ("reply", "error", "reading a call raised: `:<Error>`"),

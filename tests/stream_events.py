@@ -243,11 +243,19 @@ def gemini_chunk(parts: list[Event], finish: str | None = None) -> Event:
 
 
 def gemini_call(call: Call) -> Event:
+    """A call's part; arguments `""` are a call without `args` (a tool without parameters)."""
     call_id, name, arguments = call
-    function_call: Event = {"name": name, "args": json.loads(arguments)}
+    function_call: Event = {"name": name}
+    if arguments.strip():
+        function_call["args"] = json.loads(arguments)
     if call_id:
         function_call["id"] = call_id
     return {"functionCall": function_call}
+
+
+def gemini_final(calls: list[Call], text: str = "On it.") -> Event:
+    """The whole response the chunks of `gemini_events` add up to."""
+    return gemini_chunk([{"text": text}, *map(gemini_call, calls)], "STOP")
 
 
 def gemini_events(calls: list[Call], text: str = "On it.") -> list[Event]:

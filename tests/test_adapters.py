@@ -217,8 +217,8 @@ def test_openai_chat_malformed_calls(pkg: ModuleType) -> None:
         ),
         request(pkg, "memory.search", "call_e", "[1, 2]", {}, (), ("arguments_not_object",)),
         request(pkg, "memory.search", "call_f", "", {"limit": 3}, (), ("missing_required:query",)),
-        failed(pkg, "malformed_response", "call_6"),
-        failed(pkg, "malformed_response", "call_7"),
+        failed(pkg, "malformed_response:str", "call_6"),
+        failed(pkg, "malformed_response:dict", "call_7"),
         request(pkg, "nope", "call_8", "{}", {}, ("tool_definition_missing",), id_generated=True),
     ]
 
@@ -302,10 +302,11 @@ def test_openai_responses_malformed_items(pkg: ModuleType) -> None:
             {"query": "x", "limit": 3},
             id_generated=True,
         ),
-        request(pkg, "memory.search", "call_c", '{"query": "y"}', {"query": "y", "limit": 3}),
+        # No output item comes without `type`: this one is not run as a call.
+        failed(pkg, "malformed_response:dict", "call_2"),
         request(pkg, "memory.search", "call_d", "5", {}, (), ("arguments_not_object",)),
-        failed(pkg, "malformed_response", "call_4"),
-        failed(pkg, "malformed_response", "call_5"),
+        failed(pkg, "malformed_response:dict", "call_4"),
+        failed(pkg, "malformed_response:float", "call_5"),
     ]
 
 
@@ -418,9 +419,10 @@ def test_anthropic_malformed_blocks(pkg: ModuleType) -> None:
             {"query": "x", "limit": 3},
             id_generated=True,
         ),
-        request(pkg, "memory.search", "toolu_f", '{"query": "z"}', {"query": "z", "limit": 3}),
-        failed(pkg, "malformed_response", "call_5"),
-        failed(pkg, "malformed_response", "call_6"),
+        # A block without `type` is no `tool_use`: not run (issue 33, "calls").
+        failed(pkg, "malformed_response:dict", "call_4"),
+        failed(pkg, "malformed_response:dict", "call_5"),
+        failed(pkg, "malformed_response:bytes", "call_6"),
     ]
 
 
@@ -510,11 +512,16 @@ def test_gemini_one_part_and_one_call(pkg: ModuleType, form: str) -> None:
     assert pkg.from_gemini(get(parts, 0)) == []
 
 
-def test_gemini_ids_count_calls_across_candidates(pkg: ModuleType) -> None:
+def test_gemini_reads_the_first_candidate(pkg: ModuleType) -> None:
+    """Issue 33 item 4: the first candidate is the turn; another is read when passed itself."""
     part = {"functionCall": {"name": "memory.search", "args": {"query": "q"}}}
+    other = {"functionCall": {"name": "read_file", "args": {"filePath": "a"}}}
     candidate = {"content": {"role": "model", "parts": [{"text": "x"}, part]}}
-    found = pkg.from_gemini({"candidates": [candidate, candidate]})
-    assert [r.tool_call_id for r in found] == ["call_0", "call_1"]
+    second = {"content": {"role": "model", "parts": [other]}}
+    for reply in ({"candidates": [candidate, second]}, [candidate, second]):
+        found = pkg.from_gemini(reply)
+        assert [(r.tool_name, r.tool_call_id) for r in found] == [("memory.search", "call_0")]
+    assert [r.tool_name for r in pkg.from_gemini(second)] == ["read_file"]
     # A call without arguments is a call with none: the parser fills defaults and says what is missing.
     assert pkg.from_gemini(gemini.FunctionCall(name="memory.search")) == [
         request(pkg, "memory.search", "call_0", "", {"limit": 3}, (), ("missing_required:query",))
@@ -542,7 +549,7 @@ def test_gemini_malformed_parts(pkg: ModuleType) -> None:
             (),
             ("json_parse_error:Expecting value at line 1 column 1 (original: not json)",),
         ),
-        failed(pkg, "malformed_response", "call_3"),
+        failed(pkg, "malformed_response:int", "call_3"),
     ]
 
 
@@ -577,9 +584,10 @@ def test_unreadable_objects_become_errors(pkg: ModuleType, adapter: str) -> None
 
 
 def test_unreadable_call_keeps_the_others(pkg: ModuleType) -> None:
+    """A call whose id can be read keeps it (issue 33 item 4: the history holds it so)."""
     good = get(CHAT_REST, "choices", 0, "message", "tool_calls", 0)
     assert pkg.from_openai_chat([RaisingFunction(), good]) == [
-        failed(pkg, "unreadable_tool_call:ValueError", "call_0"),
+        failed(pkg, "unreadable_tool_call:ValueError", "call_r"),
         *chat_expected(pkg)[:1],
     ]
 
@@ -588,8 +596,10 @@ def test_unreadable_call_keeps_the_others(pkg: ModuleType) -> None:
 def test_a_response_that_holds_itself_ends(pkg: ModuleType, adapter: str) -> None:
     looped: list[object] = []
     looped.append(looped)
-    node: dict[str, object] = {"role": "assistant", "type": "message"}
-    node["content"] = node["tool_calls"] = node["output"] = node["parts"] = [node]
+    node: dict[str, object] = {"role": "assistant"}
+    # The field of the adapter's provider that holds items (another provider's is no shape of it).
+    own = dict(zip(ADAPTERS, ["tool_calls", "output", "content", "parts"], strict=True))
+    node[own[adapter]] = [node]
     assert getattr(pkg, adapter)(looped) == []
     assert getattr(pkg, adapter)(node) == []
 
@@ -601,7 +611,8 @@ def test_junk_is_a_malformed_response(pkg: ModuleType, adapter: str, junk: objec
     # A tuple of empty tuples holds no call; and Gemini parts have no `type`, so a record with
     # no field of a call is a part of another kind.
     skipped = isinstance(junk, tuple) or (adapter == "from_gemini" and isinstance(junk, dict))
-    assert found == ([] if skipped else [failed(pkg, "malformed_response", "call_0")])
+    code = f"malformed_response:{type(junk).__name__}"
+    assert found == ([] if skipped else [failed(pkg, code, "call_0")])
 
 
 # Dicts keyed by the fields the adapters look for, holding anything: every shape, half-formed.

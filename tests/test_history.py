@@ -611,23 +611,56 @@ class RaisingItems(Mapping[str, object]):
         return 1
 
 
+def test_nothing_gives_a_turn_without_calls() -> None:
+    assert memory_tools.history_openai_chat(None) == {"role": "assistant", "content": None}
+    assert memory_tools.history_openai_responses(None) == []
+    assert memory_tools.history_anthropic(None) == {"role": "assistant", "content": []}
+    assert memory_tools.history_gemini(None) == {"role": "model", "parts": []}
+
+
 @pytest.mark.parametrize(
-    "hostile",
-    [Raising(), RaisingMapping(), None, 42, "text"],
-    ids=["raising", "raising-mapping", "none", "number", "text"],
+    ("hostile", "code"),
+    [
+        (Raising(), "unreadable_response:RuntimeError"),
+        (RaisingMapping(), "unreadable_response:RuntimeError"),
+        (42, "malformed_response:int"),
+        ("text", "malformed_response:str"),
+    ],
+    ids=["raising", "raising-mapping", "number", "text"],
 )
-def test_a_reply_that_cannot_be_read_gives_a_turn_without_calls(hostile: object) -> None:
-    assert memory_tools.history_openai_chat(hostile) == {"role": "assistant", "content": None}
-    assert memory_tools.history_openai_responses(hostile) == []
-    assert memory_tools.history_anthropic(hostile) == {"role": "assistant", "content": []}
-    assert memory_tools.history_gemini(hostile) == {"role": "model", "parts": []}
+def test_a_reply_that_cannot_be_read_gives_the_call_its_refusal_answers(
+    hostile: object, code: str
+) -> None:
+    """Issue 33 item 4: the adapter's refused request has its call in the history (no name, no
+    arguments), so its result, which says what went wrong, answers a call."""
+    for provider in ("openai_chat", "openai_responses", "anthropic", "gemini"):
+        (refusal,) = getattr(memory_tools, f"from_{provider}")(hostile)
+        assert (refusal.tool_call_id, refusal.errors) == ("call_0", (code,))
+    assert memory_tools.history_openai_chat(hostile) == {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [chat_call("call_0", "", "{}")],
+    }
+    assert memory_tools.history_openai_responses(hostile) == [
+        {"type": "function_call", "call_id": "call_0", "name": "", "arguments": "{}"}
+    ]
+    assert memory_tools.history_anthropic(hostile) == {
+        "role": "assistant",
+        "content": [tool_use("call_0", "", {})],
+    }
+    assert memory_tools.history_gemini(hostile) == {
+        "role": "model",
+        "parts": [{"functionCall": {"name": "", "args": {}}}],
+    }
 
 
 def test_calls_whose_fields_cannot_be_read_still_go_back_as_json_objects() -> None:
     message = {"tool_calls": [{"id": "c1", "type": "function", "function": Raising()}]}
     assert memory_tools.history_openai_chat(message)["tool_calls"] == [chat_call("c1", "", "{}")]
     part = {"functionCall": {"name": "memory.search", "args": RaisingItems()}}
-    other = Raising()  # not a function call that can be read: kept as it is
+    other = Raising()  # a part that cannot be read: the refused call its result answers
     turn = memory_tools.history_gemini({"parts": [part, other]})
-    assert turn["parts"][0] == gemini_call("memory.search", {})
-    assert turn["parts"][1] is other
+    assert turn["parts"] == [
+        gemini_call("memory.search", {}),
+        {"functionCall": {"name": "", "args": {}}},
+    ]
