@@ -34,10 +34,13 @@ class _ChatAssembler(_Assembler):
             event = _field(event, "chunk")  # the SDK's `stream()` helper wraps each chunk
         for choice in _list(_field(event, "choices")):
             number = _index(choice) or 0
+            if number != 0:
+                continue  # another choice (`n` > 1): only the first is read, as in a whole reply
             delta = _field(choice, "delta")
             if delta not in (_MISSING, None):
                 for entry in _list(_field(delta, "tool_calls")):
-                    self._tool_call(number, entry)
+                    if entry is not None:  # nothing, as in a whole message's `tool_calls`
+                        self._tool_call(number, entry)
                 legacy = _field(delta, "function_call")
                 if legacy not in (_MISSING, None):
                     self._legacy(number, legacy)
@@ -355,8 +358,8 @@ class _GeminiAssembler(_Assembler):
             content = _field(candidate, "content")
             index = _index(candidate)
             index = number if index is None else index
-            if content in (_MISSING, None):
-                continue
+            if index != 0 or content in (_MISSING, None):
+                continue  # only the first candidate is read, as in a whole reply
             for part in _list(_field(content, "parts")):
                 call = _field(part, "function_call", "functionCall")
                 if call not in (_MISSING, None):
@@ -373,8 +376,9 @@ class _GeminiAssembler(_Assembler):
             self.end(slot)  # another call began: the one streaming got no last part
         slot = self.start(name, call_id)
         args = _field(call, "args")
-        # A call of a tool without parameters has no args.
-        slot.given = {} if args in (_MISSING, None) else args
+        # A call of a tool without parameters has no args: none, as in a whole reply (`""`),
+        # unless values stream into them.
+        slot.given = None if args is _MISSING else args
         self._more(candidate, slot, call)
 
     def _more(self, candidate: int, slot: _Slot, call: object) -> None:
@@ -398,6 +402,8 @@ class _GeminiAssembler(_Assembler):
         path = _str(_field(partial, "json_path", "jsonPath"))
         value = _partial_value(partial)
         keys = _json_path(path)
+        if slot.given is None:
+            slot.given = {}  # the call's first streamed value: its arguments are an object
         if keys is None or value is _MISSING or not isinstance(slot.given, dict):
             self._flush(slot)
             slot.warn(f"stream_partial_arg_unreadable:{path}")

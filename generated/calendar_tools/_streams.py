@@ -3,9 +3,10 @@
 
 A reader takes the events a provider's SDK streams (OpenAI chat chunks, Responses events,
 Anthropic message events, Gemini response chunks), as SDK objects or plain dicts, from a sync or
-an async iterable, and yields each call's request, in the order the calls began, as soon as that
-call and every call before it is complete: with parallel tool calls, the first can run long
-before the message ends.
+an async iterable (or one that is both, read the way it is used), and yields each call's
+request, in the order the calls began, as soon as that call and every call before it is
+complete: with parallel tool calls, the first can run long before the message ends. The
+requests are made as a whole reply's are (`_providers.call_request`), of its first choice.
 
 Nothing here raises on any stream. What was odd about one call is a warning code on it (a missing
 index, a duplicated start, arguments sent twice); a call cut off is the error
@@ -18,6 +19,7 @@ start on an index in use begins another call.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import cast
 
 from ._assembly import OnPartial, PartialCall, StreamProblem, _Assembler, _text
 from ._providers import Parse
@@ -27,6 +29,7 @@ from ._stream_readers import _ASSEMBLERS
 __all__ = [
     "AsyncCallStream",
     "CallStream",
+    "EitherCallStream",
     "OnPartial",
     "PartialCall",
     "StreamProblem",
@@ -34,31 +37,55 @@ __all__ = [
 ]
 
 
-class CallStream(Iterator[ToolCallRequest[object]]):
-    """The calls of a sync stream, each as soon as it is complete; `problems` holds what was
-    found that is not a call (read it as it grows, or at the end)."""
+class _Reader:
+    """The calls of one stream, read once: by `for` or by `async for`, whichever comes first."""
 
-    __slots__ = ("_calls", "problems")
+    __slots__ = ("_acalls", "_assembler", "_calls", "_events", "problems")
 
     def __init__(self, events: object, assembler: _Assembler) -> None:
         self.problems = assembler.problems
-        self._calls = _run(events, assembler)
+        self._events = events
+        self._assembler = assembler
+        self._calls: Iterator[ToolCallRequest[object]] | None = None
+        self._acalls: AsyncIterator[ToolCallRequest[object]] | None = None
+
+    def _sync(self) -> Iterator[ToolCallRequest[object]]:
+        if self._calls is None:
+            self._calls = _run(self._events, self._assembler, self._acalls is None)
+        return self._calls
+
+    def _async(self) -> AsyncIterator[ToolCallRequest[object]]:
+        if self._acalls is None:
+            events = cast(AsyncIterable[object], self._events)
+            self._acalls = _arun(events, self._assembler, self._calls is None)
+        return self._acalls
+
+
+class CallStream(_Reader, Iterator[ToolCallRequest[object]]):
+    """The calls of a sync stream, each as soon as it is complete; `problems` holds what was
+    found that is not a call (read it as it grows, or at the end)."""
+
+    __slots__ = ()
 
     def __next__(self) -> ToolCallRequest[object]:
-        return next(self._calls)
+        return next(self._sync())
 
 
-class AsyncCallStream(AsyncIterator[ToolCallRequest[object]]):
+class AsyncCallStream(_Reader, AsyncIterator[ToolCallRequest[object]]):
     """The calls of an async stream, each as soon as it is complete; see CallStream."""
 
-    __slots__ = ("_calls", "problems")
-
-    def __init__(self, events: AsyncIterable[object], assembler: _Assembler) -> None:
-        self.problems = assembler.problems
-        self._calls = _arun(events, assembler)
+    __slots__ = ()
 
     async def __anext__(self) -> ToolCallRequest[object]:
-        return await anext(self._calls)
+        return await anext(self._async())
+
+
+class EitherCallStream(CallStream, AsyncCallStream):
+    """The calls of a stream that is iterable both ways (LiteLLM's `CustomStreamWrapper`), read
+    the way it is used: `for` reads it as a sync stream, `async for` as an async one. A stream is
+    read once: after one way has begun, the other yields nothing (a `malformed_stream` problem)."""
+
+    __slots__ = ()
 
 
 def read_stream(
@@ -67,14 +94,20 @@ def read_stream(
     parse: Parse,
     on_partial: OnPartial | None = None,
 ) -> CallStream | AsyncCallStream:
-    """A reader of `provider`'s stream: an async one for an async iterable."""
+    """A reader of `provider`'s stream: sync for an iterable, async for an async iterable, and
+    either, as it is used, for one that is both."""
     assembler = _ASSEMBLERS[provider](parse, on_partial)
     if isinstance(events, AsyncIterable):
+        if isinstance(events, Iterable):
+            return EitherCallStream(events, assembler)
         return AsyncCallStream(events, assembler)
     return CallStream(events, assembler)
 
 
-def _run(events: object, assembler: _Assembler) -> Iterator[ToolCallRequest[object]]:
+def _run(events: object, assembler: _Assembler, first: bool) -> Iterator[ToolCallRequest[object]]:
+    if not first:
+        assembler.problem("malformed_stream", "read with `for` after `async for` began")
+        return
     try:
         source = iter(events)  # type: ignore[call-overload]
     except Exception as exc:  # noqa: BLE001 - not a stream: reported, nothing to yield
@@ -93,8 +126,11 @@ def _run(events: object, assembler: _Assembler) -> Iterator[ToolCallRequest[obje
 
 
 async def _arun(
-    events: AsyncIterable[object], assembler: _Assembler
+    events: AsyncIterable[object], assembler: _Assembler, first: bool
 ) -> AsyncIterator[ToolCallRequest[object]]:
+    if not first:
+        assembler.problem("malformed_stream", "read with `async for` after `for` began")
+        return
     try:
         source = aiter(events)
     except Exception as exc:  # noqa: BLE001 - not a stream: reported, nothing to yield

@@ -13,7 +13,7 @@ from typing import Final, NamedTuple, cast
 
 from ._ids import ReplyIds
 from ._json_prefix import JsonPrefix
-from ._providers import _SCALARS, Parse, _failed, _field
+from ._providers import _SCALARS, Parse, _field, call_request, failed_request
 from ._runtime import RawArguments, ToolCallRequest, refused
 
 
@@ -250,7 +250,7 @@ class _Assembler:
             try:
                 request = self._request(slot, call_id)
             except Exception as exc:  # noqa: BLE001 - arguments whose own methods raise
-                request = _failed(f"unreadable_tool_call:{type(exc).__name__}", call_id)
+                request = failed_request(f"unreadable_tool_call:{type(exc).__name__}", call_id)
             dropped = self.ids.claim(request)
             if dropped is None:
                 out.append(request)
@@ -259,16 +259,15 @@ class _Assembler:
         return out
 
     def _request(self, slot: _Slot, call_id: str) -> ToolCallRequest[object]:
-        warnings = tuple(slot.warnings)
-        if not slot.call_id and slot.id_expected:
-            warnings = ("tool_call_id_generated", *warnings)
+        """The call's request, made as a whole reply's is (`_providers.call_request`)."""
         raw = self.raw_arguments(slot)
-        if not slot.name:
-            return _failed("malformed_tool_call:name", call_id, raw, warnings)
-        request = self.parse(slot.name, raw, call_id)
-        if slot.cut and "truncated_arguments" not in request.errors:
+        given_id = slot.call_id or None
+        request = call_request(
+            slot.name, given_id, call_id, slot.id_expected, raw, self.parse, tuple(slot.warnings)
+        )
+        if slot.cut and request.tool_name and "truncated_arguments" not in request.errors:
             request = refused(request, "truncated_arguments")
-        return request._replace(warnings=warnings + request.warnings) if warnings else request
+        return request
 
     def raw_arguments(self, slot: _Slot) -> RawArguments:
         if slot.streamed:
