@@ -31,7 +31,7 @@ if not CHROMIUM.exists():
         allow_module_level=True,
     )
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # This machine's closed network refuses Chromium's own background connections: without these
@@ -107,7 +107,9 @@ def test_filling_the_form_updates_the_call_json(page: Page, calendar: Playground
     form = page.locator("#tool-form")
     # A required field's label carries the mark; the example of a required field is filled in.
     expect(form.locator("label", has_text="title")).to_contain_text("*")
-    expect(page.get_by_role("textbox", name="title", exact=True)).to_have_value("Quarterly planning")
+    expect(page.get_by_role("textbox", name="title", exact=True)).to_have_value(
+        "Quarterly planning"
+    )
     page.get_by_role("textbox", name="title", exact=True).fill("Design review")
     # An enum is a choice of its values; the default is chosen at first.
     priority = page.get_by_role("combobox", name="priority", exact=True)

@@ -29,7 +29,10 @@ PAYLOADS = (
     ("Gemini legacy", "GEMINI_LEGACY_TOOLS"),
     ("MCP", "MCP_TOOLS"),
 )
-PROMPTS = (("Prompt mode: JSONL", "JSONL_PROMPT"), ("Prompt mode: single JSON", "SINGLE_JSON_PROMPT"))
+PROMPTS = (
+    ("Prompt mode: JSONL", "JSONL_PROMPT"),
+    ("Prompt mode: single JSON", "SINGLE_JSON_PROMPT"),
+)
 
 # How the page asks a text to be read: the arguments of one tool (`parse`), a whole reply in any
 # shape `parse_reply` reads, or strict JSON Lines (`parse_jsonl`).
@@ -76,7 +79,9 @@ def import_package(path: Path) -> ModuleType:
     `python -m` sees it), or its own name from its parent directory when it lies elsewhere."""
     path = path.resolve()
     cwd = Path.cwd().resolve()
-    if path.is_relative_to(cwd) and all(part.isidentifier() for part in path.relative_to(cwd).parts):
+    if path.is_relative_to(cwd) and all(
+        part.isidentifier() for part in path.relative_to(cwd).parts
+    ):
         root, name = cwd, ".".join(path.relative_to(cwd).parts)
     else:
         root, name = path.parent, path.name
@@ -105,7 +110,11 @@ class Field:
 
     def as_json(self) -> dict[str, object]:
         """The field for the page: a side with no value is left out (JSON null is a value)."""
-        shown = {"path": self.path, "warnings": self.warnings, "errors": self.errors}
+        shown: dict[str, object] = {
+            "path": self.path,
+            "warnings": self.warnings,
+            "errors": self.errors,
+        }
         shown |= {k: v for k, v in (("raw", self.raw), ("value", self.value)) if v is not MISSING}
         return shown
 
@@ -123,23 +132,21 @@ class Playground:
         self.package = package
         self._codes = codes
         self._json = importlib.import_module(f"{package.__name__}._results").content_json
-        self._executor = None if handlers is None else package.Executor(handlers, timeout=RUN_TIMEOUT)
+        self._executor = (
+            None if handlers is None else package.Executor(handlers, timeout=RUN_TIMEOUT)
+        )
 
     def catalog(self) -> dict[str, Any]:
         """The tools with their schemas and provider payloads, the prompts, and the parser's
         codes, each with its level and meaning (the rows of docs/parsing.md)."""
         specs = list(self.package.TOOLS.values())
-        payloads = {
-            label: list(getattr(self.package, constant)) for label, constant in PAYLOADS
-        }
+        payloads = {label: list(getattr(self.package, constant)) for label, constant in PAYLOADS}
         tools = [
             {
                 "name": spec.name,
                 "description": spec.description,
                 "schema": spec.schema,
-                "payloads": {
-                    label: entries[index] for label, entries in payloads.items()
-                },
+                "payloads": {label: entries[index] for label, entries in payloads.items()},
             }
             for index, spec in enumerate(specs)
         ]
@@ -200,7 +207,9 @@ class Playground:
             "fields": [field.as_json() for field in fields(request, self._json, entries)],
             # The codes about the whole call, each with what follows its colon (a format's name).
             **{
-                kind: [{"code": code, "detail": detail} for code, path, detail in found if path is None]
+                kind: [
+                    {"code": code, "detail": detail} for code, path, detail in found if path is None
+                ]
                 for kind, found in entries.items()
             },
         }
@@ -228,12 +237,12 @@ def fields(request: Any, to_json: Callable[[object], object], entries: Entries) 
         for path in _leaves(tree, ""):
             rows.setdefault(path, Field(path, _at(raw, path), _at(values, path), [], []))
     for kind, found in entries.items():
-        for code, path, _ in found:
-            if path is None:
+        for code, at, _ in found:
+            if at is None:
                 continue
-            if path not in rows:
-                rows[path] = Field(path, _at(raw, path), _at(values, path), [], [])
-            getattr(rows[path], kind).append(code)
+            if at not in rows:
+                rows[at] = Field(at, _at(raw, at), _at(values, at), [], [])
+            getattr(rows[at], kind).append(code)
     return list(rows.values())
 
 

@@ -99,7 +99,7 @@ class _Handler(BaseHTTPRequestHandler):
     sys_version = ""
     protocol_version = "HTTP/1.1"
 
-    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+    def do_GET(self) -> None:
         if not self._reachable():
             return
         url = urlsplit(self.path)
@@ -115,7 +115,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(HTTPStatus.OK, *asset)
 
-    def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
+    def do_POST(self) -> None:
         if not self._reachable() or not self._has_token(self.headers.get(TOKEN_HEADER)):
             return
         path = urlsplit(self.path).path
@@ -127,7 +127,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             answer = self._answer(path, body)
-        except (UsageError, ValueError) as exc:
+        except (UsageError, ValueError, TypeError) as exc:
             self._refuse(HTTPStatus.BAD_REQUEST, str(exc))
             return
         except RecursionError:
@@ -199,10 +199,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+    def log_message(self, format: str, *args: Any) -> None:
         """Requests are not logged: the page's address holds the token."""
 
-    def log_error(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+    def log_error(self, format: str, *args: Any) -> None:
         print(f"codegen playground: {format % args}", file=sys.stderr)
 
 
@@ -214,7 +214,7 @@ def _query_token(query: str) -> str | None:
 def _text(body: Mapping[str, Any], key: str) -> str:
     value = body.get(key, "")
     if not isinstance(value, str):
-        raise ValueError(f"{key} must be a string")
+        raise TypeError(f"{key} must be a string")
     return value
 
 
