@@ -235,7 +235,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the handler map (imported: this runs the module's code); the page can then run calls",
     )
     playground_cmd.add_argument(
-        "--port", type=int, default=0, help="the port on 127.0.0.1 (default: a free one)"
+        "--port", type=int, default=0, help="the port on 127.0.0.1; 0 picks a free one"
     )
     playground_cmd.set_defaults(run=_playground)
     return parser
