@@ -268,6 +268,7 @@ function objectEditor(s, ctx) {
     children.push([key, sub]);
     fieldset.append(sub.node);
   }
+  if (!children.length) fieldset.append(el("p", { class: "hint", text: "No parameters." }));
   const inner = {
     node: fieldset,
     get: () => {
