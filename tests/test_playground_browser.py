@@ -10,6 +10,7 @@ they are left as they are, so a test run never dirties the checkout.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import threading
 from collections.abc import Iterator
@@ -145,6 +146,64 @@ def test_filling_the_form_updates_the_call_json(page: Page, calendar: Playground
     _screenshot(page, "tools")
 
 
+CATALOGS = ("calendar_tools", "http_tools", "memory_tools")
+EVERY_TOOL = [
+    (catalog, tool)
+    for catalog in CATALOGS
+    for tool in importlib.import_module(f"generated.{catalog}").TOOLS
+]
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[dict[str, PlaygroundServer]]:
+    running = {catalog: _serving(catalog) for catalog in CATALOGS}
+    yield {catalog: next(serving) for catalog, serving in running.items()}
+    for serving in running.values():
+        next(serving, None)
+
+
+@pytest.mark.parametrize(("catalog", "tool"), EVERY_TOOL)
+def test_every_tools_form_sends_what_its_schema_declares(
+    page: Page, servers: dict[str, PlaygroundServer], catalog: str, tool: str
+) -> None:
+    """Item 1, for every tool of every bundled catalog: the form builds, each control has a
+    label, and the call it makes at first is a JSON object of declared parameters, each of the
+    type the schema asks for (the parser finds no unknown parameter and no value of a wrong
+    kind in it)."""
+    _open(page, servers[catalog], tool)
+    assert _unlabelled(page) == []
+    call = json.loads(page.locator("#call-json").input_value())
+    schema = importlib.import_module(f"generated.{catalog}").TOOLS[tool].schema
+    assert isinstance(call, dict)
+    assert set(call) <= set(schema.get("properties", {}))
+    page.get_by_role("button", name="Parse these arguments").click()
+    expect(page.locator("#parse-output .call")).to_have_count(1)
+    codes = page.locator("#parse-output .code").all_inner_texts()
+    wrong = [c for c in codes if c.startswith("unsupported_") or c in WRONG_SHAPE]
+    assert wrong == [], (call, codes)
+
+
+# What a form that sends the declared types in the declared places never causes.
+WRONG_SHAPE = {
+    "unknown_parameter",
+    "json_parse_error",
+    "arguments_not_object",
+    "string_literal_converted_to_integer",
+    "string_literal_converted_to_number",
+    "string_literal_converted_to_boolean",
+    "non_string_literal_retained",
+    "string_parsed_as_json",
+    "scalar_coerced_to_list",
+}
+
+
+def _unlabelled(page: Page) -> list[str]:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('input, select, textarea')]
+            .filter((c) => c.labels.length === 0).map((c) => c.outerHTML)"""
+    )
+
+
 def test_a_slipped_number_shows_its_warning_on_the_field(
     page: Page, calendar: PlaygroundServer
 ) -> None:
@@ -275,11 +334,7 @@ def test_the_page_is_usable_by_keyboard(page: Page, calendar: PlaygroundServer) 
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     expect(page.locator("#tool-name")).to_have_text("list_calendars")
-    unlabelled = page.evaluate(
-        """() => [...document.querySelectorAll('input, select, textarea')]
-            .filter((c) => c.labels.length === 0).map((c) => c.outerHTML)"""
-    )
-    assert unlabelled == []
+    assert _unlabelled(page) == []
 
 
 def test_a_page_without_the_token_gets_nothing(page: Page, calendar: PlaygroundServer) -> None:
