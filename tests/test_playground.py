@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -20,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codegen.docs_tables import PARSE_CODES
+from codegen.playground import server as server_module
 from codegen.playground.catalog import Playground
 from codegen.playground.server import ASSETS, MAX_BODY, TOKEN_HEADER, PlaygroundServer, admitted
 from codegen.runtime._mcp import http_endpoint
@@ -231,6 +233,17 @@ def test_a_body_over_the_bound_is_refused_unread(calendar: PlaygroundServer) -> 
     status, response_headers, answer = ask(calendar, "POST", "/api/parse", headers=headers)
     assert (status, json.loads(answer)) == (413, {"error": f"at most {MAX_BODY} bytes"})
     assert response_headers["Connection"] == "close"
+
+
+def test_a_silent_client_is_disconnected(
+    calendar: PlaygroundServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 5: a client that stops sending halfway through its request does not hold its
+    thread: the connection is closed when it has been silent for the read timeout."""
+    monkeypatch.setattr(server_module._Handler, "timeout", 0.5)
+    with socket.create_connection(("127.0.0.1", calendar.server_port), timeout=30) as client:
+        client.sendall(b"POST /api/parse HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert client.recv(1024) == b""  # closed by the server, with nothing said
 
 
 def test_a_body_at_the_bound_is_read(calendar: PlaygroundServer) -> None:

@@ -9,7 +9,7 @@ What it lets through, in the order it is checked:
   page's address, and in the `X-Playground-Token` header the page's script sends), compared in
   constant time;
 - a question's body only as JSON (which a form of another site cannot send without asking
-  first), of a bounded size, read within a bounded time.
+  first), of a bounded size; a client that sends nothing for `READ_TIMEOUT` is disconnected.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ HOST = "127.0.0.1"
 TOKEN_HEADER = "X-Playground-Token"
 # A model's reply, or a call's arguments, is far below this; a bigger body is refused unread.
 MAX_BODY = 1 << 20
-# Seconds a client may take to send a request before its connection is closed.
+# Seconds a client may stay silent while it sends a request before its connection is closed.
 READ_TIMEOUT = 10.0
 
 # The page's own files (assets/), the only ones served, by the path the page asks them under.
@@ -196,8 +196,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.close_connection:
             self.send_header("Connection", "close")
         self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Requests are not logged: the page's address holds the token."""
