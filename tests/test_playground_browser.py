@@ -35,6 +35,9 @@ if not CHROMIUM.exists():
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+# Waits, never timings: a machine busy with the rest of the suite answers slowly, not wrongly.
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
 # This machine's closed network refuses Chromium's own background connections: without these
 # flags it waits on them.
 ARGS = [
@@ -81,6 +84,7 @@ def memory() -> Iterator[PlaygroundServer]:
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
