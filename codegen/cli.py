@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import importlib
 import json
 import os
 import re
@@ -215,6 +216,28 @@ def _parser() -> argparse.ArgumentParser:
         help="the arguments as the model sent them (- or nothing: stdin)",
     )
     parse_cmd.set_defaults(run=_parse)
+
+    playground_cmd = commands.add_parser(
+        "playground",
+        help="a local page for a built catalog: its tools as forms, the parser on any model text,"
+        " each provider's payload; Ctrl-C stops it",
+    )
+    playground_cmd.add_argument(
+        "catalog",
+        metavar="CATALOG",
+        nargs="?",
+        help="a built package's directory, or a catalog's name in the output directory"
+        " (default: the only catalog there)",
+    )
+    playground_cmd.add_argument(
+        "--handlers",
+        metavar="MODULE:HANDLERS",
+        help="the handler map (imported: this runs the module's code); the page can then run calls",
+    )
+    playground_cmd.add_argument(
+        "--port", type=int, default=0, help="the port on 127.0.0.1; 0 picks a free one"
+    )
+    playground_cmd.set_defaults(run=_playground)
     return parser
 
 
@@ -345,6 +368,32 @@ def _parse(args: argparse.Namespace, sources: list[Path], config: Config) -> int
     result = parse_with_catalog(source, args.tool, raw, config.root)
     print(json.dumps(result, indent=2, ensure_ascii=False, default=_json_default))
     return OK if not result["errors"] else FAILED
+
+
+def _playground(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
+    from codegen.docs_tables import PARSE_CODES
+    from codegen.playground.catalog import Playground, import_package, locate
+    from codegen.playground.server import PlaygroundServer
+
+    package = import_package(locate(args.catalog, config.out))
+    try:
+        handlers = (
+            None
+            if args.handlers is None
+            else importlib.import_module(f"{package.__name__}.mcp").load_handlers(args.handlers)
+        )
+        # The executor checks each handler against its tool here, before anything is served.
+        playground = Playground(package, PARSE_CODES, handlers)
+    except (ImportError, ValueError, TypeError) as exc:
+        raise UsageError(f"--handlers {args.handlers}: {exc}") from None
+    with PlaygroundServer(playground, args.port) as server:
+        print(f"codegen: the playground of {package.CATALOG} is at {server.url}", flush=True)
+        print("codegen: Ctrl-C stops it", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return OK
 
 
 def _json_default(value: object) -> object:

@@ -1,4 +1,5 @@
-"""`pip install .` ships what codegen needs at run time: its templates and the catalog meta-schema."""
+"""`pip install .` ships what codegen needs at run time: its templates, the catalog meta-schema and
+the playground's page."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ def test_the_wheel_carries_the_templates_and_the_meta_schema(tmp_path: Path) -> 
     assert {f"codegen/templates/{name}" for name in templates} <= names
     assert "codegen/catalog.schema.json" in names
     assert "codegen/cli.py" in names
+    # The playground's page is package data: `codegen playground` serves it from the package.
+    assert {f"codegen/playground/assets/page.{ext}" for ext in ("html", "js", "css")} <= names
     # The runtime every package carries is copied from these modules at build time.
     assert {f"codegen/runtime/_{name}.py" for name in runtime.MODULES} <= names
     # pyproject says `license = "MIT"`: the licence's text ships with the wheel (issue 32).
