@@ -255,6 +255,10 @@ class LazyTools(Mapping[str, ToolSpec[object]]):
             return name
         return self._aliases.get(name)
 
+    def names(self) -> dict[str, str]:
+        """Every name a tool goes by (wire names, then aliases), each with its wire name."""
+        return {**{wire: wire for wire in self._modules}, **self._aliases}
+
     def __getitem__(self, name: str) -> ToolSpec[object]:
         spec = self._loaded.get(name)
         if spec is None:
