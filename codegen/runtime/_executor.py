@@ -56,11 +56,12 @@ class _Bound:
 
 
 class ToolExecutor:
-    """Runs handlers by wire name. Each package subclasses it as `Executor`, bound to its catalog
-    and typed by its `Handlers`.
+    """Runs handlers by wire name (a provider's alias names the same tool). Each package
+    subclasses it as `Executor`, bound to its catalog and typed by its `Handlers`.
 
-    A handler takes the tool's `<Tool>Args`, or its parameters as keywords by Python name
-    (`def search(query: str, limit: int = 3)`); it may be sync or async. `timeout` (seconds)
+    A handler takes the tool's `<Tool>Args`, or its parameters as keywords by the names the
+    catalog declares (`def search(query: str, limit: int = 3)`, `def f(date)` for `date`: below);
+    it may be sync or async. `timeout` (seconds)
     limits each call's own running time in `aexecute` and what goes through it; `max_threads`
     sync handlers run at once there, each on a thread of its own until it truly ends, and further
     calls wait for one (a wait the timeout does not count), or are refused while `max_threads`
