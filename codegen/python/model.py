@@ -556,6 +556,15 @@ class PyTool:
     def result_classes(self) -> tuple[PyObject, ...]:
         return tuple(PyObject(k) for k in self.tool.result_classes)
 
+    @property
+    def wire_names(self) -> dict[str, list[str]]:
+        """The module's `WIRE_NAMES`: each dataclass (arguments and result) by name, with its
+        fields' wire names in field order (an open object's field of other keys comes after)."""
+        return {
+            cls.class_name: [field.wire_name for field in cls.fields]
+            for cls in (*self.classes, *self.result_classes)
+        }
+
     @cached_property
     def enums(self) -> tuple[PyEnum, ...]:
         return tuple(PyEnum(k) for k in self.tool.enums)

@@ -24,7 +24,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime, time
 from typing import Final, NamedTuple, TypeAlias
 
@@ -292,9 +292,9 @@ def json_default(value: object) -> object:
     return plain_text(value)
 
 
-# A generated module's `WIRE_NAMES`: for each of its dataclasses, the wire names of its fields in
-# field order, and the attribute that holds an open object's other keys ("" for none).
-WireNames: TypeAlias = Mapping[type, tuple[tuple[str, ...], str]]
+# A generated module's `WIRE_NAMES`: for each of its dataclasses, by name, the wire names of its
+# fields in field order; a field after them holds an open object's other keys.
+WireNames: TypeAlias = Mapping[str, Sequence[str]]
 
 
 def dataclass_json(value: object) -> dict[str, object]:
@@ -306,18 +306,17 @@ def dataclass_json(value: object) -> dict[str, object]:
     other dataclass is keyed by its fields' names."""
     cls = type(value)
     table: WireNames | None = getattr(sys.modules.get(cls.__module__), "WIRE_NAMES", None)
-    names = table.get(cls) if isinstance(table, Mapping) else None
+    wires = table.get(cls.__name__) if isinstance(table, Mapping) else None
     fields = dataclasses.fields(value)  # type: ignore[arg-type]
-    if names is None:
+    if wires is None:
         return {field.name: getattr(value, field.name) for field in fields}
-    wires, extra = names
     out: dict[str, object] = {}
     for wire, field in zip(wires, fields):
         item = getattr(value, field.name)
         if item is not None or field.default is not None:
             out[wire] = item
-    if extra:
-        out.update(getattr(value, extra))
+    for field in fields[len(wires) :]:
+        out.update(getattr(value, field.name))  # an open object's other keys
     return out
 
 

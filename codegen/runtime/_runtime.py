@@ -10,7 +10,6 @@ import importlib
 import json
 import re
 import sys
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime
@@ -168,7 +167,7 @@ class ToolSpec(Generic[ArgsT_co]):
     def keywords(self) -> tuple[Keyword, ...]:
         """Each parameter of the tool as a keywords handler takes it, in the tool's order (an
         open object's other keys last)."""
-        wires = self.wire_names[self.args_type][0]
+        wires = self.wire_names[self.args_type.__name__]
         attributes = [field.name for field in fields(self.args_type)]  # type: ignore[arg-type]
         names = keyword_names(wires, attributes)
         return tuple(
@@ -211,12 +210,15 @@ def keyword_names(wire_names: Sequence[str], attributes: Sequence[str]) -> tuple
 def is_parameter_name(name: str) -> bool:
     """Whether `name` is a parameter's name as written: Python folds identifiers by NFKC (`ﬁle`
     is `file`) and mangles `__x` inside a class."""
-    return (
-        name.isidentifier()
-        and not iskeyword(name)
-        and unicodedata.normalize("NFKC", name) == name
-        and not (name.startswith("__") and not name.endswith("__"))
-    )
+    if not name.isidentifier() or iskeyword(name):
+        return False
+    if name.startswith("__") and not name.endswith("__"):
+        return False
+    if name.isascii():
+        return True
+    import unicodedata  # a name beyond ASCII only: its table is large, and seldom needed
+
+    return unicodedata.normalize("NFKC", name) == name
 
 
 def draft_class(cls: type) -> type:
