@@ -207,7 +207,9 @@ def _parser() -> argparse.ArgumentParser:
         help="parse one call with a catalog and print the result as JSON (exit 1 when the call has errors)",
     )
     parse_cmd.add_argument("source", metavar="SOURCE", help="a catalog file")
-    parse_cmd.add_argument("tool", metavar="TOOL", help="the tool's wire name")
+    parse_cmd.add_argument(
+        "tool", metavar="TOOL", help="the tool's wire name, or a provider's alias of it"
+    )
     parse_cmd.add_argument(
         "raw",
         metavar="RAW",

@@ -10,13 +10,17 @@ from codegen.examples import imported
 
 
 def parse_with_catalog(source: Path, tool_name: str, raw: str, root: Path) -> dict[str, Any]:
-    """Build `source` into a temporary directory, import it, and parse one call of `tool_name`."""
+    """Build `source` into a temporary directory, import it, and parse one call of `tool_name`
+    (its wire name or a provider's alias: the package's own `TOOLS.wire_name` decides, as for
+    `parse`)."""
     catalogs, _ = check_catalogs([source], root)
     catalog = catalogs[0]
-    if tool_name not in {tool.wire_name for tool in catalog.tools}:
-        known = ", ".join(tool.wire_name for tool in catalog.tools)
-        raise UsageError(f"{catalog.source} has no tool named {tool_name!r} (its tools: {known})")
     with imported(catalog.name, render_catalog(catalog)) as module:
+        if module.TOOLS.wire_name(tool_name) is None:
+            known = ", ".join(module.TOOLS)
+            raise UsageError(
+                f"{catalog.source} has no tool named {tool_name!r} (its tools: {known})"
+            )
         request = module.parse(tool_name, raw)
     return {
         "tool_name": request.tool_name,

@@ -14,20 +14,20 @@ async def search(query: str, limit: int = 3) -> list[str]:
 
 
 def search_files(
-    pattern: str, case_sensitive: bool, max_results: int
+    pattern: str, caseSensitive: bool, maxResults: int
 ) -> SearchFilesResult | dict[str, object]:
     if pattern == "broken":
         return {"paths": [pattern]}  # `truncated` is required by the tool's `returns`
     modified = datetime(2026, 11, 24, 8, tzinfo=UTC)
-    return SearchFilesResult(paths=[pattern][:max_results], truncated=False, modified=modified)
+    return SearchFilesResult(paths=[pattern][:maxResults], truncated=False, modified=modified)
 
 
 def read(args: ReadFileArgs) -> str:
     raise FileNotFoundError(args.file_path)
 
 
-def update(settings: UpdateConfigSettings, dry_run: bool) -> dict[str, object]:
-    return {"mode": settings.mode, "timeout": settings.timeout, "applied": not dry_run}
+def update(settings: UpdateConfigSettings, dryRun: bool) -> dict[str, object]:
+    return {"mode": settings.mode, "timeout": settings.timeout, "applied": not dryRun}
 
 
 HANDLERS: Handlers = {

@@ -27,11 +27,11 @@ async def search(query: str, limit: int = 3) -> list[str]:
     return [query]
 
 
-def update(settings: UpdateConfigSettings, dry_run: bool) -> dict[str, object]:
+def update(settings: UpdateConfigSettings, dryRun: bool) -> dict[str, object]:
     """A sync handler, run in the executor's thread: a buffered print and a flushed one."""
     print("{")
     print("{", flush=True)
-    return {"applied": not dry_run}
+    return {"applied": not dryRun}
 
 
 HANDLERS: Handlers = {**EVERY_TOOL, "memory.search": search, "update_config": update}

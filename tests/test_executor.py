@@ -164,11 +164,11 @@ def test_every_kind_of_handler_runs_with_execute_and_aexecute(
     assert asyncio.run(executor.aexecute(request)).content == expected
 
 
-def test_keyword_handlers_get_the_typed_values_by_python_name() -> None:
+def test_keyword_handlers_get_the_typed_values_by_wire_name() -> None:
     seen: list[dict[str, object]] = []
 
-    def update(settings: object, dry_run: bool) -> str:
-        seen.append({"settings": settings, "dry_run": dry_run})
+    def update(settings: object, dryRun: bool) -> str:
+        seen.append({"settings": settings, "dry_run": dryRun})
         return "ok"
 
     executor = Executor({"update_config": update})

@@ -1,11 +1,15 @@
-"""How the executor binds a handler, decided once from its signature (`_executor._bind`):
+"""How the executor binds a handler, decided once from its signature (`_executor._bind`), by the
+names the catalog declares (issue 33 item 2: `ToolSpec.keywords`, the wire name where Python can
+spell it; read_file's parameters are `filePath`, `startLine` and `encoding`):
 
 - the arguments object, when the first positional parameter is annotated with the tool's
   `<Tool>Args` or is named as none of the tool's parameters (or the handler has only `*args`);
 - the parameters as keywords otherwise: the first positional parameter is named as one of the
   tool's, or there is none. Optional parameters may be left out; a call that gives one of them a
   value other than its default is rejected, since the handler cannot take it.
-A handler that fits neither form is refused by `Executor(...)`, naming the tool and the parameter.
+A handler that fits neither form, or could be read as either (a parameter named by a Python
+attribute in place of the wire name, an object handler with a parameter named as the tool's), is
+refused by `Executor(...)`, naming the tool and the parameter.
 """
 
 from __future__ import annotations
@@ -40,16 +44,16 @@ def run(handler: object, raw: str = PLAIN) -> tuple[str, object, str | None]:
 
 def test_a_handler_leaving_out_optional_parameters_takes_keywords() -> None:
     # The reported case: `repo` received the whole arguments object, and the result was success.
-    def get_file(file_path: str, start_line: int | None = None) -> str:
-        return f"{file_path}@{start_line}"
+    def get_file(filePath: str, startLine: int | None = None) -> str:
+        return f"{filePath}@{startLine}"
 
     assert run(get_file) == ("success", "a.txt@None", None)
     assert run(get_file, WITH_LINE) == ("success", "a.txt@7", None)
 
 
 def test_a_call_setting_a_parameter_its_handler_leaves_out_is_rejected() -> None:
-    def get_file(file_path: str, start_line: int | None = None) -> str:
-        return file_path
+    def get_file(filePath: str, startLine: int | None = None) -> str:
+        return filePath
 
     # The default ("utf-8") sent explicitly is no loss; another value would be dropped.
     assert run(get_file, '{"filePath": "a", "encoding": "utf-8"}')[0] == "success"
@@ -64,22 +68,26 @@ class Reader:
     def __call__(self, args: ReadFileArgs) -> str:
         return f"object {args.file_path}"
 
-    def method(self, file_path: str, start_line: int | None, encoding: str) -> str:
-        return f"method {file_path}/{start_line}/{encoding}"
+    def method(self, filePath: str, startLine: int | None, encoding: str) -> str:
+        return f"method {filePath}/{startLine}/{encoding}"
 
-    async def amethod(self, *, file_path: str, start_line: int | None, encoding: str = "x") -> str:
-        return f"amethod {file_path}/{start_line}/{encoding}"
+    async def amethod(self, *, filePath: str, startLine: int | None, encoding: str = "x") -> str:
+        return f"amethod {filePath}/{startLine}/{encoding}"
 
 
-def prefixed(prefix: str, file_path: str, start_line: int | None = None) -> str:
-    return f"{prefix}{file_path}/{start_line}"
+def prefixed(prefix: str, filePath: str, startLine: int | None = None) -> str:
+    return f"{prefix}{filePath}/{startLine}"
 
 
 def with_flag(args: ReadFileArgs, loud: bool = False) -> str:
     return args.file_path.upper() if loud else args.file_path
 
 
-def annotated(file_path: ReadFileArgs) -> str:
+def annotated(filePath: ReadFileArgs) -> str:
+    return f"annotated {filePath.file_path}"
+
+
+def annotated_by_attribute(file_path: ReadFileArgs) -> str:
     return f"annotated {file_path.file_path}"
 
 
@@ -87,8 +95,8 @@ def positional_only(args: ReadFileArgs, /) -> str:
     return f"positional-only {args.file_path}"
 
 
-def keyword_only(*, file_path: str, start_line: int | None = None, encoding: str = "") -> str:
-    return f"keyword-only {file_path}/{start_line}/{encoding}"
+def keyword_only(*, filePath: str, startLine: int | None = None, encoding: str = "") -> str:
+    return f"keyword-only {filePath}/{startLine}/{encoding}"
 
 
 def star_args(*args: Any) -> str:
@@ -103,13 +111,13 @@ def both_stars(*args: Any, **values: Any) -> str:
     return f"both {args} {sorted(values)}"
 
 
-def named_then_kwargs(file_path: str, **rest: Any) -> str:
-    return f"{file_path} {sorted(rest)}"
+def named_then_kwargs(filePath: str, **rest: Any) -> str:
+    return f"{filePath} {sorted(rest)}"
 
 
-async def async_keywords(file_path: str, start_line: int | None = None) -> str:
+async def async_keywords(filePath: str, startLine: int | None = None) -> str:
     await asyncio.sleep(0)
-    return f"async {file_path}/{start_line}"
+    return f"async {filePath}/{startLine}"
 
 
 async def async_object(args: ReadFileArgs) -> str:
@@ -125,16 +133,17 @@ async def async_object(args: ReadFileArgs) -> str:
         (functools.partial(prefixed, "p:"), "p:a.txt/7"),
         (functools.partial(with_flag, loud=True), "A.TXT"),
         (annotated, "annotated a.txt"),
+        (annotated_by_attribute, "annotated a.txt"),
         (positional_only, "positional-only a.txt"),
         (keyword_only, "keyword-only a.txt/7/utf-8"),
         (star_args, "*args ReadFileArgs"),
-        (star_kwargs, "**kwargs ['encoding', 'file_path', 'start_line']"),
-        (both_stars, "both () ['encoding', 'file_path', 'start_line']"),
-        (named_then_kwargs, "a.txt ['encoding', 'start_line']"),
+        (star_kwargs, "**kwargs ['encoding', 'filePath', 'startLine']"),
+        (both_stars, "both () ['encoding', 'filePath', 'startLine']"),
+        (named_then_kwargs, "a.txt ['encoding', 'startLine']"),
         (async_keywords, "async a.txt/7"),
         (async_object, "async object a.txt"),
         (lambda args: f"lambda {args.file_path}", "lambda a.txt"),
-        (lambda file_path, **_: f"lambda {file_path}", "lambda a.txt"),
+        (lambda filePath, **_: f"lambda {filePath}", "lambda a.txt"),
     ],
     ids=[
         "callable-object",
@@ -143,6 +152,7 @@ async def async_object(args: ReadFileArgs) -> str:
         "partial-keywords",
         "partial-object",
         "annotated-with-args-class",
+        "annotated-with-args-class-named-as-an-attribute",
         "positional-only-object",
         "keyword-only",
         "star-args",
@@ -165,11 +175,11 @@ def nameless(path: str, extra: int) -> str:
     return path
 
 
-def unknown_required(file_path: str, verbose: bool) -> str:
-    return file_path
+def unknown_required(filePath: str, verbose: bool) -> str:
+    return filePath
 
 
-def without_required(start_line: int | None = None) -> str:
+def without_required(startLine: int | None = None) -> str:
     return ""
 
 
@@ -177,15 +187,31 @@ def keyword_only_without_required(*, encoding: str = "") -> str:
     return ""
 
 
-def required_positional_only(file_path: str, /) -> str:
-    return file_path
+def required_positional_only(filePath: str, /) -> str:
+    return filePath
 
 
 def object_and_keyword_only(args: ReadFileArgs, *, mode: str) -> str:
     return mode
 
 
-LISTED = "a handler takes the tool's parameters as keywords (file_path, start_line, encoding)"
+def by_attribute(file_path: str, start_line: int | None = None) -> str:
+    return file_path
+
+
+def by_attribute_alone(file_path: str) -> str:
+    return file_path
+
+
+def object_and_attribute(args: ReadFileArgs, start_line: int | None = None) -> str:
+    return ""
+
+
+def object_and_keyword(args: ReadFileArgs, startLine: int | None = None) -> str:
+    return ""
+
+
+LISTED = "a handler takes the tool's parameters as keywords (filePath, startLine, encoding)"
 
 
 @pytest.mark.parametrize(
@@ -196,7 +222,7 @@ LISTED = "a handler takes the tool's parameters as keywords (file_path, start_li
             (
                 "the handler for 'read_file' takes its ReadFileArgs as `path`, but its parameter"
                 " `extra` has no default; a handler takes one ReadFileArgs, or the tool's parameters"
-                " as keywords (file_path, start_line, encoding)"
+                " as keywords (filePath, startLine, encoding)"
             ),
         ),
         (
@@ -204,35 +230,70 @@ LISTED = "a handler takes the tool's parameters as keywords (file_path, start_li
             (
                 "the handler for 'read_file' takes its ReadFileArgs as `args`, but its parameter"
                 " `mode` has no default; a handler takes one ReadFileArgs, or the tool's parameters"
-                " as keywords (file_path, start_line, encoding)"
+                " as keywords (filePath, startLine, encoding)"
             ),
         ),
         (
             unknown_required,
             (
                 "the handler for 'read_file' takes `verbose`, which is not a parameter of the tool; "
-                f"{LISTED}, or one ReadFileArgs: (file_path: 'str', verbose: 'bool') -> 'str'"
+                f"{LISTED}, or one ReadFileArgs: (filePath: 'str', verbose: 'bool') -> 'str'"
             ),
         ),
         (
             without_required,
             (
-                "the handler for 'read_file' does not take the tool's required parameter `file_path`;"
-                f" {LISTED}, or one ReadFileArgs: (start_line: 'int | None' = None) -> 'str'"
+                "the handler for 'read_file' does not take the tool's required parameter `filePath`;"
+                f" {LISTED}, or one ReadFileArgs: (startLine: 'int | None' = None) -> 'str'"
             ),
         ),
         (
             keyword_only_without_required,
             (
-                "the handler for 'read_file' does not take the tool's required parameter `file_path`;"
+                "the handler for 'read_file' does not take the tool's required parameter `filePath`;"
                 f" {LISTED}, or one ReadFileArgs: (*, encoding: 'str' = '') -> 'str'"
             ),
         ),
         (
             required_positional_only,
             (
-                "the handler for 'read_file' takes `file_path` as positional-only; "
-                f"{LISTED}, or one ReadFileArgs: (file_path: 'str', /) -> 'str'"
+                "the handler for 'read_file' takes `filePath` as positional-only; "
+                f"{LISTED}, or one ReadFileArgs: (filePath: 'str', /) -> 'str'"
+            ),
+        ),
+        (
+            by_attribute,
+            (
+                "the handler for 'read_file' takes `file_path`, the Python attribute of the tool's"
+                " parameter `filePath`, which a handler takes as `filePath`; "
+                f"{LISTED}, or one ReadFileArgs:"
+                " (file_path: 'str', start_line: 'int | None' = None) -> 'str'"
+            ),
+        ),
+        (
+            by_attribute_alone,
+            (
+                "the handler for 'read_file' takes `file_path`, the Python attribute of the tool's"
+                " parameter `filePath`, which a handler takes as `filePath`; "
+                f"{LISTED}, or one ReadFileArgs: (file_path: 'str') -> 'str'"
+            ),
+        ),
+        (
+            object_and_attribute,
+            (
+                "the handler for 'read_file' takes `start_line`, the Python attribute of the tool's"
+                " parameter `startLine`, which a handler takes as `startLine`; "
+                f"{LISTED}, or one ReadFileArgs:"
+                " (args: 'ReadFileArgs', start_line: 'int | None' = None) -> 'str'"
+            ),
+        ),
+        (
+            object_and_keyword,
+            (
+                "the handler for 'read_file' takes its ReadFileArgs as `args`, and `startLine`,"
+                " which is named as a parameter of the tool: it could mean either form; "
+                f"{LISTED}, or one ReadFileArgs:"
+                " (args: 'ReadFileArgs', startLine: 'int | None' = None) -> 'str'"
             ),
         ),
     ],
@@ -243,6 +304,10 @@ LISTED = "a handler takes the tool's parameters as keywords (file_path, start_li
         "keywords-without-a-required-parameter",
         "keyword-only-without-a-required-parameter",
         "keywords-positional-only",
+        "keywords-by-python-attribute",
+        "single-parameter-by-python-attribute",
+        "object-and-a-python-attribute",
+        "object-and-a-keyword-name",
     ],
 )
 def test_a_handler_fitting_neither_form_is_refused_naming_the_parameter(

@@ -52,7 +52,13 @@ def missing_limit(query: str) -> str:
 
 
 # search_files declares `returns`: its handler returns a SearchFilesResult or plain values.
-def files(pattern: str, case_sensitive: bool, max_results: int) -> SearchFilesResult:
+def files(pattern: str, caseSensitive: bool, maxResults: int) -> SearchFilesResult:
+    return SearchFilesResult(paths=[pattern], truncated=False)
+
+
+# Issue 33 item 2: by Python attribute in place of wire name, the executor refuses it, and so
+# does mypy, as the `SearchFilesKeywords` Protocol names the same keywords.
+def files_by_attribute(pattern: str, case_sensitive: bool, max_results: int) -> SearchFilesResult:
     return SearchFilesResult(paths=[pattern], truncated=False)
 
 
@@ -96,6 +102,7 @@ Executor({"memory.search": wrong_type})
 Executor({"memory.search": missing_limit})
 Executor({"memory.serch": search})
 Executor({"search_files": files_list})
+Executor({"search_files": files_by_attribute})
 """
 
 ITEM = 'TypedDict item "memory.search" has type "Callable\\[\\[MemorySearchArgs\\], object\\] \\| MemorySearchKeywords"'
@@ -106,6 +113,12 @@ EXPECTED = [
     r'error: Extra key "memory.serch" for TypedDict "Handlers"  \[typeddict-unknown-key\]',
     (
         r'error: Incompatible types \(expression has type "Callable\[\[SearchFilesArgs\], list\[str\]\]",'
+        r' TypedDict item "search_files" has type "Callable\[\[SearchFilesArgs\], SearchFilesResult \|'
+        r" Mapping\[str, object\] \| Awaitable\[SearchFilesResult \| Mapping\[str, object\]\]\] \|"
+        r' SearchFilesKeywords"\)  \[typeddict-item\]'
+    ),
+    (
+        r'error: Incompatible types \(expression has type "Callable\[\[str, bool, int\], SearchFilesResult\]",'
         r' TypedDict item "search_files" has type "Callable\[\[SearchFilesArgs\], SearchFilesResult \|'
         r" Mapping\[str, object\] \| Awaitable\[SearchFilesResult \| Mapping\[str, object\]\]\] \|"
         r' SearchFilesKeywords"\)  \[typeddict-item\]'
@@ -122,7 +135,7 @@ def test_mypy_accepts_right_handlers_and_rejects_wrong_ones(tmp_path: Path, mypy
         for line in done.stdout.splitlines()
         if line.startswith(str(user))
     ]
-    # The lines of the five wrong maps, and nothing on the lines of the right ones.
+    # The lines of the six wrong maps, and nothing on the lines of the right ones.
     wrong_lines = [
         n for n, text in enumerate(USER_CODE.splitlines(), 1) if text.startswith("Executor({")
     ]

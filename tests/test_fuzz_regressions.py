@@ -36,6 +36,7 @@ def test_the_target_reaches_every_catalog(target: ModuleType) -> None:
         "http_tools",
         "memory_tools",
         "results",
+        "wire_names",
     ]
 
 

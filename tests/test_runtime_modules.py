@@ -60,8 +60,8 @@ _SERVER = {"mcp", "anyio", "uvicorn"}
 _STDLIB = {
     "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "contextlib",
     "contextvars", "dataclasses", "datetime", "enum", "importlib", "inspect", "ipaddress",
-    "itertools", "json", "logging", "math", "queue", "re", "sys", "threading", "traceback",
-    "types", "typing", "weakref",
+    "itertools", "json", "keyword", "logging", "math", "queue", "re", "sys", "threading",
+    "traceback", "types", "typing", "unicodedata", "weakref",
 }  # fmt: skip
 
 

@@ -467,9 +467,9 @@ def test_execute_stream_starts_a_call_before_the_stream_ends(pkg: ModuleType) ->
                 await started.wait()  # the rest comes only once the first call runs
             yield event
 
-    async def read_file(file_path: str, start_line: int, encoding: str) -> str:
+    async def read_file(filePath: str, startLine: int, encoding: str) -> str:
         started.set()
-        return f"{file_path}:{start_line}"
+        return f"{filePath}:{startLine}"
 
     executor = pkg.Executor({"read_file": read_file, "update_config": lambda args: "ok"})
 

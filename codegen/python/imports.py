@@ -33,7 +33,7 @@ RUNTIME = frozenset(
 
 # Bound by every tool module itself.
 MODULE_LEVEL = frozenset(
-    {"NAME", "SCHEMA", "TOOL", "RESULT", "RESULT_SCHEMA", "RESULT_WIRE_NAMES", "annotations"}
+    {"NAME", "SCHEMA", "TOOL", "RESULT", "RESULT_SCHEMA", "WIRE_NAMES", "annotations"}
 )
 
 TAKEN = frozenset(STDLIB) | RUNTIME | MODULE_LEVEL

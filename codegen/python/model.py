@@ -40,6 +40,7 @@ from codegen.catalog.kinds import (
     walk,
 )
 from codegen.python.literals import literal
+from codegen.runtime._runtime import keyword_names
 
 K = TypeVar("K", bound=Kind)
 C = TypeVar("C", ArrayKind, MapKind)
@@ -555,18 +556,35 @@ class PyTool:
     def result_classes(self) -> tuple[PyObject, ...]:
         return tuple(PyObject(k) for k in self.tool.result_classes)
 
+    @property
+    def wire_names(self) -> dict[str, list[str]]:
+        """The module's `WIRE_NAMES`: each dataclass (arguments and result) by name, with its
+        fields' wire names in field order (an open object's field of other keys comes after)."""
+        return {
+            cls.class_name: [field.wire_name for field in cls.fields]
+            for cls in (*self.classes, *self.result_classes)
+        }
+
     @cached_property
     def enums(self) -> tuple[PyEnum, ...]:
         return tuple(PyEnum(k) for k in self.tool.enums)
 
     @property
     def keyword_parameters(self) -> list[str]:
-        """The parameters of the keywords Protocol's `__call__`: each field, by keyword only."""
+        """The parameters of the keywords Protocol's `__call__`: each field, by keyword only, by
+        the name the executor binds it by (`keyword_names`, the runtime's one rule)."""
         args = self.args
-        fields = [f"{f.py_name}: {_numeric_tower(f.field_annotation)}" for f in args.fields]
+        annotations = [_numeric_tower(f.field_annotation) for f in args.fields]
+        attributes = [f.py_name for f in args.fields]
         if self.tool.args.extra_field:
-            fields.append(f"{self.tool.args.extra_field}: {args.extra_annotation}")
-        call_self = self.tool.call_self
+            annotations.append(args.extra_annotation)
+            attributes.append(self.tool.args.extra_field)
+        names = keyword_names([f.wire_name for f in args.fields], attributes)
+        fields = [f"{name}: {annotation}" for name, annotation in zip(names, annotations)]
+        # The method's own first parameter, under a name no keyword takes.
+        call_self = "self"
+        while call_self in names:
+            call_self += "_"
         return [call_self, "*", *fields] if fields else [call_self]
 
 
