@@ -12,11 +12,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import traceback as tracebacks
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, cast
 
 from ._explain import explain_warnings
-from ._outbound import Unsendable, encode, json_default, well_formed
+from ._outbound import Unsendable, encode, well_formed
 from ._runtime import Invalid, ResultSpec
 
 if TYPE_CHECKING:
@@ -101,12 +101,10 @@ def content_json(content: object) -> object:
     return json.loads(encode(content).text)
 
 
-def unsendable(content: object, returns: ResultSpec[object] | None) -> tuple[Unsendable, ...]:
+def unsendable(content: object) -> tuple[Unsendable, ...]:
     """What in a handler's value JSON cannot carry (a NaN, a lone surrogate, a cycle, ...), each
-    with its path; a result that declares `returns` is read with its wire names."""
-    if returns is None:
-        return encode(content).problems
-    return encode(content, _wire_default(returns.wire_names)).problems
+    with its path."""
+    return encode(content).problems
 
 
 def check_result(
@@ -120,8 +118,7 @@ def check_result(
     would make (`"5"` for an integer, an undeclared key) is a mismatch: the handler is code, and
     what it returns must already be right. Only a None in an optional field is read as absent,
     as Python writes "no value"."""
-    default = _wire_default(returns.wire_names)
-    encoded = encode(content, default)
+    encoded = encode(content)
     if encoded.problems:
         return None, tuple(problem.error for problem in encoded.problems)
     plain = json.loads(encoded.text)
@@ -135,30 +132,10 @@ def check_result(
         return None, problems or ("result_invalid",)
     # The object the checker corrected in place: optional fields left out as None are not
     # there, defaults are; its dates become ISO text again.
-    return cast(dict[str, object], json.loads(encode(plain, default).text)), ()
+    return cast(dict[str, object], json.loads(encode(plain).text)), ()
 
 
 _ABSENT_CODE: Final = "null_treated_as_absent:"
-
-
-def _wire_default(
-    wire_names: Mapping[type, tuple[tuple[str, ...], str]],
-) -> Callable[[object], object]:
-    """`json_default`, but each result dataclass as an object keyed by wire name (an open
-    object's other keys among them)."""
-
-    def default(item: object) -> object:
-        names = wire_names.get(type(item))
-        if names is None:
-            return json_default(item)
-        wires, extra = names
-        fields = dataclasses.fields(item)  # type: ignore[arg-type]
-        out = {wire: getattr(item, field.name) for wire, field in zip(wires, fields)}
-        if extra:
-            out.update(getattr(item, extra))
-        return out
-
-    return default
 
 
 # ---------------------------------------------------------------------------------------------

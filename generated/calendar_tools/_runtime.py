@@ -11,15 +11,16 @@ import importlib
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime
 from enum import Enum
+from keyword import iskeyword
 from math import isfinite
 from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
-from ._outbound import has_lone_surrogate, is_json
+from ._outbound import WireNames, has_lone_surrogate, is_json
 from ._repair import iter_values, repair_json
 from ._values import is_container, json_object, json_value, key_json_text
 
@@ -142,27 +143,83 @@ _new_request: Final = tuple.__new__
 @dataclass(frozen=True, slots=True)
 class ResultSpec(Generic[ResultT_co]):
     """A tool's declared result (`returns`): its dataclass, the generated checker of its JSON
-    form (which corrects the object in place, as an arguments parser does), the wire names of
-    each result dataclass's fields in field order with the name of the field that holds an open
-    object's other keys (or ""), and its JSON Schema."""
+    form (which corrects the object in place, as an arguments parser does), and its JSON Schema."""
 
     result_type: type[ResultT_co]
     check: Callable[[dict[str, object], list[str], list[str]], ResultT_co | Invalid]
-    wire_names: Mapping[type, tuple[tuple[str, ...], str]]
     schema: Mapping[str, object]
 
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec(Generic[ArgsT_co]):
     """A tool of the catalog: its wire name, description, argument type, parser and JSON Schema,
-    and its declared result, if any."""
+    the wire names of its dataclasses' fields (its module's `WIRE_NAMES`, `_outbound.WireNames`:
+    the one table from each field to the name the model and the schema use), and its declared
+    result, if any."""
 
     name: str
     description: str
     args_type: type[ArgsT_co]
     parse: Callable[[RawArguments, str], ToolCallRequest[ArgsT_co]]
     schema: Mapping[str, object]
+    wire_names: WireNames
     returns: ResultSpec[object] | None = None
+
+    def keywords(self) -> tuple[Keyword, ...]:
+        """Each parameter of the tool as a keywords handler takes it, in the tool's order (an
+        open object's other keys last)."""
+        wires = self.wire_names[self.args_type.__name__]
+        attributes = [field.name for field in fields(self.args_type)]  # type: ignore[arg-type]
+        names = keyword_names(wires, attributes)
+        return tuple(
+            Keyword(wires[index] if index < len(wires) else "", name, attribute)
+            for index, (name, attribute) in enumerate(zip(names, attributes, strict=True))
+        )
+
+
+class Keyword(NamedTuple):
+    """A tool parameter as a keywords handler takes it: its wire name ("" for the field of an
+    open object's other keys), its keyword name (`keyword_names`) and its attribute on the
+    `<Tool>Args`."""
+
+    wire: str
+    name: str
+    attribute: str
+
+
+def keyword_names(wire_names: Sequence[str], attributes: Sequence[str]) -> tuple[str, ...]:
+    """The name by which a keywords handler takes each parameter, the one rule for the executor
+    and the `<Tool>Keywords` Protocol the build writes: the parameter's wire name when Python can
+    spell a parameter so (an identifier, no keyword, unchanged by NFKC and not mangled in a class),
+    otherwise its attribute (`Content-Type` → `content_type`, `class` → `class_`), with `_`
+    added while another parameter's name holds it. `attributes` may end with the field of an open
+    object's other keys, which has no wire name: it goes by its attribute."""
+    spelled = [wire if is_parameter_name(wire) else None for wire in wire_names]
+    taken = {name for name in spelled if name is not None}
+    names: list[str] = []
+    for index, attribute in enumerate(attributes):
+        name = spelled[index] if index < len(spelled) else None
+        if name is None:
+            name = attribute
+            while name in taken:
+                name += "_"
+            taken.add(name)
+        names.append(name)
+    return tuple(names)
+
+
+def is_parameter_name(name: str) -> bool:
+    """Whether `name` is a parameter's name as written: Python folds identifiers by NFKC (`ﬁle`
+    is `file`) and mangles `__x` inside a class."""
+    if not name.isidentifier() or iskeyword(name):
+        return False
+    if name.startswith("__") and not name.endswith("__"):
+        return False
+    if name.isascii():
+        return True
+    import unicodedata  # a name beyond ASCII only: its table is large, and seldom needed
+
+    return unicodedata.normalize("NFKC", name) == name
 
 
 def draft_class(cls: type) -> type:
@@ -179,14 +236,31 @@ def draft_class(cls: type) -> type:
 
 class LazyTools(Mapping[str, ToolSpec[object]]):
     """A catalog's tools by wire name; each tool's module is imported the first time it is looked
-    up, so a service that uses one tool of a large catalog loads that one alone."""
+    up, so a service that uses one tool of a large catalog loads that one alone. It is also the
+    one owner of which tool a name means (`wire_name`): its wire name, or the alias a provider
+    was sent instead, for `parse`, the executor, MCP and `codegen parse` alike."""
 
-    __slots__ = ("_loaded", "_modules", "_package")
+    __slots__ = ("_aliases", "_loaded", "_modules", "_package")
 
-    def __init__(self, package: str, modules: dict[str, str]) -> None:
+    def __init__(
+        self, package: str, modules: dict[str, str], aliases: Mapping[str, str] | None = None
+    ) -> None:
         self._package = package
         self._modules = modules  # wire name → module under tools/
+        self._aliases = aliases or {}  # provider alias → wire name (PROVIDER_NAMES, reversed)
         self._loaded: dict[str, ToolSpec[object]] = {}
+
+    def wire_name(self, name: object) -> str | None:
+        """The wire name of the tool `name` means (its wire name or a provider alias), or None."""
+        if type(name) is not str:
+            return None
+        if name in self._modules:
+            return name
+        return self._aliases.get(name)
+
+    def names(self) -> dict[str, str]:
+        """Every name a tool goes by (wire names, then aliases), each with its wire name."""
+        return {**{wire: wire for wire in self._modules}, **self._aliases}
 
     def __getitem__(self, name: str) -> ToolSpec[object]:
         spec = self._loaded.get(name)

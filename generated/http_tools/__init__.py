@@ -71,19 +71,19 @@ if TYPE_CHECKING:
 CATALOG: Final = "http_tools"
 VERSION: Final = "1.0"
 
-TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
+_ALIASES: Final[Mapping[str, str]] = {
+    "http_get": "http.get",
+    "http_post": "http.post",
+}
+
+TOOLS: Final = LazyTools(
     __name__,
     {
         "http.get": "http_get",
         "http.post": "http_post",
     },
+    _ALIASES,
 )
-
-
-_ALIASES: Final[Mapping[str, str]] = {
-    "http_get": "http.get",
-    "http_post": "http.post",
-}
 
 if not TYPE_CHECKING:
     __getattr__ = lazy_payloads(
@@ -149,16 +149,13 @@ def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCall
     generic parse (a refused request), and a name that is no plain str is read as its text."""
     if type(tool_name) is not str:
         tool_name = _runtime.name_text(tool_name)
-    spec = TOOLS.get(tool_name)
-    if spec is None:
-        wire_name = _ALIASES.get(tool_name)
-        if wire_name is None:
-            return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
-        spec = TOOLS[wire_name]
-    return spec.parse(raw, tool_call_id)
+    wire_name = TOOLS.wire_name(tool_name)
+    if wire_name is None:
+        return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
+    return TOOLS[wire_name].parse(raw, tool_call_id)
 
 
-_TEXT: Final = _calls.Catalog(parse, TOOLS, _ALIASES)
+_TEXT: Final = _calls.Catalog(parse, TOOLS)
 
 
 def from_openai_chat(obj: object) -> list[ToolCallRequest[object]]:

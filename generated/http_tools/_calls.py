@@ -20,9 +20,9 @@ from typing import Final, NamedTuple
 
 from ._outbound import strict_text
 from ._runtime import (
+    LazyTools,
     RawArguments,
     ToolCallRequest,
-    ToolSpec,
     parse_unknown_tool,
     refused,
 )
@@ -177,12 +177,9 @@ class Catalog:
     parameter, with the warning `key_case_normalized:<parameter>`.
     """
 
-    def __init__(
-        self, parse: Parse, tools: Mapping[str, ToolSpec[object]], aliases: Mapping[str, str]
-    ) -> None:
+    def __init__(self, parse: Parse, tools: LazyTools) -> None:
         self._parse = parse
         self._tools = tools
-        self._aliases = aliases
         self._folded: dict[str, list[str]] | None = None
         self._keys: dict[str, dict[str, str | None]] = {}
         self._exact: dict[str, frozenset[str]] = {}
@@ -195,13 +192,12 @@ class Catalog:
         if name in self._tools:
             self._known.add(name)  # only the catalog's names: the set stays its size
             return name, ()
-        wire = self._aliases.get(name)
+        wire = self._tools.wire_name(name)  # a provider's alias
         if wire is not None:
             return wire, ()
         if self._folded is None:
             folded: dict[str, list[str]] = {}
-            for known in (*self._tools, *self._aliases):
-                wire = self._aliases.get(known, known)
+            for known, wire in self._tools.names().items():
                 targets = folded.setdefault(fold(known), [])
                 if wire not in targets:
                     targets.append(wire)

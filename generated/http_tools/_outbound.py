@@ -24,9 +24,10 @@ import enum
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime, time
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeAlias
 
 REPLACEMENT: Final = "\ufffd"
 
@@ -269,14 +270,14 @@ def _surrogate_of(text: str) -> str:
 
 def json_default(value: object) -> object:
     """JSON for what the json module does not know: the ISO text of dates and times, an enum's
-    value, a dataclass's fields, a set's items, a mapping's items, bytes as UTF-8 text, a
+    value, a dataclass's fields (a generated one's by wire name, `dataclass_json`), a set's items, a mapping's items, bytes as UTF-8 text, a
     pydantic model's own JSON form, and the text of anything else (UUID, Decimal, Path, ...)."""
     if isinstance(value, (datetime, date, time)):
         return value.isoformat()
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}
+        return dataclass_json(value)
     if isinstance(value, (set, frozenset)):
         try:
             return sorted(value)  # a set has no order of its own: sorted, when it can be
@@ -290,6 +291,34 @@ def json_default(value: object) -> object:
     if callable(dump):
         return dump(mode="json")
     return plain_text(value)
+
+
+# A generated module's `WIRE_NAMES`: for each of its dataclasses, by name, the wire names of its
+# fields in field order; a field after them holds an open object's other keys.
+WireNames: TypeAlias = Mapping[str, Sequence[str]]
+
+
+def dataclass_json(value: object) -> dict[str, object]:
+    """A dataclass as the object it is on the wire. A generated one (an `<Tool>Args`, a
+    `<Tool>Result`, a class nested in either, of any tool) is keyed by the wire names its module's
+    `WIRE_NAMES` table holds (`retryPolicy`, never `retry_policy`), an open object's other keys
+    among them, and a None where the field's default is None is left out, as the model leaves out
+    an optional parameter: no one else decides how a generated value leaves the package. Any
+    other dataclass is keyed by its fields' names."""
+    cls = type(value)
+    table: WireNames | None = getattr(sys.modules.get(cls.__module__), "WIRE_NAMES", None)
+    wires = table.get(cls.__name__) if isinstance(table, Mapping) else None
+    fields = dataclasses.fields(value)  # type: ignore[arg-type]
+    if wires is None:
+        return {field.name: getattr(value, field.name) for field in fields}
+    out: dict[str, object] = {}
+    for wire, field in zip(wires, fields):
+        item = getattr(value, field.name)
+        if item is not None or field.default is not None:
+            out[wire] = item
+    for field in fields[len(wires) :]:
+        out.update(getattr(value, field.name))  # an open object's other keys
+    return out
 
 
 def plain_text(value: object) -> str:

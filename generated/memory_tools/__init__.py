@@ -82,7 +82,11 @@ if TYPE_CHECKING:
 CATALOG: Final = "memory_tools"
 VERSION: Final = "1.0"
 
-TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
+_ALIASES: Final[Mapping[str, str]] = {
+    "memory_search": "memory.search",
+}
+
+TOOLS: Final = LazyTools(
     __name__,
     {
         "memory.search": "memory_search",
@@ -90,12 +94,8 @@ TOOLS: Final[Mapping[str, ToolSpec[object]]] = LazyTools(
         "read_file": "read_file",
         "update_config": "update_config",
     },
+    _ALIASES,
 )
-
-
-_ALIASES: Final[Mapping[str, str]] = {
-    "memory_search": "memory.search",
-}
 
 if not TYPE_CHECKING:
     __getattr__ = lazy_payloads(
@@ -168,16 +168,13 @@ def parse(tool_name: str, raw: RawArguments, tool_call_id: str = "") -> ToolCall
     generic parse (a refused request), and a name that is no plain str is read as its text."""
     if type(tool_name) is not str:
         tool_name = _runtime.name_text(tool_name)
-    spec = TOOLS.get(tool_name)
-    if spec is None:
-        wire_name = _ALIASES.get(tool_name)
-        if wire_name is None:
-            return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
-        spec = TOOLS[wire_name]
-    return spec.parse(raw, tool_call_id)
+    wire_name = TOOLS.wire_name(tool_name)
+    if wire_name is None:
+        return _runtime.parse_unknown_tool(tool_name, raw, tool_call_id)
+    return TOOLS[wire_name].parse(raw, tool_call_id)
 
 
-_TEXT: Final = _calls.Catalog(parse, TOOLS, _ALIASES)
+_TEXT: Final = _calls.Catalog(parse, TOOLS)
 
 
 def from_openai_chat(obj: object) -> list[ToolCallRequest[object]]:

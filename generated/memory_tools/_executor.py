@@ -30,12 +30,12 @@ from collections.abc import (
     Iterator,
     Mapping,
 )
-from typing import Any, Final, cast
+from typing import Any, Final, NamedTuple, NoReturn, cast
 
 from ._explain import decoded_arguments, explain_errors
 from ._results import ToolCallResult, check_result, unsendable
 from ._runs import HandlerRuns, Outcome
-from ._runtime import ToolCallRequest, ToolSpec
+from ._runtime import LazyTools, ToolCallRequest, ToolSpec
 
 logger: Final = logging.getLogger(__package__ or __name__)
 # A library logs, the application decides where it goes: nothing is printed unless configured.
@@ -52,16 +52,17 @@ class _Bound:
 
     call: Callable[[Any], object]
     is_async: bool
-    # The optional parameters a keywords handler leaves out, by Python name, with their defaults.
-    omitted: tuple[tuple[str, object], ...] = ()
+    # The optional parameters a keywords handler leaves out.
+    omitted: tuple[_Parameter, ...] = ()
 
 
 class ToolExecutor:
-    """Runs handlers by wire name. Each package subclasses it as `Executor`, bound to its catalog
-    and typed by its `Handlers`.
+    """Runs handlers by wire name (a provider's alias names the same tool). Each package
+    subclasses it as `Executor`, bound to its catalog and typed by its `Handlers`.
 
-    A handler takes the tool's `<Tool>Args`, or its parameters as keywords by Python name
-    (`def search(query: str, limit: int = 3)`); it may be sync or async. `timeout` (seconds)
+    A handler takes the tool's `<Tool>Args`, or its parameters as keywords by the names the
+    catalog declares (`def search(query: str, limit: int = 3)`, `def f(date)` for `date`: below);
+    it may be sync or async. `timeout` (seconds)
     limits each call's own running time in `aexecute` and what goes through it; `max_threads`
     sync handlers run at once there, each on a thread of its own until it truly ends, and further
     calls wait for one (a wait the timeout does not count), or are refused while `max_threads`
@@ -73,7 +74,7 @@ class ToolExecutor:
     def __init__(
         self,
         handlers: Mapping[str, object],
-        tools: Mapping[str, ToolSpec[object]],
+        tools: LazyTools,
         *,
         timeout: float | None = None,
         max_threads: int = MAX_THREADS,
@@ -85,10 +86,17 @@ class ToolExecutor:
         self._tools = tools
         self._runs = HandlerRuns(timeout, max_threads)
         self._bound: dict[str, _Bound] = {}
+        given: dict[str, str] = {}  # wire name → the name its handler was given under
         for name, handler in handlers.items():
-            if name not in tools:
+            wire = tools.wire_name(name)
+            if wire is None:
                 raise ValueError(f"{name!r} is not a tool of this catalog")
-            self._bound[name] = _bind(name, handler, tools[name].args_type)
+            if wire in given:
+                raise ValueError(
+                    f"two handlers for the tool {wire!r}: under {given[wire]!r} and {name!r}"
+                )
+            given[wire] = name
+            self._bound[wire] = _bind(wire, handler, tools[wire])
 
     def execute(self, request: ToolCallRequest[object]) -> ToolCallResult:
         """Run the call's handler in this thread (an async one to completion) and report it."""
@@ -135,8 +143,9 @@ class ToolExecutor:
     def _finished(self, request: ToolCallRequest[object], content: object) -> ToolCallResult:
         """A handler's value as the call's result: failed when JSON cannot carry it (the one
         rule of `_outbound`), and checked against the tool's `returns`, when it declares one."""
-        returns = self._tools[request.tool_name].returns
-        problems = unsendable(content, returns)
+        wire = self._tools.wire_name(request.tool_name)
+        returns = None if wire is None else self._tools[wire].returns
+        problems = unsendable(content)
         if problems:
             error = "the result cannot be sent as JSON: " + "; ".join(p.words for p in problems)
             return _mismatched(request, content, error, tuple(p.error for p in problems))
@@ -208,9 +217,9 @@ class ToolExecutor:
 
     def _check(self, request: ToolCallRequest[object]) -> _Bound | ToolCallResult:
         """The handler to run, or the refusal: an unknown tool, no handler, or errors."""
-        name = request.tool_name
-        if name not in self._tools:
-            return _rejected(request, f"there is no tool `{name}`")
+        name = self._tools.wire_name(request.tool_name)  # a provider's alias is the tool too
+        if name is None:
+            return _rejected(request, f"there is no tool `{request.tool_name}`")
         bound = self._bound.get(name)
         if bound is None:
             return _rejected(request, f"the tool `{name}` is not available")
@@ -218,11 +227,12 @@ class ToolExecutor:
             schema = self._tools[name].schema
             sent = decoded_arguments(request.raw_arguments)
             return _rejected(request, explain_errors(request.errors, schema, sent))
-        for field, default in bound.omitted:
-            if getattr(request.arguments, field) != default:
+        for parameter in bound.omitted:
+            if getattr(request.arguments, parameter.attribute) != parameter.default:
                 return _rejected(
                     request,
-                    f"the tool `{name}` cannot take `{field}` here; send the call without it",
+                    f"the tool `{name}` cannot take {parameter.told} here; send the call"
+                    " without it",
                 )
         return bound
 
@@ -330,21 +340,27 @@ def _rejected(request: ToolCallRequest[object], error: str) -> ToolCallResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Binding a handler, decided once from its signature. A handler takes the arguments object when
-# its first positional parameter is annotated with the tool's `<Tool>Args`, or is named as none
-# of the tool's parameters (`def run(args)`, `lambda a: ...`, `def run(args, /)`, `def run(*args)`);
-# it takes the parameters as keywords otherwise: when its first positional parameter is named as
-# a tool parameter (`def get_file(repo, path=None)`), or it has none (`def f(*, query)`,
-# `def f(**values)`). Each form is then checked whole, and a handler that fits neither is refused
-# with the parameter at fault. A keywords handler may leave out optional parameters: a call that
-# gives one of them a value other than its default is refused, since the handler cannot take it.
+# Binding a handler, decided once from its signature, by the names the catalog declares: a
+# keywords handler takes each parameter by its keyword name (`ToolSpec.keywords`: the wire name
+# where Python can spell it, `def f(date)` for `date`, `def f(filePath)` for `filePath`). It
+# takes the arguments object when that is unambiguous: its first positional parameter is
+# annotated with the tool's `<Tool>Args`, or is named as no parameter of the tool (`def run(args)`,
+# `lambda a: ...`, `def run(args, /)`), or it has only `*args`. It takes the parameters as
+# keywords when its first positional parameter is named as one of them
+# (`def get_file(filePath, startLine=None)`), or it has none (`def f(*, query)`,
+# `def f(**values)`). A parameter named by a tool parameter's Python attribute in place of its
+# keyword name (`date_` for `date`, `file_path` for `filePath`), or an object handler with a
+# further parameter named as a tool parameter, could be read either way: refused, never guessed.
+# Each form is then checked whole, and a handler that fits neither is refused with the parameter
+# at fault. A keywords handler may leave out optional parameters: a call that gives one of them
+# a value other than its default is refused, since the handler cannot take it.
 
 _NO_VALUE: Final = object()
 _POSITIONAL: Final = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 _NAMED: Final = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
-def _bind(name: str, handler: object, args_type: type[object]) -> _Bound:
+def _bind(name: str, handler: object, spec: ToolSpec[object]) -> _Bound:
     if not callable(handler):
         raise TypeError(f"the handler for {name!r} is not callable: {handler!r}")
     # A function, a method or a partial of one; or an object whose __call__ is a coroutine.
@@ -355,16 +371,24 @@ def _bind(name: str, handler: object, args_type: type[object]) -> _Bound:
         signature = inspect.signature(handler)
     except (TypeError, ValueError):
         return _Bound(handler, is_async)  # no signature to read (some built-ins): one argument
-    fields = dataclasses.fields(args_type)  # type: ignore[arg-type]
-    form = _Form(name, signature, fields, args_type)
+    defaults = {
+        field.name: _default(field)
+        for field in dataclasses.fields(spec.args_type)  # type: ignore[arg-type]
+    }
+    parameters = tuple(
+        _Parameter(keyword.wire, keyword.name, keyword.attribute, defaults[keyword.attribute])
+        for keyword in spec.keywords()
+    )
+    form = _Form(name, signature, parameters, spec.args_type)
     if form.takes_object():
         form.check_object()
         return _Bound(handler, is_async)
     taken = form.check_keywords()
-    omitted = tuple((field.name, _default(field)) for field in fields if field.name not in taken)
+    omitted = tuple(parameter for parameter in parameters if parameter not in taken)
+    pairs = tuple((parameter.name, parameter.attribute) for parameter in taken)
 
     def by_keywords(args: Any) -> object:
-        return handler(**{field: getattr(args, field) for field in taken})
+        return handler(**{keyword: getattr(args, attribute) for keyword, attribute in pairs})
 
     return _Bound(by_keywords, is_async, omitted)
 
@@ -377,18 +401,38 @@ def _default(field: dataclasses.Field[object]) -> object:
     return _NO_VALUE  # required: a keywords handler always takes it
 
 
+class _Parameter(NamedTuple):
+    """A tool parameter as a handler takes it: its wire name ("" for an open object's other
+    keys), its keyword name, its attribute on the `<Tool>Args` and its default (_NO_VALUE when
+    it is required)."""
+
+    wire: str
+    name: str
+    attribute: str
+    default: object
+
+    @property
+    def told(self) -> str:
+        """The parameter as a refusal names it to the model: by its wire name."""
+        return f"`{self.wire}`" if self.wire else "keys other than the tool's parameters"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Form:
     """A handler's signature read against its tool's parameters."""
 
     tool: str
     signature: inspect.Signature
-    fields: tuple[dataclasses.Field[object], ...]
+    parameters: tuple[_Parameter, ...]
     args_type: type[object]
 
     def takes_object(self) -> bool:
         params = list(self.signature.parameters.values())
         first = next((p for p in params if p.kind in _POSITIONAL), None)
+        if first is not None and _names_class(first.annotation, self.args_type):
+            return True  # whatever its name: the annotation says it
+        for param in params:
+            self._check_not_attribute(param)
         if first is None:
             # Only *args takes one positional value; with **kwargs too, keywords are the form.
             kinds = {p.kind for p in params}
@@ -396,16 +440,27 @@ class _Form:
                 inspect.Parameter.VAR_POSITIONAL in kinds
                 and inspect.Parameter.VAR_KEYWORD not in kinds
             )
-        if _names_class(first.annotation, self.args_type):
-            return True
-        return first.name not in {field.name for field in self.fields}
+        return first.name not in self._names()
 
     def check_object(self) -> None:
+        params = list(self.signature.parameters.values())
+        first = next((p for p in params if p.kind in _POSITIONAL), None)
+        for param in params:
+            if param is not first:
+                self._check_not_attribute(param)
+        named = next(
+            (p for p in params if p is not first and p.kind in _NAMED and p.name in self._names()),
+            None,
+        )
+        if first is not None and named is not None:
+            self._refuse(
+                f"takes its {self.args_type.__name__} as `{first.name}`, and `{named.name}`, which"
+                f" is named as a parameter of the tool: it could mean either form"
+            )
         try:
             self.signature.bind(_NO_VALUE)
         except TypeError:
-            params = list(self.signature.parameters.values())
-            first = next(p for p in params if p.kind in _POSITIONAL)
+            assert first is not None  # `*args` alone binds one value
             unfilled = next(
                 p
                 for p in params
@@ -420,9 +475,9 @@ class _Form:
                 f" ({self._listed()})"
             ) from None
 
-    def check_keywords(self) -> tuple[str, ...]:
-        """The tool's parameters the handler takes, by Python name, in the tool's order."""
-        names = [field.name for field in self.fields]
+    def check_keywords(self) -> tuple[_Parameter, ...]:
+        """The tool's parameters the handler takes, in the tool's order."""
+        names = self._names()
         params = list(self.signature.parameters.values())
         by_name = {p.name for p in params if p.kind in _NAMED}
         any_name = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
@@ -436,20 +491,37 @@ class _Form:
                 self._refuse(f"takes `{param.name}` as positional-only")
             if param.name not in names:
                 self._refuse(f"takes `{param.name}`, which is not a parameter of the tool")
-        for field in self.fields:
-            required = _default(field) is _NO_VALUE
-            if required and field.name not in by_name and not any_name:
-                self._refuse(f"does not take the tool's required parameter `{field.name}`")
-        return tuple(name for name in names if any_name or name in by_name)
+        for parameter in self.parameters:
+            required = parameter.default is _NO_VALUE
+            if required and parameter.name not in by_name and not any_name:
+                self._refuse(f"does not take the tool's required parameter `{parameter.name}`")
+        return tuple(p for p in self.parameters if any_name or p.name in by_name)
 
-    def _refuse(self, problem: str) -> None:
+    def _check_not_attribute(self, param: inspect.Parameter) -> None:
+        """Refuse a parameter named by a tool parameter's Python attribute, not its keyword name:
+        `def f(date_)` for `date` would otherwise take the whole arguments object."""
+        if param.kind not in (*_POSITIONAL, inspect.Parameter.KEYWORD_ONLY):
+            return
+        if param.name in self._names():
+            return
+        for parameter in self.parameters:
+            if parameter.attribute == param.name:
+                self._refuse(
+                    f"takes `{param.name}`, the Python attribute of the tool's parameter"
+                    f" {parameter.told}, which a handler takes as `{parameter.name}`"
+                )
+
+    def _names(self) -> set[str]:
+        return {parameter.name for parameter in self.parameters}
+
+    def _refuse(self, problem: str) -> NoReturn:
         raise TypeError(
             f"the handler for {self.tool!r} {problem}; a handler takes the tool's parameters as"
             f" keywords ({self._listed()}), or one {self.args_type.__name__}: {self.signature}"
         )
 
     def _listed(self) -> str:
-        return ", ".join(field.name for field in self.fields) or "no parameters"
+        return ", ".join(parameter.name for parameter in self.parameters) or "no parameters"
 
 
 def _names_class(annotation: object, cls: type[object]) -> bool:

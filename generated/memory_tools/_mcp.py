@@ -15,6 +15,7 @@ asked for by name; over stdio, stdout carries JSON-RPC alone while the server ru
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import re
 import sys
@@ -25,7 +26,7 @@ from typing import Any, Literal, TypeAlias
 
 from ._executor import ToolExecutor
 from ._results import ToolCallResult, content_json
-from ._runtime import RawArguments, ToolCallRequest
+from ._runtime import LazyTools, RawArguments, ToolCallRequest
 
 Parse: TypeAlias = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 Transport: TypeAlias = Literal["stdio", "streamable-http"]
@@ -33,11 +34,12 @@ Transport: TypeAlias = Literal["stdio", "streamable-http"]
 TRANSPORTS: tuple[Transport, ...] = ("stdio", "streamable-http")
 
 
-def check_handlers(handlers: Mapping[str, object], tools: Mapping[str, object]) -> None:
+def check_handlers(handlers: Mapping[str, object], tools: LazyTools) -> None:
     """Refuse a handler map that does not cover the catalog exactly, naming every tool at fault:
-    a server lists every tool, so each must have a handler."""
-    unknown = [name for name in handlers if name not in tools]
-    missing = [name for name in tools if name not in handlers]
+    a server lists every tool, so each must have a handler (given by wire name or alias)."""
+    unknown = [name for name in handlers if tools.wire_name(name) is None]
+    covered = {tools.wire_name(name) for name in handlers}
+    missing = [name for name in tools if name not in covered]
     problems = []
     if unknown:
         problems.append(f"handlers for tools the catalog does not have: {_names(unknown)}")
@@ -67,19 +69,23 @@ def _sdk() -> Any:
 def call_result(result: ToolCallResult) -> dict[str, Any]:
     """A `tools/call` result: the text the model reads, `isError` unless the call succeeded, and
     `structuredContent`: for a tool that declares `returns`, the value checked against it (the
-    tool's outputSchema, which MCP clients check it against); for another, a mapping the handler
-    returned (MCP's structured form is an object)."""
+    tool's outputSchema, which MCP clients check it against); for another, a mapping or a
+    dataclass the handler returned (MCP's structured form is an object), by wire name."""
     reply: dict[str, Any] = {
         "content": [{"type": "text", "text": result.text}],
         "isError": not result.ok,
     }
     if result.structured is not None:
         reply["structuredContent"] = result.structured
-    elif result.ok and isinstance(result.content, Mapping):
+    elif result.ok and (isinstance(result.content, Mapping) or _is_dataclass(result.content)):
         structured = content_json(result.content)
         if isinstance(structured, dict):
             reply["structuredContent"] = structured
     return reply
+
+
+def _is_dataclass(value: object) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
 
 
 def make_server(

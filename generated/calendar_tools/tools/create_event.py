@@ -850,6 +850,34 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "CreateEventEventTime": ["dateTime", "timeZone"],
+    "CreateEventRemindersItem": ["method", "minutesBefore"],
+    "CreateEventArgs": [
+        "calendarId",
+        "title",
+        "start",
+        "end",
+        "allDay",
+        "location",
+        "priority",
+        "tags",
+        "reminders",
+        "extendedProperties",
+    ],
+    "CreateEventResultEventTime": ["dateTime", "timeZone"],
+    "CreateEventResult": [
+        "eventId",
+        "calendarId",
+        "status",
+        "start",
+        "end",
+        "location",
+        "htmlLink",
+        "extendedProperties",
+    ],
+}
+
 RESULT_SCHEMA: Final[dict[str, object]] = {
     "type": "object",
     "description": "The event as the calendar stored it.",
@@ -894,24 +922,7 @@ RESULT_SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
-RESULT_WIRE_NAMES: Final[dict[type, tuple[tuple[str, ...], str]]] = {
-    CreateEventResultEventTime: (("dateTime", "timeZone"), ""),
-    CreateEventResult: (
-        (
-            "eventId",
-            "calendarId",
-            "status",
-            "start",
-            "end",
-            "location",
-            "htmlLink",
-            "extendedProperties",
-        ),
-        "",
-    ),
-}
-
-RESULT: Final = ResultSpec(CreateEventResult, _result, RESULT_WIRE_NAMES, RESULT_SCHEMA)
+RESULT: Final = ResultSpec(CreateEventResult, _result, RESULT_SCHEMA)
 
 TOOL: Final = ToolSpec(
     NAME,
@@ -919,26 +930,27 @@ TOOL: Final = ToolSpec(
     CreateEventArgs,
     parse_create_event,
     SCHEMA,
+    WIRE_NAMES,
     RESULT,
 )
 
 
 class CreateEventKeywords(Protocol):
-    """A handler of create_event that takes its parameters as keywords, by Python name."""
+    """A handler of create_event that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,
         *,
-        calendar_id: str,
+        calendarId: str,
         title: str,
         start: CreateEventEventTime,
         end: CreateEventEventTime,
-        all_day: bool,
+        allDay: bool,
         location: str | None,
         priority: CreateEventPriority,
         tags: list[str],
         reminders: list[CreateEventRemindersItem] | None,
-        extended_properties: dict[str, object] | None,
+        extendedProperties: dict[str, object] | None,
     ) -> (
         CreateEventResult
         | Mapping[str, object]

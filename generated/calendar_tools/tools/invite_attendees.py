@@ -349,22 +349,28 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "InviteAttendeesAttendeesItem": ["email", "displayName", "role"],
+    "InviteAttendeesArgs": ["eventId", "attendees", "message", "2fa_code"],
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Add people or resources (such as meeting rooms) to an event and send them invitations. Inviting addresses outside the organization requires a current two-factor authentication code.",
     InviteAttendeesArgs,
     parse_invite_attendees,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class InviteAttendeesKeywords(Protocol):
-    """A handler of invite_attendees that takes its parameters as keywords, by Python name."""
+    """A handler of invite_attendees that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,
         *,
-        event_id: str,
+        eventId: str,
         attendees: list[InviteAttendeesAttendeesItem],
         message: str | None,
         field_2fa_code: str | None,

@@ -57,16 +57,19 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {"ListCalendarsArgs": []}
+
 TOOL: Final = ToolSpec(
     NAME,
     "List the calendars the user can see, with their ids, names and whether the user may add events to them.",
     ListCalendarsArgs,
     parse_list_calendars,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class ListCalendarsKeywords(Protocol):
-    """A handler of list_calendars that takes its parameters as keywords, by Python name."""
+    """A handler of list_calendars that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(self) -> object: ...

@@ -273,26 +273,39 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "ListEventsArgs": [
+        "calendarIds",
+        "startDate",
+        "endDate",
+        "query",
+        "orderBy",
+        "maxResults",
+        "pageToken",
+    ]
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "List events on one or more calendars within a date range, optionally filtered by a text query. Results are paginated; pass the returned nextPageToken as pageToken to fetch the next page.",
     ListEventsArgs,
     parse_list_events,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class ListEventsKeywords(Protocol):
-    """A handler of list_events that takes its parameters as keywords, by Python name."""
+    """A handler of list_events that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,
         *,
-        calendar_ids: list[str],
-        start_date: date,
-        end_date: date,
+        calendarIds: list[str],
+        startDate: date,
+        endDate: date,
         query: str | None,
-        order_by: ListEventsOrderBy,
-        max_results: int,
-        page_token: str | None,
+        orderBy: ListEventsOrderBy,
+        maxResults: int,
+        pageToken: str | None,
     ) -> object: ...

@@ -342,17 +342,31 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "SendWebhookArgs": [
+        "url",
+        "method",
+        "headers",
+        "Content-Type",
+        "X-Request-ID",
+        "schemaVersion",
+        "payload",
+        "timeoutSeconds",
+    ]
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Deliver a calendar notification to an external HTTP endpoint, for example to sync an event into another system. Returns the HTTP status code and response body of the endpoint.",
     SendWebhookArgs,
     parse_send_webhook,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class SendWebhookKeywords(Protocol):
-    """A handler of send_webhook that takes its parameters as keywords, by Python name."""
+    """A handler of send_webhook that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,
@@ -362,7 +376,7 @@ class SendWebhookKeywords(Protocol):
         headers: dict[str, str] | None,
         content_type: SendWebhookContentType,
         x_request_id: str | None,
-        schema_version: SendWebhookSchemaVersion | None,
+        schemaVersion: SendWebhookSchemaVersion | None,
         payload: dict[str, object],
-        timeout_seconds: float,
+        timeoutSeconds: float,
     ) -> object: ...

@@ -325,26 +325,39 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "UpdateEventArgs": [
+        "eventId",
+        "title",
+        "description",
+        "colorId",
+        "status",
+        "recurrence",
+        "sendUpdates",
+    ]
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Change selected fields of an existing event. Fields that are omitted are left unchanged; set description to null to clear it.",
     UpdateEventArgs,
     parse_update_event,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class UpdateEventKeywords(Protocol):
-    """A handler of update_event that takes its parameters as keywords, by Python name."""
+    """A handler of update_event that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,
         *,
-        event_id: str,
+        eventId: str,
         title: str | None,
         description: str | None,
-        color_id: int | str | None,
+        colorId: int | str | None,
         status: UpdateEventStatus | None,
         recurrence: list[object] | None,
-        send_updates: UpdateEventSendUpdates,
+        sendUpdates: UpdateEventSendUpdates,
     ) -> object: ...

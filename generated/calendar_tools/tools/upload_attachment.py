@@ -248,25 +248,30 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "UploadAttachmentArgs": ["eventId", "file", "fileName", "class", "imageQuality", "expiresOn"]
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Attach a file (agenda, slides, minutes) to an event. The file is stored with the event and shared with its attendees according to its classification.",
     UploadAttachmentArgs,
     parse_upload_attachment,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class UploadAttachmentKeywords(Protocol):
-    """A handler of upload_attachment that takes its parameters as keywords, by Python name."""
+    """A handler of upload_attachment that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,
         *,
-        event_id: str,
+        eventId: str,
         file: str,
-        file_name: str | None,
+        fileName: str | None,
         class_: UploadAttachmentClass,
-        image_quality: float,
-        expires_on: date | None,
+        imageQuality: float,
+        expiresOn: date | None,
     ) -> object: ...

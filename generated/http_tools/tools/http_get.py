@@ -181,23 +181,28 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "HttpGetArgs": ["url", "headers", "timeoutSeconds", "followRedirects"]
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Send an HTTP GET request and return the status code, response headers and body text.",
     HttpGetArgs,
     parse_http_get,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class HttpGetKeywords(Protocol):
-    """A handler of http.get that takes its parameters as keywords, by Python name."""
+    """A handler of http.get that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,
         *,
         url: str,
         headers: dict[str, str] | None,
-        timeout_seconds: float,
-        follow_redirects: bool,
+        timeoutSeconds: float,
+        followRedirects: bool,
     ) -> object: ...

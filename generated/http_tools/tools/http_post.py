@@ -158,17 +158,20 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {"HttpPostArgs": ["url", "body", "Content-Type"]}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Send an HTTP POST request with a JSON or plain-text body and return the status code, response headers and body text.",
     HttpPostArgs,
     parse_http_post,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class HttpPostKeywords(Protocol):
-    """A handler of http.post that takes its parameters as keywords, by Python name."""
+    """A handler of http.post that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self, *, url: str, body: dict[str, object] | str, content_type: HttpPostContentType

@@ -114,16 +114,19 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {"MemorySearchArgs": ["query", "limit"]}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Find passages in the memory store that match a natural-language query. Results are ranked by relevance, most relevant first.",
     MemorySearchArgs,
     parse_memory_search,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class MemorySearchKeywords(Protocol):
-    """A handler of memory.search that takes its parameters as keywords, by Python name."""
+    """A handler of memory.search that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(self, *, query: str, limit: int) -> object: ...

@@ -162,18 +162,21 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {"ReadFileArgs": ["filePath", "startLine", "encoding"]}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Read the text contents of a file in the workspace, optionally starting at a given line number.",
     ReadFileArgs,
     parse_read_file,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class ReadFileKeywords(Protocol):
-    """A handler of read_file that takes its parameters as keywords, by Python name."""
+    """A handler of read_file that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
-        self, *, file_path: str, start_line: int | None, encoding: ReadFileEncoding
+        self, *, filePath: str, startLine: int | None, encoding: ReadFileEncoding
     ) -> object: ...

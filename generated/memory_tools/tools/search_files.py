@@ -225,6 +225,11 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "SearchFilesArgs": ["pattern", "caseSensitive", "maxResults"],
+    "SearchFilesResult": ["paths", "truncated", "modified"],
+}
+
 RESULT_SCHEMA: Final[dict[str, object]] = {
     "type": "object",
     "description": "The matching paths, and whether maxResults cut the list short.",
@@ -248,11 +253,7 @@ RESULT_SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
-RESULT_WIRE_NAMES: Final[dict[type, tuple[tuple[str, ...], str]]] = {
-    SearchFilesResult: (("paths", "truncated", "modified"), ""),
-}
-
-RESULT: Final = ResultSpec(SearchFilesResult, _result, RESULT_WIRE_NAMES, RESULT_SCHEMA)
+RESULT: Final = ResultSpec(SearchFilesResult, _result, RESULT_SCHEMA)
 
 TOOL: Final = ToolSpec(
     NAME,
@@ -260,15 +261,16 @@ TOOL: Final = ToolSpec(
     SearchFilesArgs,
     parse_search_files,
     SCHEMA,
+    WIRE_NAMES,
     RESULT,
 )
 
 
 class SearchFilesKeywords(Protocol):
-    """A handler of search_files that takes its parameters as keywords, by Python name."""
+    """A handler of search_files that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
-        self, *, pattern: str, case_sensitive: bool, max_results: int
+        self, *, pattern: str, caseSensitive: bool, maxResults: int
     ) -> (
         SearchFilesResult
         | Mapping[str, object]

@@ -366,16 +366,23 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "UpdateConfigSettingsRetryPolicy": ["backoff", "maxDelay"],
+    "UpdateConfigSettings": ["timeout", "retries", "mode", "verbose", "retryPolicy"],
+    "UpdateConfigArgs": ["settings", "dryRun"],
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Update the agent's runtime configuration. Settings that are not given keep their current values; use dryRun to validate a change without applying it.",
     UpdateConfigArgs,
     parse_update_config,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class UpdateConfigKeywords(Protocol):
-    """A handler of update_config that takes its parameters as keywords, by Python name."""
+    """A handler of update_config that takes its parameters as keywords, by wire name where Python can spell it."""
 
-    def __call__(self, *, settings: UpdateConfigSettings, dry_run: bool) -> object: ...
+    def __call__(self, *, settings: UpdateConfigSettings, dryRun: bool) -> object: ...

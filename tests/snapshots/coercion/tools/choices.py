@@ -225,11 +225,17 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
-TOOL: Final = ToolSpec(NAME, "Enumerations and constants.", ChoicesArgs, parse_choices, SCHEMA)
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "ChoicesArgs": ["color", "mode", "level", "version", "kind"]
+}
+
+TOOL: Final = ToolSpec(
+    NAME, "Enumerations and constants.", ChoicesArgs, parse_choices, SCHEMA, WIRE_NAMES
+)
 
 
 class ChoicesKeywords(Protocol):
-    """A handler of choices that takes its parameters as keywords, by Python name."""
+    """A handler of choices that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,

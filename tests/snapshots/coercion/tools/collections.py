@@ -358,13 +358,23 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "CollectionsPeopleItem": ["name", "role", "age"],
+    "CollectionsArgs": ["tags", "limited", "people", "counts", "extra"],
+}
+
 TOOL: Final = ToolSpec(
-    NAME, "Arrays, maps and free-form objects.", CollectionsArgs, parse_collections, SCHEMA
+    NAME,
+    "Arrays, maps and free-form objects.",
+    CollectionsArgs,
+    parse_collections,
+    SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class CollectionsKeywords(Protocol):
-    """A handler of collections that takes its parameters as keywords, by Python name."""
+    """A handler of collections that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,

@@ -264,11 +264,18 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
-TOOL: Final = ToolSpec(NAME, "Defaults of every shape.", DefaultsArgs, parse_defaults, SCHEMA)
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "DefaultsOptions": ["verbose", "depth"],
+    "DefaultsArgs": ["limit", "labels", "options", "since", "note"],
+}
+
+TOOL: Final = ToolSpec(
+    NAME, "Defaults of every shape.", DefaultsArgs, parse_defaults, SCHEMA, WIRE_NAMES
+)
 
 
 class DefaultsKeywords(Protocol):
-    """A handler of defaults that takes its parameters as keywords, by Python name."""
+    """A handler of defaults that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,

@@ -114,10 +114,14 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
-TOOL: Final = ToolSpec(NAME, "Timestamps, dates and URIs.", FormatsArgs, parse_formats, SCHEMA)
+WIRE_NAMES: Final[dict[str, list[str]]] = {"FormatsArgs": ["when", "day", "link"]}
+
+TOOL: Final = ToolSpec(
+    NAME, "Timestamps, dates and URIs.", FormatsArgs, parse_formats, SCHEMA, WIRE_NAMES
+)
 
 
 class FormatsKeywords(Protocol):
-    """A handler of formats that takes its parameters as keywords, by Python name."""
+    """A handler of formats that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(self, *, when: datetime | None, day: date | None, link: str | None) -> object: ...

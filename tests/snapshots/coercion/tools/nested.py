@@ -574,17 +574,27 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "NestedSettingsRetry": ["attempts", "backoff"],
+    "NestedSettings": ["timeout", "retry"],
+    "NestedPoint": ["x", "y"],
+    "NestedTarget": ["count", "unit"],
+    "NestedTarget2": ["count", "unit"],
+    "NestedArgs": ["settings", "origin", "route", "target"],
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "Objects nested two levels deep, and shared definitions.",
     NestedArgs,
     parse_nested,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class NestedKeywords(Protocol):
-    """A handler of nested that takes its parameters as keywords, by Python name."""
+    """A handler of nested that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,

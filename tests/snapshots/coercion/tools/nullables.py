@@ -174,13 +174,17 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "NullablesArgs": ["maybe_count", "maybe_text", "maybe_day", "id"]
+}
+
 TOOL: Final = ToolSpec(
-    NAME, "Nullable parameters and unions.", NullablesArgs, parse_nullables, SCHEMA
+    NAME, "Nullable parameters and unions.", NullablesArgs, parse_nullables, SCHEMA, WIRE_NAMES
 )
 
 
 class NullablesKeywords(Protocol):
-    """A handler of nullables that takes its parameters as keywords, by Python name."""
+    """A handler of nullables that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,

@@ -133,13 +133,20 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {"RequiredParamsArgs": ["name", "count", "maybe", "flag"]}
+
 TOOL: Final = ToolSpec(
-    NAME, "Required and optional parameters.", RequiredParamsArgs, parse_required_params, SCHEMA
+    NAME,
+    "Required and optional parameters.",
+    RequiredParamsArgs,
+    parse_required_params,
+    SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class RequiredParamsKeywords(Protocol):
-    """A handler of required_params that takes its parameters as keywords, by Python name."""
+    """A handler of required_params that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self, *, name: str, count: int, maybe: str | None, flag: bool | None

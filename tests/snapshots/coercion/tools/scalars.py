@@ -295,13 +295,32 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "ScalarsArgs": [
+        "flag",
+        "count",
+        "bounded",
+        "exclusive",
+        "ratio",
+        "score",
+        "text",
+        "code",
+        "slug",
+    ]
+}
+
 TOOL: Final = ToolSpec(
-    NAME, "Scalar parameters, with and without constraints.", ScalarsArgs, parse_scalars, SCHEMA
+    NAME,
+    "Scalar parameters, with and without constraints.",
+    ScalarsArgs,
+    parse_scalars,
+    SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class ScalarsKeywords(Protocol):
-    """A handler of scalars that takes its parameters as keywords, by Python name."""
+    """A handler of scalars that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,

@@ -797,17 +797,40 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "HostileToolTwoWeIrdDef": ["\"\"\"; __import__('os').system('x') #"],
+    "HostileToolTwoOuter": [
+        "\"\"\"; __import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'name') #",
+        "it's",
+        "back\\slash\\",
+        "line\nbreak\r\u2028\u2029",
+        "tab\there",
+        "{path}",
+        "{{ x }}",
+        "{% raw %}",
+        "${x}",
+        "# comment",
+        "a.b-c d",
+        "\x00",
+        "\u2028",
+        "%s %(x)s {0}",
+        "shared",
+    ],
+    "HostileToolTwoArgs": ["outer", "choice", "mixed", "note", "pattern", "config"],
+}
+
 TOOL: Final = ToolSpec(
     NAME,
     "\n\n   \"\"\"Starts after blank lines\\ and ends with a quote\"\n__import__('builtins').__dict__.__setitem__('HOSTILE_PWNED', 'tool two description')",
     HostileToolTwoArgs,
     parse_hostile_tool_two,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class HostileToolTwoKeywords(Protocol):
-    """A handler of hostile-tool.two that takes its parameters as keywords, by Python name."""
+    """A handler of hostile-tool.two that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self,

@@ -75,12 +75,14 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {"ImportArgs": ["lambda"]}
+
 TOOL: Final = ToolSpec(
-    NAME, "A tool named like a keyword. '''\"\"\"\\", ImportArgs, parse_import_, SCHEMA
+    NAME, "A tool named like a keyword. '''\"\"\"\\", ImportArgs, parse_import_, SCHEMA, WIRE_NAMES
 )
 
 
 class ImportKeywords(Protocol):
-    """A handler of import that takes its parameters as keywords, by Python name."""
+    """A handler of import that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(self, *, lambda_: str | None) -> object: ...

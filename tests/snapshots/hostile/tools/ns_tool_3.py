@@ -75,16 +75,19 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {"NsTool3Args": ["x"]}
+
 TOOL: Final = ToolSpec(
     NAME,
     '   \t   \n  Leading whitespace, then "quotes" at the end"""',
     NsTool3Args,
     parse_ns_tool_3,
     SCHEMA,
+    WIRE_NAMES,
 )
 
 
 class NsTool3Keywords(Protocol):
-    """A handler of ns:tool_3 that takes its parameters as keywords, by Python name."""
+    """A handler of ns:tool_3 that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(self, *, x: str | None) -> object: ...

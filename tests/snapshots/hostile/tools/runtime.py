@@ -95,12 +95,14 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {"RuntimeArgs": ["None", "True"]}
+
 TOOL: Final = ToolSpec(
-    NAME, "A tool named like the runtime module.", RuntimeArgs, parse_runtime, SCHEMA
+    NAME, "A tool named like the runtime module.", RuntimeArgs, parse_runtime, SCHEMA, WIRE_NAMES
 )
 
 
 class RuntimeKeywords(Protocol):
-    """A handler of _runtime that takes its parameters as keywords, by Python name."""
+    """A handler of _runtime that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(self, *, none: str | None, true: str | None) -> object: ...

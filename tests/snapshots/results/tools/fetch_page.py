@@ -133,17 +133,18 @@ SCHEMA: Final[dict[str, object]] = {
     "required": ["url"],
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "FetchPageArgs": ["url"],
+    "FetchPageResult": ["status", "body"],
+}
+
 RESULT_SCHEMA: Final[dict[str, object]] = {
     "type": "object",
     "properties": {"status": {"type": "integer"}, "body": {"type": "string"}},
     "required": ["status"],
 }
 
-RESULT_WIRE_NAMES: Final[dict[type, tuple[tuple[str, ...], str]]] = {
-    FetchPageResult: (("status", "body"), ""),
-}
-
-RESULT: Final = ResultSpec(FetchPageResult, _result, RESULT_WIRE_NAMES, RESULT_SCHEMA)
+RESULT: Final = ResultSpec(FetchPageResult, _result, RESULT_SCHEMA)
 
 TOOL: Final = ToolSpec(
     NAME,
@@ -151,12 +152,13 @@ TOOL: Final = ToolSpec(
     FetchPageArgs,
     parse_fetch_page,
     SCHEMA,
+    WIRE_NAMES,
     RESULT,
 )
 
 
 class FetchPageKeywords(Protocol):
-    """A handler of fetch_page that takes its parameters as keywords, by Python name."""
+    """A handler of fetch_page that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self, *, url: str

@@ -461,6 +461,14 @@ SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
+WIRE_NAMES: Final[dict[str, list[str]]] = {
+    "LookupArgs": ["id"],
+    "LookupResultMoney": ["amount", "currency"],
+    "LookupResultOrdersItem": ["orderId", "total"],
+    "LookupResultProfile": ["email"],
+    "LookupResult": ["id", "Display-Name", "tier", "joined", "orders", "labels", "profile"],
+}
+
 RESULT_SCHEMA: Final[dict[str, object]] = {
     "type": "object",
     "description": "The user found.",
@@ -511,14 +519,7 @@ RESULT_SCHEMA: Final[dict[str, object]] = {
     "additionalProperties": False,
 }
 
-RESULT_WIRE_NAMES: Final[dict[type, tuple[tuple[str, ...], str]]] = {
-    LookupResultMoney: (("amount", "currency"), ""),
-    LookupResultOrdersItem: (("orderId", "total"), ""),
-    LookupResultProfile: (("email",), "extra"),
-    LookupResult: (("id", "Display-Name", "tier", "joined", "orders", "labels", "profile"), ""),
-}
-
-RESULT: Final = ResultSpec(LookupResult, _result, RESULT_WIRE_NAMES, RESULT_SCHEMA)
+RESULT: Final = ResultSpec(LookupResult, _result, RESULT_SCHEMA)
 
 TOOL: Final = ToolSpec(
     NAME,
@@ -526,12 +527,13 @@ TOOL: Final = ToolSpec(
     LookupArgs,
     parse_lookup,
     SCHEMA,
+    WIRE_NAMES,
     RESULT,
 )
 
 
 class LookupKeywords(Protocol):
-    """A handler of lookup that takes its parameters as keywords, by Python name."""
+    """A handler of lookup that takes its parameters as keywords, by wire name where Python can spell it."""
 
     def __call__(
         self, *, id: str
