@@ -43,8 +43,8 @@ def search(query: str, limit: int = 3) -> list[str]:
     return [f"{query} {n}" for n in range(limit)]
 
 
-def read(file_path: str, start_line: int | None, encoding: str) -> str:
-    return f"{file_path} from line {start_line}"
+def read(filePath: str, startLine: int | None, encoding: str) -> str:
+    return f"{filePath} from line {startLine}"
 
 
 def field(node: object, name: str) -> object:
