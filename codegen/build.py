@@ -43,9 +43,12 @@ from codegen.payloads.files import joined_payload, joined_payloads, payload_file
 from codegen.python.format import format_python
 from codegen.python.imports import TAKEN
 from codegen.python.render import (
+    INTEGRATIONS,
+    INTEGRATIONS_NEED,
     header,
     render_handlers,
     render_init,
+    render_integration,
     render_mcp,
     render_payloads,
     render_shared,
@@ -248,6 +251,8 @@ def _shared_files(
         f"{package}/mcp.py": render_mcp(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
+    if INTEGRATIONS_NEED in catalog.providers:
+        shared.update({f"{package}/{name}.py": render_integration(name) for name in INTEGRATIONS})
     for path, text in shared.items():
         files[path] = _formatted(results, path, text)
     # The prompts of prompt mode, as files: the package's constants are read from them
