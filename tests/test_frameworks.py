@@ -103,7 +103,11 @@ class Stub:
                 {"id": id_, "type": "function", "function": {"name": name, "arguments": text}}
                 for id_, name, text in self.calls
             ]
-            message, finish = {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
+            message, finish = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": calls,
+            }, "tool_calls"
         else:
             message, finish = {"role": "assistant", "content": FINAL}, "stop"
         return 200, {
@@ -259,9 +263,13 @@ def test_pydantic_ai_counts_the_retries(stub: Stub, max_retries: int) -> None:
     from generated.memory_tools import pydantic_ai_tools
 
     stub.calls, stub.repeat = [SLIPPED[3]], True
-    capability = pydantic_ai_tools.capability({"read_file": lambda args: ""}, max_retries=max_retries)
+    capability = pydantic_ai_tools.capability(
+        {"read_file": lambda args: ""}, max_retries=max_retries
+    )
     agent = Agent("openai-chat:gpt-5", capabilities=[capability])
-    with pytest.raises(UnexpectedModelBehavior, match=f"exceeded max retries count of {max_retries}"):
+    with pytest.raises(
+        UnexpectedModelBehavior, match=f"exceeded max retries count of {max_retries}"
+    ):
         agent.run_sync("Read the README.")
     assert len(stub.received) == max_retries + 1
     assert stub.refused == []
@@ -292,7 +300,12 @@ def test_langgraph(stub: Stub) -> None:
         "AIMessage",
     ]
     assert messages[1].invalid_tool_calls == []
-    assert [call["id"] for call in messages[1].tool_calls] == ["call_0", "call_1", "call_2", "call_3"]
+    assert [call["id"] for call in messages[1].tool_calls] == [
+        "call_0",
+        "call_1",
+        "call_2",
+        "call_3",
+    ]
     assert [m.status for m in messages[2:6]] == ["success", "success", "error", "error"]
     assert messages[-1].content == FINAL
 

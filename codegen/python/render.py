@@ -219,9 +219,8 @@ INTEGRATIONS = {
         " Needs `pydantic-ai-slim` only when used."
     ),
     "langchain_tools": (
-        "The catalog's tools in LangChain and LangGraph: requests from an `AIMessage`, results as"
-        " `ToolMessage`s, the history message, a tools node and route for a graph, and"
-        " `StructuredTool`s. Needs `langchain-core` (and `langgraph` for a graph) only when used."
+        "The catalog's tools in LangChain and LangGraph: calls from an `AIMessage`, `ToolMessage`s,"
+        " a tools node and route, `StructuredTool`s. Needs `langchain-core` only when used."
     ),
 }
 INTEGRATIONS_NEED = "openai"

@@ -54,7 +54,9 @@ def function_tools(
             agents.FunctionTool(
                 name=function["name"],
                 description=function.get("description", ""),
-                params_json_schema=dict(strict["parameters"] if is_strict else function["parameters"]),
+                params_json_schema=dict(
+                    strict["parameters"] if is_strict else function["parameters"]
+                ),
                 on_invoke_tool=_invoker(executor, function["name"], parse),
                 strict_json_schema=is_strict,
             )

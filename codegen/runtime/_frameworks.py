@@ -26,7 +26,9 @@ def load(module: str, package: str, purpose: str) -> Any:
 
 
 def offered(
-    payload: Sequence[Mapping[str, Any]], sent_names: Mapping[str, str], handled: Mapping[str, object]
+    payload: Sequence[Mapping[str, Any]],
+    sent_names: Mapping[str, str],
+    handled: Mapping[str, object],
 ) -> list[Mapping[str, Any]]:
     """The payload's entries (OpenAI Chat tools) of the tools that have a handler in `handled`,
     in the catalog's order: a framework is given only the tools it can run."""

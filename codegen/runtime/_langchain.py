@@ -69,7 +69,8 @@ def requests(message: object, parse: Parse) -> list[ToolCallRequest[object]]:
 
 def history_message(message: Any, history: History) -> Any:
     """The `AIMessage` for the history: its calls all in `tool_calls`, with arguments that are a
-    JSON object (as sent when they were one), and no `invalid_tool_calls`; the rest as it was."""
+    JSON object (as sent when they were one), and no `invalid_tool_calls`; the rest as it was.
+    """
     found = calls(message)
     if not found:
         return message
@@ -82,7 +83,12 @@ def history_message(message: Any, history: History) -> Any:
         }
     )
     tool_calls = [
-        {"name": block["name"], "args": block["input"], "id": block["id"], "type": "tool_call"}
+        {
+            "name": block["name"],
+            "args": block["input"],
+            "id": block["id"],
+            "type": "tool_call",
+        }
         for block in turn["content"]
     ]
     return message.model_copy(update={"tool_calls": tool_calls, "invalid_tool_calls": []})
@@ -105,7 +111,9 @@ def tool_messages(results: Iterable[ToolCallResult]) -> list[Any]:
 
 def _last_message(state: object) -> object:
     """The last message of a graph's state: a mapping or object with `messages`, or a list."""
-    listed = state.get("messages") if isinstance(state, Mapping) else getattr(state, "messages", state)
+    listed = (
+        state.get("messages") if isinstance(state, Mapping) else getattr(state, "messages", state)
+    )
     return listed[-1] if isinstance(listed, list) and listed else None
 
 
@@ -116,7 +124,8 @@ def route(state: object) -> str:
 
 def tools_node(executor: ToolExecutor, parse: Parse, history: History) -> Any:
     """A LangGraph node (a `Runnable`, sync and async) that runs the last message's calls and
-    returns the history message (replacing the model's, by its id) and a `ToolMessage` each."""
+    returns the history message (replacing the model's, by its id) and a `ToolMessage` each.
+    """
     runnables = load("langchain_core.runnables", "langchain-core", "the LangGraph tools node")
 
     def update(message: object, results: list[ToolCallResult]) -> dict[str, list[Any]]:

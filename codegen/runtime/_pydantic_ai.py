@@ -57,14 +57,18 @@ def capability(
     """A capability for `Agent(capabilities=[...])`: the toolset of each tool with a handler,
     and the history processor, which runs before every model request."""
     pydantic_ai = _sdk()
-    capabilities = load("pydantic_ai.capabilities", "pydantic-ai-slim", "the pydantic-ai integration")
+    capabilities = load(
+        "pydantic_ai.capabilities", "pydantic-ai-slim", "the pydantic-ai integration"
+    )
     made = toolset(executor, handlers, tools, sent_names, parse, max_retries)
 
     def keep_arguments_json(messages: list[Any]) -> list[Any]:
         return [
-            _corrected(message, pydantic_ai.ToolCallPart, history)
-            if isinstance(message, pydantic_ai.ModelResponse)
-            else message
+            (
+                _corrected(message, pydantic_ai.ToolCallPart, history)
+                if isinstance(message, pydantic_ai.ModelResponse)
+                else message
+            )
             for message in messages
         ]
 
@@ -148,7 +152,7 @@ def _corrected(response: Any, call_part: Any, history: History) -> Any:
     )
     arguments = iter(call["function"]["arguments"] for call in turn["tool_calls"])
     parts = [
-        dataclasses.replace(part, args=next(arguments)) if isinstance(part, call_part) else part
+        (dataclasses.replace(part, args=next(arguments)) if isinstance(part, call_part) else part)
         for part in response.parts
     ]
     return dataclasses.replace(response, parts=parts)
