@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generated.memory_tools import OPENAI_STRICT_TOOLS, OPENAI_TOOLS, MemorySearchArgs, ReadFileArgs
 
@@ -406,3 +408,76 @@ def test_the_package_imports_no_framework_until_one_is_used() -> None:
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+# Calls as LangChain holds them: ids that may repeat or be missing, names of the catalog or not,
+# valid calls' arguments as JSON objects, invalid calls' as any text.
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+IDS = st.sampled_from(["call_0", "call_1", "a", ""]) | st.none()
+NAMES = st.sampled_from(["read_file", "memory_search", "memory.search", "nope", ""])
+VALID = st.fixed_dictionaries(
+    {"id": IDS, "name": NAMES, "args": st.dictionaries(st.text(max_size=8), JSON, max_size=3)}
+)
+INVALID = st.fixed_dictionaries(
+    {"id": IDS, "name": NAMES, "args": st.text(max_size=30) | st.none(), "error": st.none()}
+)
+
+
+@given(valid=st.lists(VALID, max_size=4), invalid=st.lists(INVALID, max_size=4))
+@settings(max_examples=60, deadline=None)
+def test_every_call_of_an_ai_message_is_read_and_kept_valid(
+    valid: list[dict[str, Any]], invalid: list[dict[str, Any]]
+) -> None:
+    """Issue 35 item 3: `from_langchain` reads `tool_calls` then `invalid_tool_calls`, as
+    `from_openai_chat` reads a message (each id once, `call_<n>` for none), and
+    `history_langchain` keeps every call in `tool_calls` with arguments that are a JSON object,
+    whatever LangChain holds; neither raises."""
+    from langchain_core.messages import AIMessage
+
+    from generated.memory_tools import from_openai_chat, langchain_tools
+
+    message = AIMessage(content="", tool_calls=valid, invalid_tool_calls=invalid)
+    chat = [(c["id"], c["name"], c["args"]) for c in [*message.tool_calls, *invalid]]
+    expected = from_openai_chat(
+        {
+            "tool_calls": [
+                {"id": i, "type": "function", "function": {"name": n, "arguments": a}}
+                for i, n, a in chat
+            ]
+        }
+    )
+    assert langchain_tools.from_langchain(message) == expected
+    kept = langchain_tools.history_langchain(message)
+    assert kept.invalid_tool_calls == []
+    assert [call["name"] for call in kept.tool_calls] == [name or "" for _, name, _ in chat]
+    assert all(isinstance(call["args"], dict) for call in kept.tool_calls)
+    json.dumps([call["args"] for call in kept.tool_calls], allow_nan=False)
+    # A call sent as a JSON object is kept as sent.
+    for call, (_, _, args) in zip(kept.tool_calls, chat, strict=True):
+        if isinstance(args, dict):
+            assert call["args"] == args
+
+
+class Unreadable:
+    @property
+    def tool_calls(self) -> list[object]:
+        raise RuntimeError("no")
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [None, 42, "text", {"tool_calls": []}, [], Unreadable()],
+    ids=["None", "int", "str", "dict", "list", "raising"],
+)
+def test_what_is_no_ai_message_has_no_calls(odd: object) -> None:
+    """Issue 35 item 3: the LangChain reader never raises: what is no message has no calls,
+    and is its own history message."""
+    from generated.memory_tools import langchain_tools
+
+    assert langchain_tools.from_langchain(odd) == []
+    assert langchain_tools.history_langchain(odd) is odd

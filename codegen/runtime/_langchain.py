@@ -29,6 +29,8 @@ from ._results import ToolCallResult, to_openai_chat
 from ._runtime import RawArguments, ToolCallRequest
 
 Parse: TypeAlias = Callable[[str, RawArguments, str], ToolCallRequest[object]]
+# The package's `from_openai_chat`: the calls of a Chat Completions message, parsed.
+Read: TypeAlias = Callable[[object], list[ToolCallRequest[object]]]
 # The package's `history_anthropic`: its calls' arguments are objects, as LangChain's are.
 History: TypeAlias = Callable[[object], Mapping[str, Any]]
 
@@ -42,56 +44,58 @@ def _core() -> Any:
     return load("langchain_core.messages", "langchain-core", "the LangChain integration")
 
 
-def calls(message: object) -> list[tuple[str, str, object]]:
-    """Each call of `message` as (id, name, arguments as LangChain holds them): `tool_calls`
-    (an object), then `invalid_tool_calls` (text). What is not a call is skipped."""
-    found = []
-    for field in ("tool_calls", "invalid_tool_calls"):
-        listed = getattr(message, field, None)
-        for call in listed if isinstance(listed, list) else ():
-            if not isinstance(call, Mapping):
-                continue
-            call_id, name = call.get("id"), call.get("name")
-            found.append(
-                (
-                    call_id if isinstance(call_id, str) else "",
-                    name if isinstance(name, str) else "",
-                    call.get("args"),
-                )
-            )
-    return found
+def calls(message: object) -> list[dict[str, object]]:
+    """Each call of `message` as LangChain holds it (`id`, `name`, `args`): `tool_calls` (an
+    object), then `invalid_tool_calls` (text). What cannot be read is no call: nothing raises."""
+    return [*_listed(message, "tool_calls"), *_listed(message, "invalid_tool_calls")]
 
 
-def requests(message: object, parse: Parse) -> list[ToolCallRequest[object]]:
-    """The calls of an `AIMessage`, valid and invalid, parsed."""
-    return [parse(name, raw, call_id) for call_id, name, raw in calls(message)]  # type: ignore[arg-type]  # the parser takes any input
+def _listed(message: object, field: str) -> list[dict[str, object]]:
+    try:
+        value = getattr(message, field, None)
+        listed = value if isinstance(value, list) else []
+        return [dict(call) for call in listed if isinstance(call, Mapping)]
+    except Exception:  # noqa: BLE001 - an object whose attributes or items raise: no calls
+        return []
+
+
+def requests(message: object, read: Read) -> list[ToolCallRequest[object]]:
+    """The calls of an `AIMessage`, valid and invalid, read as the Chat Completions message they
+    were (`read` is the package's `from_openai_chat`): one reading of a reply's calls, with its
+    ids (`call_<n>` for a call without one, a call whose id another holds dropped)."""
+    tool_calls = [
+        {
+            "id": call.get("id"),
+            "type": "function",
+            "function": {"name": call.get("name"), "arguments": call.get("args")},
+        }
+        for call in calls(message)
+    ]
+    return read({"role": "assistant", "tool_calls": tool_calls})
 
 
 def history_message(message: Any, history: History) -> Any:
     """The `AIMessage` for the history: its calls all in `tool_calls`, with arguments that are a
     JSON object (as sent when they were one), and no `invalid_tool_calls`; the rest as it was.
-    """
+    What is no `AIMessage` is returned as it is."""
     found = calls(message)
-    if not found:
+    copy = getattr(message, "model_copy", None) if found else None
+    if not callable(copy):
         return message
-    turn = history(
+    blocks = [
         {
-            "content": [
-                {"type": "tool_use", "id": call_id, "name": name, "input": raw}
-                for call_id, name, raw in found
-            ]
+            "type": "tool_use",
+            "id": call.get("id"),
+            "name": call.get("name"),
+            "input": call.get("args"),
         }
-    )
-    tool_calls = [
-        {
-            "name": block["name"],
-            "args": block["input"],
-            "id": block["id"],
-            "type": "tool_call",
-        }
-        for block in turn["content"]
+        for call in found
     ]
-    return message.model_copy(update={"tool_calls": tool_calls, "invalid_tool_calls": []})
+    tool_calls = [
+        {"name": block["name"], "args": block["input"], "id": block["id"], "type": "tool_call"}
+        for block in history({"content": blocks})["content"]
+    ]
+    return copy(update={"tool_calls": tool_calls, "invalid_tool_calls": []})
 
 
 def tool_messages(results: Iterable[ToolCallResult]) -> list[Any]:
@@ -122,7 +126,7 @@ def route(state: object) -> str:
     return TOOLS_NODE if calls(_last_message(state)) else END
 
 
-def tools_node(executor: ToolExecutor, parse: Parse, history: History) -> Any:
+def tools_node(executor: ToolExecutor, read: Read, history: History) -> Any:
     """A LangGraph node (a `Runnable`, sync and async) that runs the last message's calls and
     returns the history message (replacing the model's, by its id) and a `ToolMessage` each.
     """
@@ -133,11 +137,11 @@ def tools_node(executor: ToolExecutor, parse: Parse, history: History) -> Any:
 
     def run(state: object) -> dict[str, list[Any]]:
         message = _last_message(state)
-        return update(message, [executor.execute(call) for call in requests(message, parse)])
+        return update(message, [executor.execute(call) for call in requests(message, read)])
 
     async def arun(state: object) -> dict[str, list[Any]]:
         message = _last_message(state)
-        return update(message, await executor.aexecute_all(requests(message, parse)))
+        return update(message, await executor.aexecute_all(requests(message, read)))
 
     return runnables.RunnableLambda(run, afunc=arun, name=TOOLS_NODE)
 
