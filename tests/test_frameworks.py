@@ -12,15 +12,18 @@ run, and that the tools each framework sent are the package's own payload consta
 
 from __future__ import annotations
 
+import copy
+import importlib
 import json
 import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -100,7 +103,9 @@ class Stub:
         if asked != answered:
             self.refused.append(f"unanswered {sorted(asked - answered)}")
             return 400, {"error": {"message": "tool_call_ids did not have response messages"}}
-        if self.repeat or not any(message.get("role") == "tool" for message in messages):
+        if self.calls and (
+            self.repeat or not any(message.get("role") == "tool" for message in messages)
+        ):
             calls = [
                 {"id": id_, "type": "function", "function": {"name": name, "arguments": text}}
                 for id_, name, text in self.calls
@@ -413,7 +418,11 @@ def test_the_package_imports_no_framework_until_one_is_used() -> None:
 # Calls as LangChain holds them: ids that may repeat or be missing, names of the catalog or not,
 # valid calls' arguments as JSON objects, invalid calls' as any text.
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=3)
     | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=8,
@@ -481,3 +490,80 @@ def test_what_is_no_ai_message_has_no_calls(odd: object) -> None:
 
     assert langchain_tools.from_langchain(odd) == []
     assert langchain_tools.history_langchain(odd) is odd
+
+
+CATALOGS = ["coercion.yaml", "hostile.yaml", "results.yaml"]
+
+
+@pytest.mark.parametrize("catalog", CATALOGS)
+def test_every_frameworks_tools_are_the_packages_payloads(
+    catalog: str, fixture_package: Callable[[str], ModuleType], stub: Stub
+) -> None:
+    """Issue 35: for every tool of the test catalogs (hostile text, every kind, results), what
+    each framework sends is the package's payload: the Agents SDK `OPENAI_STRICT_TOOLS` as they
+    are (its own strict rewrite leaves them alone), pydantic-ai and LangChain `OPENAI_TOOLS`
+    through each one's own rewrite of a schema (`pydantic_ai_rule`, `langchain_rule`), which
+    leaves the bundled catalog's tools as they are (the end-to-end tests above)."""
+    import agents
+    from langchain.agents import create_agent
+    from langchain_openai import ChatOpenAI
+    from openai import AsyncOpenAI
+    from pydantic_ai import Agent
+
+    agents.set_tracing_disabled(True)
+    stub.calls = []  # the model answers in text
+    pkg = fixture_package(catalog)
+    handlers = {name: (lambda args: None) for name in pkg.TOOLS}
+    tools = {
+        name: importlib.import_module(f"{pkg.__name__}.{name}")
+        for name in ("agents_sdk", "pydantic_ai_tools", "langchain_tools")
+    }
+    model = agents.OpenAIChatCompletionsModel(model="gpt-5", openai_client=AsyncOpenAI())
+    agent = agents.Agent(name="a", model=model, tools=tools["agents_sdk"].function_tools(handlers))
+    agents.Runner.run_sync(agent, "hi", run_config=tools["agents_sdk"].run_config())
+    capability = tools["pydantic_ai_tools"].capability(handlers)
+    Agent("openai-chat:gpt-5", capabilities=[capability]).run_sync("hi")
+    structured = tools["langchain_tools"].structured_tools(handlers)
+    create_agent(ChatOpenAI(model="gpt-5"), tools=structured).invoke({"messages": ["hi"]})
+    assert [request["tools"] for request in stub.requests()] == [
+        pkg.OPENAI_STRICT_TOOLS,
+        [pydantic_ai_rule(tool) for tool in pkg.OPENAI_TOOLS],
+        [langchain_rule(tool) for tool in pkg.OPENAI_TOOLS],
+    ]
+
+
+def langchain_rule(tool: dict[str, Any]) -> dict[str, Any]:
+    """The tool as LangChain sends a tool whose schema is JSON Schema
+    (`convert_to_openai_function`): each `$ref` written out in place (its public
+    `dereference_refs`), `$defs`, `title`s and the root's `description` removed."""
+    from langchain_core.utils.json_schema import dereference_refs
+
+    function = tool["function"]
+    parameters = dereference_refs(copy.deepcopy(function["parameters"]))
+    parameters.pop("$defs", None)
+    parameters.pop("description", None)
+    return {**tool, "function": {**function, "parameters": without_titles(parameters)}}
+
+
+def without_titles(node: object, names: bool = False) -> object:
+    """`node` without the keyword `title` (a property named `title` stays)."""
+    if isinstance(node, list):
+        return [without_titles(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        key: without_titles(value, key == "properties" and not names)
+        for key, value in node.items()
+        if names or key != "title"
+    }
+
+
+def pydantic_ai_rule(tool: dict[str, Any]) -> dict[str, Any]:
+    """The tool as pydantic-ai's OpenAI models send any tool: its schema through the profile's
+    `OpenAIJsonSchemaTransformer`, not strict (no `title`; `properties` on every object; a `$ref`
+    with keywords beside it moved into `anyOf`: the same schema, spelt otherwise)."""
+    from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
+
+    function = tool["function"]
+    parameters = OpenAIJsonSchemaTransformer(copy.deepcopy(function["parameters"]), strict=False)
+    return {**tool, "function": {**function, "parameters": parameters.walk()}}
