@@ -44,10 +44,13 @@ from codegen.python.format import format_python
 from codegen.python.imports import TAKEN
 from codegen.python.namespace import package_exports, tool_names
 from codegen.python.render import (
+    INTEGRATIONS,
+    INTEGRATIONS_NEED,
     header,
     package_bound,
     render_handlers,
     render_init,
+    render_integration,
     render_mcp,
     render_payloads,
     render_shared,
@@ -257,6 +260,8 @@ def _shared_files(
         f"{package}/mcp.py": render_mcp(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
+    if INTEGRATIONS_NEED in catalog.providers:
+        shared.update({f"{package}/{name}.py": render_integration(name) for name in INTEGRATIONS})
     for path, text in shared.items():
         files[path] = _formatted(results, path, text)
     # The prompts of prompt mode, as files: the package's constants are read from them

@@ -232,6 +232,34 @@ def render_mcp() -> str:
     return f"{_SHARED_HEADER}\n{doc}\n\nfrom __future__ import annotations\n\n{body}"
 
 
+# The modules that put the tools into an agent framework (docs/frameworks.md), by their name in the
+# package, each made from `templates/package_<name>.py.jinja` and the same in every package. They
+# read the OpenAI payloads, so a package has them when its build emits those (`INTEGRATIONS_NEED`).
+INTEGRATIONS = {
+    "agents_sdk": (
+        "The catalog's tools in the OpenAI Agents SDK: `function_tools(handlers)` and"
+        " `run_config()`. Needs `openai-agents` only when used."
+    ),
+    "pydantic_ai_tools": (
+        "The catalog's tools in pydantic-ai: `capability(handlers)`, its toolset and history processor."
+        " Needs `pydantic-ai-slim` only when used."
+    ),
+    "langchain_tools": (
+        "The catalog's tools in LangChain and LangGraph: calls from an `AIMessage`, `ToolMessage`s,"
+        " a tools node and route, `StructuredTool`s. Needs `langchain-core` only when used."
+    ),
+}
+INTEGRATIONS_NEED = "openai"
+
+
+def render_integration(name: str) -> str:
+    """The package's module `name` of INTEGRATIONS. It names only the package's own exports, so
+    it is the same in every package."""
+    body = environment().get_template(f"package_{name}.py.jinja").render()
+    doc = docstring(INTEGRATIONS[name])
+    return f"{_SHARED_HEADER}\n{doc}\n\nfrom __future__ import annotations\n\n{body}"
+
+
 def render_tools_init(catalog: Catalog) -> str:
     return f"{header(catalog.source, catalog.sha256)}{docstring('One module per tool of the catalog.')}\n"
 

@@ -33,6 +33,10 @@ MODULES = (
     "prompts",
     "outbound",
     "values",
+    "frameworks",
+    "agents",
+    "pydantic_ai",
+    "langchain",
 )
 
 
