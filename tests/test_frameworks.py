@@ -448,7 +448,7 @@ def test_every_call_of_an_ai_message_is_read_and_kept_valid(
     whatever LangChain holds; neither raises."""
     from langchain_core.messages import AIMessage
 
-    from generated.memory_tools import from_openai_chat, langchain_tools
+    from generated.memory_tools import TOOLS, from_openai_chat, langchain_tools
 
     message = AIMessage(content="", tool_calls=valid, invalid_tool_calls=invalid)
     chat = [(c["id"], c["name"], c["args"]) for c in [*message.tool_calls, *invalid]]
@@ -463,13 +463,21 @@ def test_every_call_of_an_ai_message_is_read_and_kept_valid(
     assert langchain_tools.from_langchain(message) == expected
     kept = langchain_tools.history_langchain(message)
     assert kept.invalid_tool_calls == []
-    assert [call["name"] for call in kept.tool_calls] == [name or "" for _, name, _ in chat]
+    # Every request answers exactly one call of the history (a call whose id another holds is
+    # dropped from both), by id and tool (the history keeps the name as sent: an alias, say).
+    assert [
+        (call["id"], TOOLS.wire_name(call["name"]) or call["name"]) for call in kept.tool_calls
+    ] == [(request.tool_call_id, request.tool_name) for request in expected]
     assert all(isinstance(call["args"], dict) for call in kept.tool_calls)
     json.dumps([call["args"] for call in kept.tool_calls], allow_nan=False)
-    # A call sent as a JSON object is kept as sent.
-    for call, (_, _, args) in zip(kept.tool_calls, chat, strict=True):
-        if isinstance(args, dict):
-            assert call["args"] == args
+    # A call sent as a JSON object is kept as sent (its request's raw text is that object's).
+    for call, request in zip(kept.tool_calls, expected, strict=True):
+        try:
+            sent = json.loads(request.raw_arguments)
+        except ValueError:
+            continue
+        if isinstance(sent, dict):
+            assert call["args"] == sent
 
 
 class Unreadable:

@@ -130,9 +130,13 @@ def _id(slot: CallSlot) -> str:
 
 def _text(raw: object, slot: CallSlot) -> str:
     """The call's arguments as JSON object text: as sent when they are one already, and one
-    that can be sent on (`_outbound.strict_loads`: no lone surrogate, no number out of range)."""
+    that can be sent on (`_outbound.strict_loads`: no lone surrogate, no number out of range);
+    an object given as a record rather than text (LangChain's `args`) is its strict text, as
+    `_object` keeps it."""
     if isinstance(raw, str) and isinstance(strict_loads(raw), dict):
         return raw
+    if isinstance(raw, Mapping) and (text := strict_text(raw)) is not None:
+        return text
     return _values_text(slot)
 
 

@@ -10,10 +10,11 @@ keeps no order between the two lists. An invalid call is parsed from its text as
 the handler runs when the parser can read it, and the model reads why when it cannot; a result
 that is not a success is a `ToolMessage` with `status="error"`.
 
-The history message is the `AIMessage` with every call in `tool_calls`, its arguments as the
-package's history rule writes them (`history_anthropic`'s, whose arguments are objects, as
-LangChain's are: as sent when they were one, else the parser's corrected values), and no invalid
-call left, which langchain-openai would send on as the model wrote it.
+The history message is the `AIMessage` with the calls its requests answer in `tool_calls`, read
+as the same Chat Completions message as the requests and written by the package's
+`history_openai_chat` (arguments as sent when they were one JSON object, else the parser's
+corrected values; a call whose id another holds dropped, as its request is), and no invalid call
+left, which langchain-openai would send on as the model wrote it.
 
 `StructuredTool`s are for agents that run LangChain's own tool loop (`create_agent`): that loop
 never sees an invalid call, so they cover the slips inside valid JSON only.
@@ -21,6 +22,7 @@ never sees an invalid call, so they cover the slips inside valid JSON only.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
@@ -32,7 +34,7 @@ from ._runtime import RawArguments, ToolCallRequest
 Parse: TypeAlias = Callable[[str, RawArguments, str], ToolCallRequest[object]]
 # The package's `from_openai_chat`: the calls of a Chat Completions message, parsed.
 Read: TypeAlias = Callable[[object], list[ToolCallRequest[object]]]
-# The package's `history_anthropic`: its calls' arguments are objects, as LangChain's are.
+# The package's `history_openai_chat`: the turn whose calls the requests of `read` answer.
 History: TypeAlias = Callable[[object], Mapping[str, Any]]
 
 # The node `route` sends a graph to when the last message has calls.
@@ -60,41 +62,46 @@ def _listed(message: object, field: str) -> list[dict[str, object]]:
         return []
 
 
+def _chat_message(message: object) -> dict[str, object]:
+    """The Chat Completions message an `AIMessage`'s calls were, valid and invalid: the one
+    reading both its requests and its history message come from."""
+    return {
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": call.get("id"),
+                "type": "function",
+                "function": {"name": call.get("name"), "arguments": call.get("args")},
+            }
+            for call in calls(message)
+        ],
+    }
+
+
 def requests(message: object, read: Read) -> list[ToolCallRequest[object]]:
     """The calls of an `AIMessage`, valid and invalid, read as the Chat Completions message they
     were (`read` is the package's `from_openai_chat`): one reading of a reply's calls, with its
     ids (`call_<n>` for a call without one, a call whose id another holds dropped)."""
-    tool_calls = [
-        {
-            "id": call.get("id"),
-            "type": "function",
-            "function": {"name": call.get("name"), "arguments": call.get("args")},
-        }
-        for call in calls(message)
-    ]
-    return read({"role": "assistant", "tool_calls": tool_calls})
+    return read(_chat_message(message))
 
 
 def history_message(message: Any, history: History) -> Any:
-    """The `AIMessage` for the history: its calls all in `tool_calls`, with arguments that are a
-    JSON object (as sent when they were one), and no `invalid_tool_calls`; the rest as it was.
-    What is no `AIMessage` is returned as it is."""
+    """The `AIMessage` for the history: in `tool_calls`, the calls its requests answer, with
+    arguments that are a JSON object (as sent when they were one), and no `invalid_tool_calls`;
+    the rest as it was. What is no `AIMessage` is returned as it is."""
     found = calls(message)
     copy = getattr(message, "model_copy", None) if found else None
     if not callable(copy):
         return message
-    blocks = [
-        {
-            "type": "tool_use",
-            "id": call.get("id"),
-            "name": call.get("name"),
-            "input": call.get("args"),
-        }
-        for call in found
-    ]
     tool_calls = [
-        {"name": block["name"], "args": block["input"], "id": block["id"], "type": "tool_call"}
-        for block in history({"content": blocks})["content"]
+        {
+            "name": call["function"]["name"],
+            # History writes strict JSON text of one object: read back, it is that object.
+            "args": json.loads(call["function"]["arguments"]),
+            "id": call["id"],
+            "type": "tool_call",
+        }
+        for call in history(_chat_message(message)).get("tool_calls", [])
     ]
     return copy(update={"tool_calls": tool_calls, "invalid_tool_calls": []})
 

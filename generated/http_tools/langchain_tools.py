@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from . import OPENAI_TOOLS, PROVIDER_NAMES, from_openai_chat, history_anthropic, parse
+from . import OPENAI_TOOLS, PROVIDER_NAMES, from_openai_chat, history_openai_chat, parse
 from ._handlers import Executor, Handlers
 from ._langchain import END, TOOLS_NODE, route
 from ._langchain import history_message as _history_message
@@ -37,7 +37,7 @@ def from_langchain(message: object) -> list[ToolCallRequest[object]]:
 def history_langchain(message: Any) -> Any:
     """The `AIMessage` to keep in the history: every call in `tool_calls` with arguments that
     are a JSON object (as sent when they were one), none left in `invalid_tool_calls`."""
-    return _history_message(message, history_anthropic)
+    return _history_message(message, history_openai_chat)
 
 
 def to_langchain(results: Iterable[ToolCallResult]) -> list[Any]:
@@ -49,7 +49,7 @@ def tools_node(handlers: Handlers, *, timeout: float | None = None) -> Any:
     """A LangGraph node for `graph.add_node(TOOLS_NODE, tools_node(handlers))`, routed to by
     `route`: it runs the last message's calls, valid and invalid, and puts the history message
     (replacing the model's, by its id) and the `ToolMessage`s in the state's `messages`."""
-    return _tools_node(Executor(handlers, timeout=timeout), from_openai_chat, history_anthropic)
+    return _tools_node(Executor(handlers, timeout=timeout), from_openai_chat, history_openai_chat)
 
 
 def structured_tools(handlers: Handlers, *, timeout: float | None = None) -> list[Any]:
