@@ -39,6 +39,7 @@ from codegen.catalog.kinds import (
     UriKind,
     walk,
 )
+from codegen.python.attributes import attributes, call_self
 from codegen.python.literals import literal
 
 K = TypeVar("K", bound=Kind)
@@ -367,11 +368,11 @@ class PyField:
     kind: PyKind[Any]
 
     @classmethod
-    def of(cls, field: Field) -> PyField:
+    def of(cls, field: Field, py_name: str) -> PyField:
         return cls(
             field,
             field.wire_name,
-            field.py_name,
+            py_name,
             field.required,
             field.has_default,
             field.default,
@@ -434,7 +435,8 @@ class PyObject(PyKind[ObjectKind]):
 
     @property
     def extra_field(self) -> str:
-        return self.kind.extra_field
+        """The field of the open object's other keys ("" when it is closed)."""
+        return attributes(self.kind).extra
 
     @property
     def keys_name(self) -> str:
@@ -446,7 +448,8 @@ class PyObject(PyKind[ObjectKind]):
 
     @cached_property
     def fields(self) -> tuple[PyField, ...]:
-        return tuple(PyField.of(f) for f in self.kind.fields)
+        names = attributes(self.kind).fields
+        return tuple(PyField.of(f, names[f.wire_name]) for f in self.kind.fields)
 
     @cached_property
     def extra(self) -> PyKind[Any] | None:
@@ -564,10 +567,10 @@ class PyTool:
         """The parameters of the keywords Protocol's `__call__`: each field, by keyword only."""
         args = self.args
         fields = [f"{f.py_name}: {_numeric_tower(f.field_annotation)}" for f in args.fields]
-        if self.tool.args.extra_field:
-            fields.append(f"{self.tool.args.extra_field}: {args.extra_annotation}")
-        call_self = self.tool.call_self
-        return [call_self, "*", *fields] if fields else [call_self]
+        if args.extra_field:
+            fields.append(f"{args.extra_field}: {args.extra_annotation}")
+        first = call_self(self.tool)
+        return [first, "*", *fields] if fields else [first]
 
 
 def _numeric_tower(annotation: str) -> str:
