@@ -40,6 +40,7 @@ from codegen.memory import BuildMemory
 from codegen.outputs import ALL_PROVIDERS
 from codegen.package_files import Files
 from codegen.payloads.files import joined_payload, joined_payloads, payload_files, payloads
+from codegen.python.attributes import findings as attribute_findings
 from codegen.python.format import format_python
 from codegen.python.imports import TAKEN
 from codegen.python.namespace import package_exports, tool_names
@@ -162,7 +163,12 @@ def check_loaded(
     python_names, renamed = tool_names(loaded, skip, bound)
     found += renamed
     catalog, more = normalize(
-        loaded, skip=skip, results=results, python_names=python_names, reserved=TAKEN
+        loaded,
+        skip=skip,
+        results=results,
+        python_names=python_names,
+        reserved=TAKEN,
+        named=partial(attribute_findings, loaded.file),
     )
     found += more
     if catalog is None or any(d.level == "error" for d in found):

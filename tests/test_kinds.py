@@ -4,13 +4,14 @@ kind, and nothing in the front end reaches into a back end."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 from pathlib import Path
 
 import pytest
 
 import codegen
-from codegen.catalog import kinds
+from codegen.catalog import ir, kinds
 from codegen.python.model import MODELS, PyKind, model
 from codegen.text.describe import TEXTS, constraints, prompt_type, type_text
 
@@ -59,6 +60,61 @@ def test_the_front_end_imports_no_back_end() -> None:
         if any(module == end or module.startswith(end + ".") for end in BACK_ENDS)
     ]
     assert crossings == []
+
+
+# Fields of the IR that hold a Python name still made by the front end: the rest of issue 33
+# item 1 (the tool's module, parser and classes, and the module-level helpers and tables, are to
+# be named by `python/namespace` too). None may be added; each that moves leaves this list.
+PYTHON_NAMES_LEFT = {
+    "Tool.module",
+    "Tool.parse_name",
+    "Tool.keywords_name",
+    "Kind.helper",
+    "ObjectKind.class_name",
+    "ObjectKind.keys_name",
+    "ObjectKind.draft_name",
+    "StringKind.pattern_name",
+    "EnumKind.alias",
+    "EnumKind.table",
+    "EnumKind.folded_table",
+    "EnumKind.value_set",
+    "JsonChoiceKind.table",
+}
+# What a field that holds a Python name is called (a wire name is `wire_name`).
+PYTHON_NAME_FIELDS = {"py_name", "module", "alias", "helper", "call_self", "extra_field"}
+
+
+def _holds_a_python_name(field: str) -> bool:
+    return field in PYTHON_NAME_FIELDS or (
+        field != "wire_name" and field.endswith(("_name", "table", "_set"))
+    )
+
+
+def test_the_ir_holds_no_python_names() -> None:
+    """Issue 33 item 1: the IR holds wire names and paths; the Python names are the back end's
+    (`python/attributes` names a class's fields and their locals). A field
+    of a dataclass of `ir` or `kinds` named like a Python name is one of those left to move."""
+    classes = {
+        cls
+        for module in (ir, kinds)
+        for cls in vars(module).values()
+        if inspect.isclass(cls)
+        and dataclasses.is_dataclass(cls)
+        and cls.__module__ == module.__name__
+    }
+    found = {
+        f"{owner.__name__}.{field.name}"
+        for cls in classes
+        for field in dataclasses.fields(cls)
+        if _holds_a_python_name(field.name)
+        # Named on the class that declares it, not on each subclass.
+        for owner in [
+            next(
+                c for c in reversed(cls.__mro__) if field.name in vars(c).get("__annotations__", {})
+            )
+        ]
+    }
+    assert found == PYTHON_NAMES_LEFT
 
 
 def _package(path: Path) -> str:

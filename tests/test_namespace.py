@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from codegen.build import check_catalogs
 from codegen.catalog.ir import Tool
+from codegen.python.attributes import attributes
 from codegen.python.render import OWN_EXPORTS, package_bound
 
 WIRE_NAMES = [tool["name"] for tool in catalog()["tools"]]
@@ -50,9 +51,10 @@ def test_every_tool_is_reached_through_parse_its_parser_args_and_result(
     args_class, result_class = tool.class_names
     assert getattr(pkg, args_class) is getattr(module, args_class)
     assert type(request.arguments) is getattr(pkg, args_class)
-    attributes = {f.wire_name: getattr(request.arguments, f.py_name) for f in tool.args.fields}
-    nested = {w: {"level": v.level} for w, v in attributes.items() if hasattr(v, "level")}
-    assert {**attributes, **nested} == values == request.values
+    names = attributes(tool.args).fields
+    given = {wire: getattr(request.arguments, name) for wire, name in names.items()}
+    nested = {w: {"level": v.level} for w, v in given.items() if hasattr(v, "level")}
+    assert {**given, **nested} == values == request.values
     parser = getattr(pkg, tool.parse_name)
     assert parser is getattr(module, tool.parse_name)
     assert parser(values).arguments == request.arguments

@@ -29,7 +29,6 @@ class Tool:
     args: ObjectKind  # the root object: <Pascal>Args
     parse_name: str
     keywords_name: str  # the Protocol of a handler that takes the parameters as keywords
-    call_self: str  # its __call__'s first parameter: `self`, unless a parameter is called so
     schema: dict[str, Any]  # the parameters exactly as the catalog wrote them
     classes: tuple[ObjectKind, ...]  # dataclasses, children before parents
     enums: tuple[EnumKind, ...]

@@ -213,10 +213,10 @@ class MapKind(_Collection):
 
 @dataclass(frozen=True, eq=False)
 class Field:
-    """A property of an object: its wire name, Python name, kind and cardinality."""
+    """A property of an object: its wire name, kind and cardinality. Its Python name is the code
+    back end's (`python.attributes`), from the wire name and the pin."""
 
     wire_name: str
-    py_name: str
     kind: Kind
     required: bool
     description: str
@@ -224,6 +224,10 @@ class Field:
     default: object = None
     # The schema's `examples`, as written: the prompts and docs show them (checked there).
     examples: tuple[object, ...] = ()
+    # The `x-python-name` the catalog pins, as written (None: none).
+    pinned: str | None = None
+    # Where the property is, by JSON path inside its tool: what a finding on its name points at.
+    path: tuple[str | int, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -235,9 +239,9 @@ class ObjectKind(Kind):
     fields: tuple[Field, ...] = ()
     # The kind of undeclared keys when `additionalProperties` has a schema; else they are unknown.
     extra: Kind | None = None
-    # The Python name of the field that holds the undeclared keys of an open object
-    # (`additionalProperties` true, {} or a schema beside `properties`); "" when it is closed.
-    extra_field: str = ""
+    # Whether undeclared keys are kept (`additionalProperties` true, {} or a schema beside
+    # `properties`): the back end gives them a field of their own.
+    open: bool = False
     root: bool = False
     keys_name: str = ""  # the module-level frozenset of declared wire names
     draft_name: str = ""  # the module-level writable twin of the dataclass (runtime.draft_class)

@@ -16,7 +16,6 @@ from codegen.catalog.context import ToolContext
 from codegen.catalog.ir import Catalog, Tool, classes_of
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, ObjectKind, StringKind, walk
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
-from codegen.catalog.names import Names
 from codegen.catalog.objects import object_kind
 from codegen.catalog.returns import has_result, result_of
 from codegen.catalog.reuse import (
@@ -45,13 +44,16 @@ def normalize(
     *,
     python_names: Mapping[int, tuple[str, str]],
     reserved: frozenset[str],
+    named: Callable[[Tool], list[Diagnostic]],
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are
     left out. Each tool's module and class stem are the code back end's (`python_names`, by
     index: `python.namespace.tool_names`). With `results`, a tool the last build normalized with
     the same definition, Python names and layout is taken from there, its findings anchored where
     it is now. No name the IR gives a tool's module is in `reserved` (the names the code back end
-    binds in every module)."""
+    binds in every module). `named` says what the code back end finds in a tool's names
+    (`python.attributes.findings`): kept with the tool's own findings, so a rebuild gives them
+    back with the rest."""
     data = loaded.data
     problems: list[Diagnostic] = []
     if keyword.iskeyword(data["name"]):
@@ -104,6 +106,8 @@ def normalize(
             except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
                 problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
                 continue
+            if tool is not None:
+                problems += named(tool)
             if results is not None:
                 found = relative(problems[start:], line, path)
                 results.put("tool", parts, (tool and head(tool), found))
@@ -205,7 +209,6 @@ def tool_ir(ctx: ToolContext) -> Tool | None:
         args=root,
         parse_name=f"parse_{ctx.module}",
         keywords_name=keywords_name,
-        call_self=Names(f.py_name for f in root.fields).take("self"),
         schema=ctx.fixed_schema(),
         classes=classes,
         enums=tuple(k for k in kinds if isinstance(k, EnumKind)),

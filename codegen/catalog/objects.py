@@ -1,11 +1,12 @@
-"""Rules for `type: object`: with properties a record (a dataclass) each, with their fields,
-Python names and checked defaults; without, a map or a free-form object."""
+"""Rules for `type: object`: with properties a record (a dataclass) each, with their fields
+(wire names and pins: their Python names are the code back end's, `python.attributes`) and checked
+defaults; without, a map or a free-form object."""
 
 from __future__ import annotations
 
-import keyword
 from collections.abc import Callable, Iterator
 from datetime import date, datetime
+from functools import partial
 from typing import Any
 
 from codegen.catalog.context import GONE, ToolContext
@@ -20,7 +21,7 @@ from codegen.catalog.kinds import (
     MapKind,
     ObjectKind,
 )
-from codegen.catalog.names import Claim, identifier, pascal, resolve, snake_base, usable
+from codegen.catalog.names import pascal
 from codegen.diagnostics import JsonPath, quoted, worded
 
 
@@ -82,29 +83,22 @@ def object_kind(
     if required != listed and (required or isinstance(listed, list)):
         ctx.fix((*path, "required"), list(required))
     fields: list[Field] = []
-    for wire, py_name in python_names(ctx, properties, path).items():
-        prop = properties[wire]
+    for wire, prop in properties.items():
         where = (*path, "properties", wire)
         kind = ctx.kind(prop, where, (*parts, wire))
-        fields.append(field(ctx, wire, py_name, kind, prop, where, wire in required))
+        fields.append(field(ctx, wire, kind, prop, where, wire in required))
     extra_schema = schema.get("additionalProperties")
     extra = None
     if isinstance(extra_schema, dict) and extra_schema:
         extra = ctx.kind(extra_schema, (*path, "additionalProperties"), (*parts, "extra"))
-    # Open (other keys allowed, as JSON Schema says): they are kept, in a field of their own.
-    extra_field = ""
-    if extra_schema is True or isinstance(extra_schema, dict):
-        taken = {f.py_name for f in fields}
-        extra_field = "extra"
-        while extra_field in taken:
-            extra_field += "_"
     constant = helper.strip("_").upper() or "ARGUMENTS"
     return ObjectKind(
         class_name=class_name,
         description=schema.get("description", ""),
         fields=tuple(fields),
         extra=extra,
-        extra_field=extra_field,
+        # Open (other keys allowed, as JSON Schema says): they are kept, in a field of their own.
+        open=extra_schema is True or isinstance(extra_schema, dict),
         root=root,
         nullable=nullable,
         helper=helper,
@@ -144,76 +138,30 @@ def plain_property(
     return {word: value for word, value in prop.items() if word not in flags}
 
 
-def python_names(ctx: ToolContext, properties: dict[str, Any], path: JsonPath) -> dict[str, str]:
-    """Each property's Python name, by the one naming rule (`names.resolve`): names that
-    collide are told apart, with a warning."""
-    claims: list[Claim[str]] = []
-    for wire, prop in properties.items():
-        pinned = isinstance(prop, dict) and "x-python-name" in prop
-        base = prop["x-python-name"] if pinned else snake_base(wire)
-        if pinned and not usable(base):
-            ctx.warn(
-                (*path, "properties", wire, "x-python-name"),
-                f"x-python-name {quoted(base)} is a Python keyword or a name the generated class"
-                f" uses: the field is {quoted(identifier(base))}",
-                "CG106",
-            )
-
-        def variants(n: int, base: str = base) -> tuple[str, ...]:
-            return (identifier(base, n),)
-
-        claims.append(
-            Claim(
-                wire,
-                variants,
-                pinned=pinned,
-                exact=wire == identifier(base),
-            )
-        )
-    given, renames = resolve(claims)
-    for rename in renames:
-        if rename.pinned:
-            message = (
-                f"parameters {quoted(rename.owner)} and {quoted(rename.holder)} both pin Python name"
-                f" {quoted(rename.wanted)}: {quoted(rename.owner)} becomes {quoted(rename.given)} (give it"
-                " another x-python-name)"
-            )
-        else:
-            message = (
-                f"parameter {quoted(rename.owner)} becomes Python name {quoted(rename.given)}, since"
-                f" parameter {quoted(rename.holder)} has {quoted(rename.wanted)} (set x-python-name on"
-                " either to choose)"
-            )
-        ctx.warn((*path, "properties", rename.owner), message, "CG106")
-    renamed = {rename.owner for rename in renames}
-    for claim in claims:
-        (name,) = given[claim.owner]
-        base = snake_base(claim.owner)
-        if not claim.pinned and claim.owner not in renamed and not usable(base):
-            # `date` would shadow the class's own annotations, `class` cannot be a name at all.
-            why = (
-                "a Python keyword" if keyword.iskeyword(base) else "a name the generated class uses"
-            )
-            message = (
-                f"parameter {quoted(claim.owner)} becomes Python name {quoted(name)}, since"
-                f" {quoted(base)} is {why} (set x-python-name to choose)"
-            )
-            ctx.warn((*path, "properties", claim.owner), message, "CG106")
-    return {wire: given[wire][0] for wire in properties}
-
-
 def field(
-    ctx: ToolContext, wire: str, py_name: str, kind: Kind, prop: Any, path: JsonPath, required: bool
+    ctx: ToolContext, wire: str, kind: Kind, prop: Any, path: JsonPath, required: bool
 ) -> Field:
     description = prop.get("description", "") if isinstance(prop, dict) else ""
     examples = prop.get("examples", []) if isinstance(prop, dict) else []
     examples = tuple(examples) if isinstance(examples, list) else ()
+    pinned = prop.get("x-python-name") if isinstance(prop, dict) else None
+    # The field but its default, which each return below gives or leaves out.
+    made = partial(
+        Field,
+        wire,
+        kind,
+        required,
+        description,
+        examples=examples,
+        pinned=pinned,
+        path=(*ctx.base[2:], *path),
+    )
     if not isinstance(prop, dict) or "default" not in prop:
-        return Field(wire, py_name, kind, required, description, examples=examples)
+        return made()
     default = prop["default"]
     if default is None and not kind.nullable:
         # `default: null` means "no value"
-        return Field(wire, py_name, kind, required, description, examples=examples)
+        return made()
     if isinstance(kind, IntegerKind) and isinstance(default, float) and default.is_integer():
         default = int(default)
     problems = list(default_problems(ctx, prop, kind, default))
@@ -223,21 +171,12 @@ def field(
         if fixed is None or list(default_problems(ctx, prop, kind, fixed[0])):
             ctx.warn((*path, "default"), f"{problems[0]}: the parameter has no default", "CG105")
             ctx.fix((*path, "default"), GONE)
-            return Field(wire, py_name, kind, required, description, examples=examples)
+            return made()
         default, codes = fixed
         how = ", ".join(code.split(":", 1)[0] for code in codes) or "as the parser reads it"
         ctx.warn((*path, "default"), f"{problems[0]}: read as {quoted(default)} ({how})", "CG105")
         ctx.fix((*path, "default"), default)
-    return Field(
-        wire,
-        py_name,
-        kind,
-        required,
-        description,
-        has_default=True,
-        default=default,
-        examples=examples,
-    )
+    return made(has_default=True, default=default)
 
 
 def default_problems(

@@ -304,7 +304,6 @@ HEAD = (
     "module",
     "parse_name",
     "keywords_name",
-    "call_self",
     "sha256",
     "examples",
     "class_names",

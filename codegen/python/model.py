@@ -39,6 +39,7 @@ from codegen.catalog.kinds import (
     UriKind,
     walk,
 )
+from codegen.python.attributes import attributes
 from codegen.python.literals import literal
 from codegen.runtime._runtime import keyword_names
 
@@ -368,11 +369,11 @@ class PyField:
     kind: PyKind[Any]
 
     @classmethod
-    def of(cls, field: Field) -> PyField:
+    def of(cls, field: Field, py_name: str) -> PyField:
         return cls(
             field,
             field.wire_name,
-            field.py_name,
+            py_name,
             field.required,
             field.has_default,
             field.default,
@@ -435,7 +436,8 @@ class PyObject(PyKind[ObjectKind]):
 
     @property
     def extra_field(self) -> str:
-        return self.kind.extra_field
+        """The field of the open object's other keys ("" when it is closed)."""
+        return attributes(self.kind).extra
 
     @property
     def keys_name(self) -> str:
@@ -447,7 +449,8 @@ class PyObject(PyKind[ObjectKind]):
 
     @cached_property
     def fields(self) -> tuple[PyField, ...]:
-        return tuple(PyField.of(f) for f in self.kind.fields)
+        names = attributes(self.kind).fields
+        return tuple(PyField.of(f, names[f.wire_name]) for f in self.kind.fields)
 
     @cached_property
     def extra(self) -> PyKind[Any] | None:
@@ -575,11 +578,11 @@ class PyTool:
         the name the executor binds it by (`keyword_names`, the runtime's one rule)."""
         args = self.args
         annotations = [_numeric_tower(f.field_annotation) for f in args.fields]
-        attributes = [f.py_name for f in args.fields]
-        if self.tool.args.extra_field:
+        attrs = [f.py_name for f in args.fields]
+        if args.extra_field:
             annotations.append(args.extra_annotation)
-            attributes.append(self.tool.args.extra_field)
-        names = keyword_names([f.wire_name for f in args.fields], attributes)
+            attrs.append(args.extra_field)
+        names = keyword_names([f.wire_name for f in args.fields], attrs)
         fields = [f"{name}: {annotation}" for name, annotation in zip(names, annotations)]
         # The method's own first parameter, under a name no keyword takes.
         call_self = "self"
