@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import ObjectKind
-from codegen.catalog.names import Claim, Names, identifier, resolve, snake_base, usable
+from codegen.catalog.names import Claim, identifier, resolve, snake_base, usable
 from codegen.diagnostics import Diagnostic, format_path, quoted, warning
 
 # The endings `coerce.jinja` puts on an attribute for the locals of a parse function.
