@@ -12,6 +12,7 @@ run, and that the tools each framework sent are the package's own payload consta
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import importlib
 import json
@@ -130,6 +131,36 @@ class Stub:
         return [body for _, body in self.received]
 
 
+def chunks(reply: dict[str, Any]) -> list[dict[str, Any]]:
+    """A whole Chat Completions reply as the chunks a stream of it is: each call's name and id
+    first, then its arguments in two pieces; then the finish reason."""
+    choice = reply["choices"][0]
+    message = choice["message"]
+    head = {k: reply[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": message.get("content")}]
+    for index, call in enumerate(message.get("tool_calls") or ()):
+        text = call["function"]["arguments"]
+        deltas.append(
+            {
+                "tool_calls": [
+                    {
+                        "index": index,
+                        "id": call["id"],
+                        "type": "function",
+                        "function": {"name": call["function"]["name"], "arguments": ""},
+                    }
+                ]
+            }
+        )
+        for piece in (text[: len(text) // 2], text[len(text) // 2 :]):
+            deltas.append({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+    finish = [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]
+    return [
+        *(head | {"choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas),
+        head | {"choices": finish},
+    ]
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[Stub]:
     state = Stub()
@@ -139,6 +170,14 @@ def server() -> Iterator[Stub]:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             state.received.append((self.path, body))
             status, reply = state.reply(body)
+            if body.get("stream") and status == 200:
+                self.send_response(status)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for chunk in chunks(reply):
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.write(b"data: [DONE]\n\n")
+                return
             data = json.dumps(reply).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -361,6 +400,35 @@ def test_litellm(stub: Stub) -> None:
     requests = assert_two_turns(stub, given, OPENAI_TOOLS)
     assert answers(requests[1]) == ANSWERS
     assert scope["reply"].choices[0].message.content == FINAL
+
+
+@pytest.mark.parametrize("way", ["for", "async for"])
+def test_litellm_stream_is_read_the_way_it_is_used(stub: Stub, way: str) -> None:
+    """Issue 35 item 4: LiteLLM's stream is iterable both ways; `from_openai_chat_stream` reads
+    it as it is used, and gives the requests `from_openai_chat` gives for the whole reply."""
+    import litellm
+
+    from generated.memory_tools import OPENAI_TOOLS, from_openai_chat, from_openai_chat_stream
+
+    asked: dict[str, Any] = {
+        "model": "openai/gpt-5",
+        "messages": [{"role": "user", "content": "notes?"}],
+        "tools": OPENAI_TOOLS,
+    }
+    whole = from_openai_chat(litellm.completion(**asked))
+    if way == "for":
+        stream = from_openai_chat_stream(litellm.completion(**asked, stream=True))
+        streamed, problems = list(stream), stream.problems
+    else:
+
+        async def read() -> tuple[list[Any], list[Any]]:
+            stream = from_openai_chat_stream(await litellm.acompletion(**asked, stream=True))
+            return [request async for request in stream], stream.problems
+
+        streamed, problems = asyncio.run(read())
+    assert len(whole) == len(SLIPPED)
+    assert streamed == whole
+    assert problems == []
 
 
 HANDLERS = "{'read_file': lambda args: ''}"

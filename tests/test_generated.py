@@ -106,9 +106,29 @@ def test_generated_code_passes_mypy_strict(
     assert all(line.startswith(str(user)) for line in done.stdout.splitlines()[:-1]), done.stdout
 
 
+# Also a stream iterable both ways (LiteLLM's), which the readers give an `EitherCallStream`
+# for: `for` and `async for` over it both type-check (issue 35 item 4).
 MISSPELT = """\
-from memory_tools import OPENAI_TOOLS, OPENAI_TOOOLS, MemorySearchArgs
+from collections.abc import AsyncIterator, Iterator
+
+from memory_tools import OPENAI_TOOLS, OPENAI_TOOOLS, MemorySearchArgs, from_openai_chat_stream
 from names_everywhere import UpdateConfigSettings2, parse_reply, parse_reply_2, parse_reply_3
+
+
+class BothWays:
+    def __iter__(self) -> Iterator[object]:
+        return iter(())
+
+    def __aiter__(self) -> AsyncIterator[object]:
+        raise NotImplementedError
+
+
+def read_both_ways() -> list[str]:
+    return [request.tool_name for request in from_openai_chat_stream(BothWays())]
+
+
+async def read_both_ways_async() -> list[str]:
+    return [request.tool_name async for request in from_openai_chat_stream(BothWays())]
 """
 
 

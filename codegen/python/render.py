@@ -104,6 +104,7 @@ OWN_EXPORTS = (
     "from_openai_responses_stream",
     "CallStream",
     "AsyncCallStream",
+    "EitherCallStream",
     "OnPartial",
     "PartialCall",
     "StreamProblem",

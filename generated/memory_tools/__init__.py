@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from ._streams import (
         AsyncCallStream,
         CallStream,
+        EitherCallStream,
+        IterableBothWays,
         OnPartial,
         PartialCall,
         StreamProblem,
@@ -133,6 +135,7 @@ if not TYPE_CHECKING:
                 "SINGLE_JSON_PROMPT": "_prompts",
                 "AsyncCallStream": "_streams",
                 "CallStream": "_streams",
+                "EitherCallStream": "_streams",
                 "OnPartial": "_streams",
                 "PartialCall": "_streams",
                 "StreamProblem": "_streams",
@@ -243,6 +246,12 @@ def history_gemini(obj: object) -> GeminiContent:
 
 @overload
 def from_openai_chat_stream(
+    events: IterableBothWays, on_partial: OnPartial | None = None
+) -> EitherCallStream: ...
+
+
+@overload
+def from_openai_chat_stream(
     events: AsyncIterable[object], on_partial: OnPartial | None = None
 ) -> AsyncCallStream: ...
 
@@ -262,6 +271,12 @@ def from_openai_chat_stream(
     from . import _streams
 
     return _streams.read_stream("openai_chat", events, parse, on_partial)
+
+
+@overload
+def from_openai_responses_stream(
+    events: IterableBothWays, on_partial: OnPartial | None = None
+) -> EitherCallStream: ...
 
 
 @overload
@@ -289,6 +304,12 @@ def from_openai_responses_stream(
 
 @overload
 def from_anthropic_stream(
+    events: IterableBothWays, on_partial: OnPartial | None = None
+) -> EitherCallStream: ...
+
+
+@overload
+def from_anthropic_stream(
     events: AsyncIterable[object], on_partial: OnPartial | None = None
 ) -> AsyncCallStream: ...
 
@@ -308,6 +329,12 @@ def from_anthropic_stream(
     from . import _streams
 
     return _streams.read_stream("anthropic", events, parse, on_partial)
+
+
+@overload
+def from_gemini_stream(
+    events: IterableBothWays, on_partial: OnPartial | None = None
+) -> EitherCallStream: ...
 
 
 @overload
@@ -383,6 +410,7 @@ __all__ = [
     "AsyncCallStream",
     "CallBatch",
     "CallStream",
+    "EitherCallStream",
     "Executor",
     "GeminiContent",
     "GeminiFunctionDeclaration",

@@ -19,7 +19,7 @@ start on an index in use begins another call.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import cast
+from typing import Protocol, cast
 
 from ._assembly import OnPartial, PartialCall, StreamProblem, _Assembler, _text
 from ._providers import Parse
@@ -78,6 +78,15 @@ class AsyncCallStream(_Reader, AsyncIterator[ToolCallRequest[object]]):
 
     async def __anext__(self) -> ToolCallRequest[object]:
         return await anext(self._async())
+
+
+class IterableBothWays(Protocol):
+    """A stream that is iterable both ways (LiteLLM's `CustomStreamWrapper`): what the readers
+    give an `EitherCallStream` for, so a type checker accepts `for` and `async for` over it."""
+
+    def __iter__(self) -> Iterator[object]: ...
+
+    def __aiter__(self) -> AsyncIterator[object]: ...
 
 
 class EitherCallStream(CallStream, AsyncCallStream):
