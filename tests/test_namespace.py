@@ -63,6 +63,32 @@ def test_every_tool_is_reached_through_parse_its_parser_args_and_result(
     assert pkg.TOOLS[wire].returns.result_type is getattr(pkg, result_class)
 
 
+@pytest.mark.parametrize("wire", WIRE_NAMES)
+def test_every_tool_runs_with_a_keyword_handler_bound_by_wire_names(
+    names_everywhere: Built, wire: str
+) -> None:
+    """Issue 33 items 1 and 2: every tool of the every-name catalog runs with a handler that
+    takes its parameters as keywords, each named as the catalog declares it (`keywords()`), and
+    each keyword is handed the value sent under that wire name."""
+    pkg, tool = names_everywhere.package, _tool(names_everywhere, wire)
+    keywords = pkg.TOOLS[wire].keywords()
+    names = [k.name for k in keywords]
+    received: list[dict[str, object]] = []
+    scope: dict[str, object] = {"received": received}
+    source = (
+        f"def handler(*, {', '.join(f'{n}=None' for n in names)}):\n"
+        f"    received.append({{{', '.join(f'{n!r}: {n}' for n in names)}}})\n"
+    )
+    exec(source, scope)  # noqa: S102 - a handler with exactly these keyword names
+    values = _arguments(tool)
+    result = pkg.Executor({wire: scope["handler"]}).execute(pkg.parse(wire, values))
+    assert result.status != "rejected", result.error
+    assert len(received) == 1
+    by_wire = {k.wire: received[0][k.name] for k in keywords if k.wire}
+    nested = {w: {"level": v.level} for w, v in by_wire.items() if hasattr(v, "level")}
+    assert {**by_wire, **nested} == values
+
+
 def test_all_is_unique_and_each_name_in_it_is_there(names_everywhere: Built) -> None:
     """Issue 33 item 1: `__all__` held 72 entries of which 70 were unique."""
     pkg = names_everywhere.package
