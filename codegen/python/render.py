@@ -105,6 +105,7 @@ OWN_EXPORTS = (
     "CallStream",
     "AsyncCallStream",
     "EitherCallStream",
+    "IterableBothWays",
     "OnPartial",
     "PartialCall",
     "StreamProblem",
