@@ -431,6 +431,48 @@ def test_litellm_stream_is_read_the_way_it_is_used(stub: Stub, way: str) -> None
     assert problems == []
 
 
+def test_pydantic_ai_history_keeps_the_calls_the_history_holds_by_id() -> None:
+    """Review of issue 35 item 2: a reply that repeats a call id made the history processor
+    raise StopIteration (it paired arguments by position, and the history drops the repeat): the
+    parts are matched by id, the repeat dropped as its request is, the rest corrected."""
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+
+    from generated.memory_tools import _pydantic_ai, history_openai_chat
+
+    response = ModelResponse(
+        parts=[
+            TextPart("reading"),
+            ToolCallPart("read_file", '{"filePath": "a"}', "x"),
+            ToolCallPart("read_file", "not json", "x"),
+            ToolCallPart("read_file", '```json\n{"filePath": "b", "startLine": "3"}\n```', "y"),
+        ]
+    )
+    corrected = _pydantic_ai._corrected(response, ToolCallPart, history_openai_chat)
+    assert [
+        (p.tool_call_id, p.args) if isinstance(p, ToolCallPart) else p.content
+        for p in corrected.parts
+    ] == [
+        "reading",
+        ("x", '{"filePath": "a"}'),
+        ("y", '{"filePath": "b", "startLine": 3, "encoding": "utf-8"}'),
+    ]
+
+
+@pytest.mark.parametrize("key", ["memory.search", "memory_search"])
+def test_a_handler_given_under_an_alias_is_offered_to_every_framework(key: str) -> None:
+    """Review of issue 35 (issue 33 item 5): the executor takes a handler under a provider's
+    alias, so the frameworks offer its tool too (they asked the handlers' keys, and dropped it
+    in silence); which tools have a handler is the executor's `handles`."""
+    from generated.memory_tools import Executor, agents_sdk, langchain_tools
+
+    handlers = {key: lambda args: []}
+    assert Executor(handlers).handles("memory.search")
+    assert Executor(handlers).handles("memory_search")
+    assert not Executor(handlers).handles("read_file")
+    assert [tool.name for tool in agents_sdk.function_tools(handlers)] == ["memory_search"]
+    assert [tool.name for tool in langchain_tools.structured_tools(handlers)] == ["memory_search"]
+
+
 HANDLERS = "{'read_file': lambda args: ''}"
 
 

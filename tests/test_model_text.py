@@ -78,6 +78,61 @@ def test_a_value_that_is_a_tool_wins_over_one_that_is_not(
     assert all(call == calls(batch)[0] for call in calls(batch))
 
 
+ENVELOPES_AROUND_NAMESAKES = {
+    "arguments-envelope": (
+        '{"name": "run_command", "arguments": {"command": "ls", "arguments": ["-l"]}}',
+        ("run_command", {"command": "ls", "arguments": ["-l"]}, ("arguments_envelope:arguments",)),
+    ),
+    "arguments-envelope-as-text": (
+        '{"name": "run_command", "arguments": "{\\"command\\": \\"ls\\"}", "id": "c1"}',
+        ("run_command", {"command": "ls"}, ("arguments_envelope:arguments",)),
+    ),
+    "hermes": (
+        '<tool_call>{"name": "run_command", "arguments": {"command": "ls"}}</tool_call>',
+        ("run_command", {"command": "ls"}, ("native_format:hermes", "arguments_envelope:arguments")),
+    ),
+    "flat-with-the-namesake": (
+        '{"name": "run_command", "command": "ls", "arguments": ["-l"]}',
+        ("run_command", {"command": "ls", "arguments": ["-l"]}, ("flat_call_object",)),
+    ),
+    "proxy-envelope": (
+        '{"name": "call_tool", "arguments": {"name": "search", "arguments": {"q": "x"}}}',
+        (
+            "call_tool",
+            {"name": "search", "arguments": {"q": "x"}},
+            ("arguments_envelope:arguments",),
+        ),
+    ),
+    "prompt-form-around-a-namesake": (
+        '{"name": "call_tool", "parameters": {"name": "s", "parameters": {"q": 1}}}',
+        ("call_tool", {"name": "s", "parameters": {"q": 1}}, ()),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    list(ENVELOPES_AROUND_NAMESAKES.values()),
+    ids=list(ENVELOPES_AROUND_NAMESAKES),
+)
+def test_an_envelope_key_alone_is_the_envelope_though_the_tool_has_it_as_a_parameter(
+    pkg: ModuleType, reply: str, expected: tuple[str, dict[str, object], tuple[str, ...]]
+) -> None:
+    """Issue 37 item 1 (review): `{"name", "arguments": {...}}` stays the envelope for a tool
+    with a parameter `arguments` (an MCP proxy's `call_tool(name, arguments)`); only an object
+    whose other keys are arguments too is flat."""
+    batch = pkg.parse_reply(reply)
+    assert batch.problems == ()
+    name, values, codes = expected
+    (request,) = batch.calls
+    assert (request.tool_name, request.values, request.warnings, request.errors) == (
+        name,
+        values,
+        codes,
+        (),
+    )
+
+
 def test_a_parameter_named_as_an_envelope_key_stays_an_argument(catalog_from_yaml: Any) -> None:
     """Issue 37 item 1: a tool with parameters `input`, `id`, `call_id` and `error`: they are its
     arguments, not the envelope's arguments, call id or reported error."""

@@ -34,7 +34,6 @@ def _sdk() -> Any:
 
 def function_tools(
     executor: ToolExecutor,
-    handlers: Mapping[str, object],
     tools: Sequence[Mapping[str, Any]],
     strict_tools: Sequence[Mapping[str, Any]],
     sent_names: Mapping[str, str],
@@ -46,7 +45,7 @@ def function_tools(
     agents = _sdk()
     strict_of = {tool["function"]["name"]: tool["function"] for tool in strict_tools}
     made = []
-    for tool in offered(tools, sent_names, handlers):
+    for tool in offered(tools, sent_names, executor):
         function = tool["function"]
         strict = strict_of.get(function["name"], {})
         is_strict = strict.get("strict") is True

@@ -155,7 +155,6 @@ def tools_node(executor: ToolExecutor, read: Read, history: History) -> Any:
 
 def structured_tools(
     executor: ToolExecutor,
-    handlers: Mapping[str, object],
     tools: Sequence[Mapping[str, Any]],
     sent_names: Mapping[str, str],
     parse: Parse,
@@ -166,7 +165,7 @@ def structured_tools(
     turns into an error `ToolMessage` holding the executor's words."""
     structured = load("langchain_core.tools", "langchain-core", "the LangChain integration")
     made = []
-    for tool in offered(tools, sent_names, handlers):
+    for tool in offered(tools, sent_names, executor):
         function = tool["function"]
         run, arun = _runners(executor, function["name"], parse, structured.ToolException)
         made.append(

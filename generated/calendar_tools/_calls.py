@@ -74,6 +74,7 @@ def call_parts(found: object, catalog: Catalog | None = None) -> Parts | Refused
         and name
         and "parameters" in found
         and (catalog is None or catalog.knows(name))
+        and _arguments_key(found, "name", _parameters(catalog, name)) == "parameters"
     ):
         # The prompt's own form, as nearly every line of a JSONL reply is.
         return Parts(name, found["parameters"], found.get("call_id"), found.get("error"), ())
@@ -96,11 +97,8 @@ def call_parts(found: object, catalog: Catalog | None = None) -> Parts | Refused
         warnings.append(f"tool_name_guessed:{name_key}")
     if name_key != "name":
         warnings.append(f"name_envelope:{name_key}")
-    # A key the chosen tool has as a parameter is one of its arguments, never the envelope's.
-    parameters = catalog.parameters(catalog.resolve(name)[0]) if catalog is not None else {}
-    arguments_key = next(
-        (key for key in ARGUMENT_KEYS if key in found and key not in parameters), None
-    )
+    parameters = _parameters(catalog, name)
+    arguments_key = _arguments_key(found, name_key, parameters)
     if arguments_key is not None:
         arguments = found[arguments_key]
         if arguments_key != "parameters":
@@ -120,6 +118,39 @@ def call_parts(found: object, catalog: Catalog | None = None) -> Parts | Refused
         call_id = found.get("call_id") if "call_id" not in parameters else None
     error = found.get("error") if "error" not in parameters else None
     return Parts(name, arguments, call_id, error, tuple(warnings))
+
+
+def _parameters(catalog: Catalog | None, name: object) -> Mapping[str, object]:
+    """The parameters of the tool `name` means (none without a catalog or for no tool)."""
+    if catalog is None or type(name) is not str:
+        return {}
+    return catalog.parameters(catalog.resolve(name)[0])
+
+
+def _arguments_key(
+    found: dict[object, object], name_key: str, parameters: Mapping[str, object]
+) -> str | None:
+    """The key that holds the call's arguments, None when the object is flat.
+
+    A key the chosen tool has as a parameter is an argument when the object is flat (another key
+    beside the envelope's is an argument too: `{"name": "run", "command": "ls", "arguments":
+    ["-l"]}`); alone beside the envelope's keys, holding an object or its text, it is the envelope
+    as ever (`{"name": "run", "arguments": {"command": "ls", "arguments": ["-l"]}}`)."""
+    present = [key for key in ARGUMENT_KEYS if key in found]
+    plain = next((key for key in present if key not in parameters), None)
+    if plain is not None or not present:
+        return plain
+    flat = any(
+        key != name_key
+        and key not in ARGUMENT_KEYS
+        and (key in parameters or (key not in _ID_KEYS and key not in _FLAT_ENVELOPE_KEYS))
+        for key in found
+    )
+    if flat or len(present) > 1:
+        return None
+    value = found[present[0]]
+    envelope = type(value) is dict or (type(value) is str and value.lstrip().startswith("{"))
+    return present[0] if envelope else None
 
 
 def _name_key(found: dict[object, object], catalog: Catalog | None) -> tuple[str, bool] | None:

@@ -48,7 +48,6 @@ class RawArgumentsValidator:
 
 def capability(
     executor: ToolExecutor,
-    handlers: Mapping[str, object],
     tools: Sequence[Mapping[str, Any]],
     sent_names: Mapping[str, str],
     history: History,
@@ -61,7 +60,7 @@ def capability(
     capabilities = load(
         "pydantic_ai.capabilities", "pydantic-ai-slim", "the pydantic-ai integration"
     )
-    made = toolset(executor, handlers, tools, sent_names, parse, max_retries)
+    made = toolset(executor, tools, sent_names, parse, max_retries)
 
     def keep_arguments_json(messages: list[Any]) -> list[Any]:
         return [
@@ -84,7 +83,6 @@ def capability(
 
 def toolset(
     executor: ToolExecutor,
-    handlers: Mapping[str, object],
     tools: Sequence[Mapping[str, Any]],
     sent_names: Mapping[str, str],
     parse: Parse,
@@ -102,7 +100,7 @@ def toolset(
             parameters_json_schema=dict(tool["function"]["parameters"]),
             strict=False,
         )
-        for tool in offered(tools, sent_names, handlers)
+        for tool in offered(tools, sent_names, executor)
     ]
     validator = RawArgumentsValidator()
     base: Any = toolsets.AbstractToolset
@@ -151,9 +149,13 @@ def _corrected(response: Any, call_part: Any, history: History) -> Any:
             ]
         }
     )
-    arguments = iter(call["function"]["arguments"] for call in turn["tool_calls"])
-    parts = [
-        (dataclasses.replace(part, args=next(arguments)) if isinstance(part, call_part) else part)
-        for part in response.parts
-    ]
+    # By id: the history drops a call whose id an earlier one holds, as the requests do, so its
+    # part goes too; a part the history holds gets the history's arguments.
+    arguments = {call["id"]: call["function"]["arguments"] for call in turn.get("tool_calls", [])}
+    parts = []
+    for part in response.parts:
+        if not isinstance(part, call_part):
+            parts.append(part)
+        elif part.tool_call_id in arguments:
+            parts.append(dataclasses.replace(part, args=arguments.pop(part.tool_call_id)))
     return dataclasses.replace(response, parts=parts)

@@ -98,6 +98,11 @@ class ToolExecutor:
             given[wire] = name
             self._bound[wire] = _bind(wire, handler, tools[wire])
 
+    def handles(self, name: str) -> bool:
+        """Whether the tool `name` means (its wire name or a provider's alias) has a handler."""
+        wire = self._tools.wire_name(name)
+        return wire is not None and wire in self._bound
+
     def execute(self, request: ToolCallRequest[object]) -> ToolCallResult:
         """Run the call's handler in this thread (an async one to completion) and report it."""
         bound = self._check(request)

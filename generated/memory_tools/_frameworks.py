@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._executor import ToolExecutor
 
 
 def load(module: str, package: str, purpose: str) -> Any:
@@ -27,15 +30,14 @@ def load(module: str, package: str, purpose: str) -> Any:
 
 
 def offered(
-    payload: Sequence[Mapping[str, Any]],
-    sent_names: Mapping[str, str],
-    handled: Mapping[str, object],
+    payload: Sequence[Mapping[str, Any]], sent_names: Mapping[str, str], executor: ToolExecutor
 ) -> list[Mapping[str, Any]]:
-    """The payload's entries (OpenAI Chat tools) of the tools that have a handler in `handled`,
-    in the catalog's order: a framework is given only the tools it can run."""
+    """The payload's entries (OpenAI Chat tools) of the tools the executor has a handler for
+    (given under the wire name or an alias: the executor decides), in the catalog's order: a
+    framework is given only the tools it can run."""
     wire_of = {sent: wire for wire, sent in sent_names.items()}
     return [
         tool
         for tool in payload
-        if wire_of.get(tool["function"]["name"], tool["function"]["name"]) in handled
+        if executor.handles(wire_of.get(tool["function"]["name"], tool["function"]["name"]))
     ]
