@@ -15,6 +15,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 from codegen.docs_tables import PARSE_CODES
 from codegen.playground import server as server_module
-from codegen.playground.catalog import Playground
+from codegen.playground.catalog import MISSING, Playground, _at
 from codegen.playground.server import ASSETS, MAX_BODY, TOKEN_HEADER, PlaygroundServer, admitted
 from codegen.runtime._mcp import http_endpoint
 from tests.mcp_handlers import HANDLERS
@@ -190,6 +191,11 @@ FOREIGN_ORIGINS = [
     "https://127.0.0.1:{port}",
     "http://127.0.0.1:{port}/",
     "file://",
+    # Another local app's page (review: any port of a loopback name was admitted).
+    "http://127.0.0.1",
+    "http://localhost",
+    "http://localhost:1{port}",
+    "http://127.0.0.1:8080",
 ]
 
 
@@ -225,6 +231,30 @@ def test_only_http_endpoints_names_are_admitted(value: str) -> None:
 
 
 # ---- sizes, bodies and paths -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "answer"),
+    [
+        ("Host: evil.example\r\n", "400 Bad Request"),
+        ("Origin: http://127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n", "400 Bad Request"),
+        ("Transfer-Encoding: chunked\r\n", "501 Not Implemented"),
+    ],
+)
+def test_a_request_that_two_readers_could_read_two_ways_is_refused(
+    calendar: PlaygroundServer, extra: str, answer: str
+) -> None:
+    """Review of item 5: a second Host (only the first was checked), a second Origin, or a
+    Transfer-Encoding (its body would be read as the next request) is refused."""
+    port = calendar.server_port
+    request = (
+        f"GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"{TOKEN_HEADER}: {calendar.token}\r\n{extra.format(port=port)}\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        connection.sendall(request.encode())
+        reply = connection.makefile("rb").readline().decode()
+    assert reply.startswith(f"HTTP/1.1 {answer}"), reply
 
 
 def test_a_body_over_the_bound_is_refused_unread(calendar: PlaygroundServer) -> None:
@@ -269,6 +299,8 @@ def test_a_body_at_the_bound_is_read(calendar: PlaygroundServer) -> None:
             "reading must be one of arguments, reply, jsonl",
         ),
         ({}, b'{"reading": "reply", "text": 1}', 400, "text must be a string"),
+        # Nested past what json reads (review: the RecursionError dropped the connection).
+        ({}, b"[" * 100_000, 400, "the body must be a JSON object"),
     ],
 )
 def test_a_malformed_question_is_refused(
@@ -568,3 +600,25 @@ def test_the_command_refuses_what_it_cannot_serve(args: list[str], error: str | 
         assert done.stderr == error
     else:
         assert done.stderr.startswith("codegen: ") and done.stderr.count("\n") == 1
+
+
+class _NoScan(dict):  # type: ignore[type-arg]
+    """An object whose keys must never be walked through: only looked up."""
+
+    def __iter__(self) -> Iterator[Any]:
+        raise AssertionError("scanned")
+
+    def keys(self) -> Any:
+        raise AssertionError("scanned")
+
+
+def test_a_field_is_looked_up_never_searched_for() -> None:
+    """Review of item 2: each field's value was found by scanning every key of its object, so a
+    wide object (8,000 keys: a minute) held a server thread for the square of its size; a field is
+    now looked up by the prefixes of its path, the longest key that fits winning."""
+    tree = _NoScan({"a.b": _NoScan({"c": [1, 2]}), "a": _NoScan({"b": 5}), "x[0]": 7})
+    assert _at(tree, "a.b.c[1]") == 2
+    assert _at(tree, "a.b") == tree["a.b"]
+    assert _at(tree, "x[0]") == 7
+    assert _at(tree, "nope") is MISSING
+    assert _at(tree, "a.b.c[2]") is MISSING

@@ -274,10 +274,12 @@ def _at(tree: object, path: str) -> object:
     rest = path
     while rest:
         if isinstance(tree, dict):
-            keys = [k for k in tree if rest == k or rest.startswith((f"{k}.", f"{k}["))]
-            if not keys:
+            # The keys that fit are `rest` or its prefixes ending before a `.` or a `[`: looked
+            # up, not searched for, so a wide object costs no more than a narrow one.
+            fits = (rest[:i] for i in range(len(rest), 0, -1) if i == len(rest) or rest[i] in ".[")
+            key = next((k for k in fits if k in tree), None)
+            if key is None:
                 return MISSING
-            key = max(keys, key=len)
             tree, rest = tree[key], rest[len(key) :].removeprefix(".")
         elif isinstance(tree, list) and rest.startswith("["):
             index, _, rest = rest[1:].partition("]")

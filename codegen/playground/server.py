@@ -66,7 +66,13 @@ class PlaygroundServer(ThreadingHTTPServer):
         self.token = secrets.token_urlsafe(24)
         endpoint = http_endpoint(HOST, self.server_port)
         self.allowed_hosts = endpoint.allowed_hosts
-        self.allowed_origins = endpoint.allowed_origins
+        # Only the page's own origin asks questions: another local app's page (any port of
+        # localhost, which http_endpoint admits for the MCP server's clients) is refused.
+        self.allowed_origins = tuple(
+            f"{origin[:-1]}{self.server_port}"
+            for origin in endpoint.allowed_origins
+            if origin.endswith(":*")
+        )
         folder = resources.files("codegen.playground").joinpath("assets")
         self.assets = {
             path: (folder.joinpath(name).read_bytes(), kind)
@@ -100,6 +106,9 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
+        if self.headers.get("Content-Length", "0") not in ("", "0"):
+            # A body no GET reads would be taken for the next request on this connection.
+            self.close_connection = True
         if not self._reachable():
             return
         url = urlsplit(self.path)
@@ -145,7 +154,17 @@ class _Handler(BaseHTTPRequestHandler):
         return playground.run(_text(body, "tool"), _text(body, "arguments"), _text(body, "id"))
 
     def _reachable(self) -> bool:
-        """Host and Origin let through (421 and 403 otherwise, as the MCP server answers)."""
+        """Host and Origin let through (421 and 403 otherwise, as the MCP server answers); one
+        Host header and one Origin at most, and no Transfer-Encoding, whose body a reader of
+        Content-Length would take for the next request."""
+        if len(self.headers.get_all("Host", [])) > 1 or len(self.headers.get_all("Origin", [])) > 1:
+            self.close_connection = True
+            self._refuse(HTTPStatus.BAD_REQUEST, "one Host and one Origin header at most")
+            return False
+        if "Transfer-Encoding" in self.headers:
+            self.close_connection = True
+            self._refuse(HTTPStatus.NOT_IMPLEMENTED, "send a Content-Length, not a Transfer-Encoding")
+            return False
         if not admitted(self.headers.get("Host", ""), self.server.allowed_hosts):
             self._refuse(HTTPStatus.MISDIRECTED_REQUEST, "this Host is not served here")
             return False
@@ -175,7 +194,7 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         try:
             body = json.loads(self.rfile.read(int(length)))
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past what json reads
             body = None
         if not isinstance(body, dict):
             self._refuse(HTTPStatus.BAD_REQUEST, "the body must be a JSON object")
