@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -624,3 +625,76 @@ def test_the_new_scans_are_linear_counted(
         assert tally[0] <= 8 * len(text) and asked[0] <= 4 * k
         costs.append(tally[0] + asked[0])
     assert costs[1] <= 2.2 * costs[0] + 100
+
+
+def test_what_python_warns_of_in_model_text_loses_no_call(pkg: ModuleType) -> None:
+    """Review of issue 37: pythonic calls are read with Python's own parser, which warns of an
+    invalid escape (a Windows path) or `0x` before a letter; under `-W error` (or pytest's
+    `filterwarnings = error`) the call was lost. The warning is Python's about source code, not
+    the reader's about the reply: it is not raised, and not said on stderr."""
+    reply = '[log_food(food_name="C:\\data\\docs", portion=0x1)]'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        batch = pkg.parse_reply(reply)
+    assert batch.problems == ()
+    assert [(c.tool_name, c.values) for c in batch.calls] == [
+        ("log_food", {"food_name": "C:\\data\\docs", "portion": 1})
+    ]
+
+
+MIXED = {
+    "json-after-hermes": (
+        (
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
+            'Also: {"name": "get_weather", "arguments": {"city": "Rome"}}'
+        ),
+        2,
+        "Paris",
+    ),
+    "pythonic-after-hermes": (
+        (
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
+            '[get_weather(city="Rome")]'
+        ),
+        2,
+        "Paris",
+    ),
+    "json-before-hermes": (
+        (
+            '{"name": "get_weather", "arguments": {"city": "Rome"}}\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+        ),
+        1,
+        "Paris",
+    ),
+    "json-after-xml": (
+        (
+            "<function=get_weather><parameter=city>Paris</parameter></function>\n"
+            '{"name": "get_weather", "arguments": {"city": "Rome"}}'
+        ),
+        2,
+        "Paris",
+    ),
+    "hermes-after-mistral": (
+        (
+            '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>'
+        ),
+        1,
+        "Rome",
+    ),
+}
+
+
+@pytest.mark.parametrize(("reply", "line", "read"), list(MIXED.values()), ids=list(MIXED))
+def test_call_like_text_beside_a_native_format_is_said(
+    pkg: ModuleType, reply: str, line: int, read: str
+) -> None:
+    """Review of issue 37 item 2: a reply in an open model's own format read only that format,
+    and a call written beside it in another shape was lost in silence. The call in the format
+    read comes back; the other is an `unread_call` problem on its line."""
+    batch = pkg.parse_reply(reply)
+    other = ({"Paris", "Rome"} - {read}).pop()
+    assert [(c.tool_name, c.values) for c in batch.calls] == [("get_weather", {"city": read})]
+    assert [(p.line, p.reason) for p in batch.problems] == [(line, "unread_call")]
+    assert other in batch.problems[0].text

@@ -61,7 +61,7 @@ _STDLIB = {
     "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "contextlib",
     "contextvars", "dataclasses", "datetime", "enum", "importlib", "inspect", "ipaddress",
     "itertools", "json", "keyword", "logging", "math", "queue", "re", "sys", "threading",
-    "traceback", "types", "typing", "unicodedata", "weakref",
+    "traceback", "types", "typing", "unicodedata", "warnings", "weakref",
 }  # fmt: skip
 
 

@@ -270,8 +270,9 @@ def _surrogate_of(text: str) -> str:
 
 def json_default(value: object) -> object:
     """JSON for what the json module does not know: the ISO text of dates and times, an enum's
-    value, a dataclass's fields (a generated one's by wire name, `dataclass_json`), a set's items, a mapping's items, bytes as UTF-8 text, a
-    pydantic model's own JSON form, and the text of anything else (UUID, Decimal, Path, ...)."""
+    value, a dataclass's fields (a generated one's by wire name, `dataclass_json`), a set's
+    items, a mapping's items, bytes as UTF-8 text, a pydantic model's own JSON form, and the text
+    of anything else (UUID, Decimal, Path, ...)."""
     if isinstance(value, (datetime, date, time)):
         return value.isoformat()
     if isinstance(value, enum.Enum):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import itertools
 import re
+import warnings
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Final
@@ -116,6 +117,8 @@ def parse_reply(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBat
         thought = ("think_block_removed",) if removed else ()
     reader = _Reader(parse, text, thought)
     items = reader.native()
+    if items is not None:
+        items.extend(reader.outside_native())
     if items is None:
         items = reader.pythonic()
     if items is None:
@@ -195,6 +198,33 @@ class _Reader:
 
     # -----------------------------------------------------------------------------------------
     # Native formats of open models
+
+    def outside_native(self) -> list[Problem]:
+        """A problem for call-like text that the native format's reader did not read: before
+        the first opener, and, for the tagged formats, between and after their blocks (a Hermes
+        block and then a JSON call, say). Native formats' readers read only their own."""
+        text = self.text
+        opener = _NATIVE_OPENER.search(text)
+        if opener is None:
+            return []
+        spans = [(0, opener.start())]
+        if "<tool_call>" in text or "<function=" in text:
+            blocks = _HERMES if "<tool_call>" in text else _XML_FUNCTION
+            end = opener.start()
+            spans.clear()
+            spans.append((0, end))
+            for block in blocks.finditer(text):
+                spans.append((end, block.start()))
+                end = block.end()
+            spans.append((end, len(text)))
+        detail = "call-like text outside the calls in the model's own format"
+        problems = []
+        for start, stop in spans:
+            part = text[start:stop]
+            if stop > start and self.call_like(part):
+                at = start + len(part) - len(part.lstrip())  # the line the call-like text is on
+                problems.append(Problem(self.line(at), "unread_call", detail, part.strip()[:SHOWN]))
+        return problems
 
     def native(self) -> list[Item] | None:
         """The calls in an open model's own format, or None when the text is in none of them."""
@@ -416,7 +446,7 @@ class _Reader:
                 continue
             try:
                 # In brackets, as in the list: lines join, and a comment ends at its line.
-                call = ast.parse(f"({source}\n)", mode="eval").body
+                call = _python_expression(f"({source}\n)")
             except (SyntaxError, ValueError, MemoryError, RecursionError):
                 call = None
             line = self.line(base + begin)
@@ -776,3 +806,14 @@ def _literal(node: ast.expr) -> tuple[object, bool]:
     if not spelled:
         raise ValueError("not a literal")
     return ast.literal_eval(node), True
+
+
+def _python_expression(source: str) -> ast.expr:
+    """The expression `source` holds. Model text is no Python source: what Python warns of in
+    it (`"C:\\data"`'s invalid escape, `0x` before a letter) is not said on stderr, and a
+    filter that turns warnings into errors (`-W error`, pytest's `filterwarnings`) does not
+    lose the call."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)  # the same warnings before 3.12
+        return ast.parse(source, mode="eval").body

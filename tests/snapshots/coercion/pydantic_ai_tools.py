@@ -19,7 +19,6 @@ def capability(handlers: Handlers, *, max_retries: int = 1, timeout: float | Non
     executor = Executor(handlers, timeout=timeout)
     return _capability(
         executor,
-        handlers,
         OPENAI_TOOLS,
         PROVIDER_NAMES["openai"],
         history_openai_chat,

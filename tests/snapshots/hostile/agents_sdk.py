@@ -23,7 +23,7 @@ def function_tools(handlers: Handlers, *, timeout: float | None = None) -> list[
     the call through an `Executor`, and the model reads what the executor wrote."""
     executor = Executor(handlers, timeout=timeout)
     return _function_tools(
-        executor, handlers, OPENAI_TOOLS, OPENAI_STRICT_TOOLS, PROVIDER_NAMES["openai"], parse
+        executor, OPENAI_TOOLS, OPENAI_STRICT_TOOLS, PROVIDER_NAMES["openai"], parse
     )
 
 

@@ -57,4 +57,4 @@ def structured_tools(handlers: Handlers, *, timeout: float | None = None) -> lis
     loop (`create_agent`): it covers the slips inside valid JSON only, as that loop never runs a
     call whose arguments were not a JSON object."""
     executor = Executor(handlers, timeout=timeout)
-    return _structured_tools(executor, handlers, OPENAI_TOOLS, PROVIDER_NAMES["openai"], parse)
+    return _structured_tools(executor, OPENAI_TOOLS, PROVIDER_NAMES["openai"], parse)
