@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,10 +19,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from playground_serving import serving
 
 from codegen.docs_tables import PARSE_CODES
 from codegen.playground import server as server_module
-from codegen.playground.catalog import MISSING, Playground, _at
+from codegen.playground.catalog import MISSING, _at
 from codegen.playground.server import ASSETS, MAX_BODY, TOKEN_HEADER, PlaygroundServer, admitted
 from codegen.runtime._mcp import http_endpoint
 from tests.mcp_handlers import HANDLERS
@@ -32,25 +32,14 @@ ROOT = Path(__file__).resolve().parent.parent
 ASSET_DIR = ROOT / "codegen" / "playground" / "assets"
 
 
-def _serving(catalog: str, handlers: object = None) -> Iterator[PlaygroundServer]:
-    package = importlib.import_module(f"generated.{catalog}")
-    server = PlaygroundServer(Playground(package, PARSE_CODES, handlers))  # type: ignore[arg-type]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join()
-
-
 @pytest.fixture(scope="module")
 def calendar() -> Iterator[PlaygroundServer]:
-    yield from _serving("calendar_tools")
+    yield from serving("calendar_tools")
 
 
 @pytest.fixture(scope="module")
 def memory() -> Iterator[PlaygroundServer]:
-    yield from _serving("memory_tools", HANDLERS)
+    yield from serving("memory_tools", HANDLERS)
 
 
 def ask(

@@ -12,14 +12,12 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playground_serving import serving
 
-from codegen.docs_tables import PARSE_CODES
-from codegen.playground.catalog import Playground
 from codegen.playground.server import PlaygroundServer
 from tests.mcp_handlers import HANDLERS
 
@@ -60,25 +58,14 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-def _serving(catalog: str, handlers: object = None) -> Iterator[PlaygroundServer]:
-    package = importlib.import_module(f"generated.{catalog}")
-    server = PlaygroundServer(Playground(package, PARSE_CODES, handlers))  # type: ignore[arg-type]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join()
-
-
 @pytest.fixture(scope="module")
 def calendar() -> Iterator[PlaygroundServer]:
-    yield from _serving("calendar_tools")
+    yield from serving("calendar_tools")
 
 
 @pytest.fixture(scope="module")
 def memory() -> Iterator[PlaygroundServer]:
-    yield from _serving("memory_tools", HANDLERS)
+    yield from serving("memory_tools", HANDLERS)
 
 
 @pytest.fixture
@@ -160,10 +147,10 @@ EVERY_TOOL = [
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[dict[str, PlaygroundServer]]:
-    running = {catalog: _serving(catalog) for catalog in CATALOGS}
-    yield {catalog: next(serving) for catalog, serving in running.items()}
-    for serving in running.values():
-        next(serving, None)
+    running = {catalog: serving(catalog) for catalog in CATALOGS}
+    yield {catalog: next(server) for catalog, server in running.items()}
+    for server in running.values():
+        next(server, None)
 
 
 @pytest.mark.parametrize(("catalog", "tool"), EVERY_TOOL)
