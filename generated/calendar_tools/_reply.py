@@ -91,7 +91,6 @@ _KIMI: Final = re.compile(
 )
 _PYTHONIC: Final = re.compile(r"\[?\s*[A-Za-z_][\w.]*\s*\(")
 _PYTHONIC_IN_TEXT: Final = re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\(")
-_SPECIAL_TOKEN: Final = re.compile(r"<\|[a-z_]+\|>")
 # What only a call holds: a key that names a tool in an envelope, or a name before arguments.
 _ENVELOPE_KEY: Final = re.compile("[\"'](?:" + "|".join(NAME_KEYS) + ")[\"']\\s*+:")
 _NATIVE_OPENER: Final = re.compile(
