@@ -1,5 +1,5 @@
-"""The catalog format's words: the keys of a catalog and of a tool, which keywords the parser
-enforces for each type, and the build's findings about the others.
+"""The catalog format's words: the keys of a catalog and of a tool, and the build's findings
+about the keywords the parser does not enforce (which it does is `codegen.vocabulary`'s).
 
 Pure functions of one schema: the normalizer reports what they yield at the schema's path.
 """
@@ -9,32 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from codegen.catalog.refs import ANNOTATIONS
 from codegen.diagnostics import quoted
-
-HANDLED = {
-    "string": {"minLength", "maxLength", "pattern", "format"},
-    "integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-    "array": {"items", "minItems", "maxItems"},
-    "object": {"properties", "required", "additionalProperties"},
-    "boolean": set(),
-}
-# Keywords that shape the kind rather than constrain a value of it.
-STRUCTURE = {
-    "type",
-    "enum",
-    "const",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "$ref",
-    "$defs",
-    "definitions",
-    "nullable",
-    "$schema",
-    "$id",
-}
+from codegen.vocabulary import ANNOTATIONS, JSON_TYPES, STRUCTURE, enforced_on
 
 
 def empty_ranges(schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -62,11 +38,11 @@ def empty_ranges(schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
 def unenforced(schema: dict[str, Any], types: list[str]) -> Iterator[tuple[str, str]]:
     """(keyword, message) for every keyword the parser will not enforce on values of `types`:
     nothing is dropped silently."""
-    allowed = set().union(*(HANDLED.get(t, set()) for t in types)) if types else set()
+    allowed = frozenset().union(*(enforced_on(t) for t in types))
     for word in sorted(schema):
         if word in STRUCTURE or word in ANNOTATIONS or word.startswith("x-") or word in allowed:
             continue
-        applies_to = [t for t, words in HANDLED.items() if word in words]
+        applies_to = [t for t in JSON_TYPES if word in enforced_on(t)]
         if applies_to and types:
             yield (
                 word,

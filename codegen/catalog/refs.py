@@ -7,20 +7,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from codegen.diagnostics import JsonPath, quoted
-
-# Keywords that only describe a schema; a `$ref` with nothing else beside them can share its target.
-ANNOTATIONS = frozenset(
-    {
-        "description",
-        "title",
-        "examples",
-        "default",
-        "$comment",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    }
-)
+from codegen.vocabulary import ANNOTATIONS
 
 
 class RefError(Exception):

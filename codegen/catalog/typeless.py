@@ -10,43 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# The kind of value each keyword constrains, supported or not (an unsupported one is warned about
-# on its own, but it still says what the author meant).
-KEYWORD_KINDS = {
-    **dict.fromkeys(
-        (
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "minProperties",
-            "maxProperties",
-            "dependentRequired",
-            "dependentSchemas",
-            "unevaluatedProperties",
-        ),
-        "object",
-    ),
-    **dict.fromkeys(
-        (
-            "items",
-            "minItems",
-            "maxItems",
-            "prefixItems",
-            "contains",
-            "minContains",
-            "maxContains",
-            "uniqueItems",
-            "unevaluatedItems",
-        ),
-        "array",
-    ),
-    **dict.fromkeys(
-        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"
-    ),
-    **dict.fromkeys(("minLength", "maxLength", "pattern", "format"), "string"),
-}
+from codegen.vocabulary import constrained_type
 
 
 def inferred_types(schema: dict[str, Any]) -> tuple[list[str], str | None]:
@@ -54,7 +18,8 @@ def inferred_types(schema: dict[str, Any]) -> tuple[list[str], str | None]:
     when no keyword names a kind: the schema takes any value, as JSON Schema says)."""
     words: dict[str, list[str]] = {}
     for word in schema:
-        kind = KEYWORD_KINDS.get(word)
+        # A keyword codegen does not enforce still says what the author meant.
+        kind = constrained_type(word)
         if kind is not None:
             words.setdefault(kind, []).append(word)
     if not words:

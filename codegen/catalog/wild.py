@@ -24,68 +24,12 @@ from codegen.catalog.names import snake
 from codegen.catalog.reuse import ToolResults, anchored, is_relative, relative
 from codegen.diagnostics import Diagnostic, JsonPath, format_path, quoted
 from codegen.importers.formats import UnreadableToolList, detect, items_of
-
-# Keywords whose value is a schema, a list of schemas, or a map of names to schemas.
-_ONE: tuple[str, ...] = ("items", "additionalProperties", "not", "if", "then", "else", "contains")
-_ONE += ("propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties")
-_MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
-_NAMED = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+from codegen.vocabulary import KEYWORDS as VOCABULARY
+from codegen.vocabulary import holds_schemas, subschemas_mapped
 
 # Every JSON Schema keyword (2020-12 and draft 4-7), OpenAPI's, and codegen's own: a key that is
 # none of these and one or two letters from one is probably a slip of the keyboard.
-KEYWORDS = frozenset(
-    {
-        *_ONE,
-        *_MANY,
-        *_NAMED,
-        "type",
-        "enum",
-        "const",
-        "required",
-        "$ref",
-        "$schema",
-        "$id",
-        "$anchor",
-        "$comment",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$vocabulary",
-        "format",
-        "pattern",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minLength",
-        "maxLength",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minContains",
-        "maxContains",
-        "minProperties",
-        "maxProperties",
-        "dependentRequired",
-        "dependencies",
-        "title",
-        "description",
-        "default",
-        "examples",
-        "example",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-        "nullable",
-        "discriminator",
-        "optional",
-        "x-case-sensitive",
-        "x-python-name",
-    }
-)
+KEYWORDS = frozenset(VOCABULARY)
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 _TRUE = {"true", "yes", "1"}
@@ -367,12 +311,10 @@ class WildReader:
             reader = _READERS.get(word)
             if reader is not None:
                 reader(self, node, word, value, path)
-            elif word in _ONE:
-                node[word] = self.schema(value, (*path, word))
-            elif word in _MANY and isinstance(value, list):
-                node[word] = [self.schema(v, (*path, word, i)) for i, v in enumerate(value)]
-            elif word in _NAMED and isinstance(value, dict):
-                node[word] = {k: self.schema(v, (*path, word, k)) for k, v in value.items()}
+            elif holds_schemas(word):
+                node[word] = subschemas_mapped(
+                    word, value, lambda where, sub: self.schema(sub, (*path, *where))
+                )
             elif (
                 word not in KEYWORDS
                 and not str(word).startswith("x-")

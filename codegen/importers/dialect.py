@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from codegen.diagnostics import JsonPath, format_path, quoted
+from codegen.vocabulary import subschemas_mapped
 
 # Type names found in the wild (compared in lower case) → the JSON Schema type; None: any value.
 TYPE_NAMES: dict[str, str | None] = {
@@ -27,10 +28,6 @@ TYPE_NAMES: dict[str, str | None] = {
     "null": "null", "none": "null",
     "any": None,
 }  # fmt: skip
-# Keywords of schemas in a position that holds one schema, or a map or list of them.
-_ONE = ("items", "additionalProperties", "not")
-_MANY = ("properties", "$defs", "definitions")
-_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 
 class Notes(list[str]):
@@ -62,15 +59,10 @@ def standard(schema: Any, path: JsonPath, notes: Notes) -> Any:
     if "example" in out and "examples" not in out:
         out["examples"] = [out.pop("example")]
         notes.add((*path, "example"), "OpenAPI's `example` written as `examples`")
-    for word in _ONE:
-        if isinstance(out.get(word), dict):
-            out[word] = standard(out[word], (*path, word), notes)
-    for word in _LIST:
-        if isinstance(out.get(word), list):
-            out[word] = [standard(s, (*path, word, i), notes) for i, s in enumerate(out[word])]
-    for word in _MANY:
-        if isinstance(out.get(word), dict):
-            out[word] = {k: standard(s, (*path, word, k), notes) for k, s in out[word].items()}
+    for word, value in out.items():
+        out[word] = subschemas_mapped(
+            word, value, lambda where, sub: standard(sub, (*path, *where), notes)
+        )
     return out
 
 

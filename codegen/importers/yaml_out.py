@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from codegen.catalog.load import yaml_1_2_resolvers
+from codegen.vocabulary import holds_schemas, subschemas_mapped
 
 # A tool's keys, and a schema's, in the order a person reads them; others follow as they came.
 _TOOL_ORDER = ("name", "title", "description", "annotations", "examples", "parameters", "returns")
@@ -25,9 +26,6 @@ _SCHEMA_ORDER = (
     "minLength", "maxLength", "pattern", "items", "minItems", "maxItems", "uniqueItems",
     "properties", "required", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs",
 )  # fmt: skip
-_SCHEMA_MAPS = ("properties", "$defs", "definitions")
-_SCHEMA_ONE = ("items", "additionalProperties", "not")
-_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 LONG = 80  # characters: a longer text goes on lines of its own
 
 
@@ -112,12 +110,8 @@ def _schema(schema: Any) -> Any:
 
 
 def _schema_value(key: str, value: Any) -> Any:
-    if key in _SCHEMA_MAPS and isinstance(value, dict):
-        return {name: _schema(sub) for name, sub in value.items()}
-    if key in _SCHEMA_ONE:
-        return _schema(value)
-    if key in _SCHEMA_LISTS and isinstance(value, list):
-        return [_schema(sub) for sub in value]
+    if holds_schemas(key):
+        return subschemas_mapped(key, value, lambda _, sub: _schema(sub))
     if key == "description":
         return _text(value)
     return _short_list(value)

@@ -20,26 +20,14 @@ import copy
 from typing import Any
 
 from codegen.catalog.refs import merge_all_of
-from codegen.catalog.typeless import KEYWORD_KINDS, inferred_types
+from codegen.catalog.typeless import inferred_types
 from codegen.diagnostics import quoted
 from codegen.payloads.schema import Finding, inlined, json_text, public, still_checked
 from codegen.payloads.strict import ANY_SCALAR, StrictTransform, member_schema
+from codegen.vocabulary import constrained_type, formats_kept
 
 # The string formats `transform_schema` keeps (anthropic 2.12: `SupportedStringFormats`).
-FORMATS = frozenset(
-    {
-        "date-time",
-        "time",
-        "date",
-        "duration",
-        "email",
-        "hostname",
-        "uri",
-        "ipv4",
-        "ipv6",
-        "uuid",
-    }
-)
+FORMATS = formats_kept("anthropic-strict")
 _TYPES = frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
 # What describes a node rather than a kind of value: stays beside a type list made an anyOf.
 _DESCRIBING = ("description", "title", "examples", "default")
@@ -126,7 +114,7 @@ class _AnthropicStrict(StrictTransform):
         for kind in kinds:
             branch: dict[str, Any] = {"type": kind}
             for word, value in rest.items():
-                owner = KEYWORD_KINDS.get(word)
+                owner = constrained_type(word)
                 if owner is None or owner == kind or (owner == "number" and kind == "integer"):
                     branch[word] = value
             branch = self.children(branch, path)

@@ -24,6 +24,7 @@ from codegen.payloads.schema import (
     said,
     still_checked,
 )
+from codegen.vocabulary import constrained_type, in_payload
 
 TYPES = {
     "string": "STRING",
@@ -33,16 +34,17 @@ TYPES = {
     "array": "ARRAY",
     "object": "OBJECT",
 }
-# The keywords of each type that the subset has (Gemini API `Schema`, checked 2026-11-23), in
-# the order they are written.
+# The keywords of each type that the subset has (Gemini API `Schema`, checked 2026-11-23, in
+# `codegen.vocabulary`), in the order they are written: the annotations first, on every type.
 _ANNOTATIONS = ("format", "title", "description")
 _BY_TYPE = {
-    "string": ("enum", "minLength", "maxLength", "pattern"),
-    "integer": ("enum", "minimum", "maximum"),
-    "number": ("enum", "minimum", "maximum"),
-    "boolean": (),
-    "array": ("items", "minItems", "maxItems"),
-    "object": ("properties", "required", "minProperties", "maxProperties"),
+    kind: tuple(
+        word
+        for word in in_payload("gemini")
+        if word not in _ANNOTATIONS
+        and constrained_type(word) in (None, "number" if kind == "integer" else kind)
+    )
+    for kind in TYPES
 }
 _SILENT = frozenset({"type", "$defs", "definitions", "examples", "default", "$comment"})
 

@@ -6,29 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from codegen.catalog.keywords import HANDLED
 from codegen.catalog.refs import RefError, conjoin, ref_target
+from codegen.catalog.typed import FORMATS
 from codegen.diagnostics import JsonPath
-
-# Keywords whose value is a schema, a list of schemas, or a map of names to schemas: only there
-# is a dict a schema (an `enum`, `default` or `examples` value is data and is never touched).
-ONE = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "additionalItems",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-    }
-)
-MANY = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-NAMED = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
+from codegen.vocabulary import KEYWORDS, subschemas_mapped
 
 
 class Transform:
@@ -61,14 +42,8 @@ def public(schema: Any) -> Any:
     for word, value in schema.items():
         if word.startswith("x-"):
             continue
-        if word in ONE:
-            out[word] = public(value)
-        elif word in MANY and isinstance(value, list):
-            out[word] = [public(v) for v in value]
-        elif word in NAMED and isinstance(value, dict):
-            out[word] = {k: public(v) for k, v in value.items()}
-        else:
-            out[word] = value
+        # Only a subschema is walked: an `enum`, `default` or `examples` value is data.
+        out[word] = subschemas_mapped(word, value, lambda _, sub: public(sub))
     return out
 
 
@@ -110,9 +85,11 @@ def accepts_null(node: dict[str, Any]) -> bool:
 # What the generated parser checks, as the front end knows it (it warns of every other keyword):
 # a change a format makes to one of these loses nothing at run time.
 PARSER_CHECKS = frozenset(
-    {"type", "enum", "const", "anyOf", "oneOf", "allOf"}.union(*HANDLED.values()) - {"format"}
-)
-CHECKED_FORMATS = frozenset({"date-time", "date", "uri"})
+    {"type", "enum", "const", "anyOf", "oneOf", "allOf"}
+    | {word for word, row in KEYWORDS.items() if row.enforced}
+) - {"format"}
+# The formats the parser checks, each a kind of its own (`x-` ones are codegen's, never sent).
+CHECKED_FORMATS = frozenset(fmt for fmt in FORMATS if not fmt.startswith("x-"))
 
 
 def still_checked(word: str) -> str:

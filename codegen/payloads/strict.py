@@ -25,36 +25,11 @@ from codegen.payloads.schema import (
     said,
     still_checked,
 )
+from codegen.vocabulary import formats_kept, in_payload
 
 # What strict mode keeps (OpenAI's "Supported schemas", checked 2026-11-23).
-KEPT = frozenset(
-    {
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "enum",
-        "anyOf",
-        "$defs",
-        "$ref",
-        "description",
-        "title",
-        "examples",
-        "pattern",
-        "format",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minItems",
-        "maxItems",
-    }
-)
-FORMATS = frozenset(
-    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-)
+KEPT = frozenset(in_payload("openai-strict"))
+FORMATS = formats_kept("openai-strict")
 MAX_PROPERTIES = 5000
 MAX_DEPTH = 10
 MAX_ENUM_VALUES = 1000

@@ -1,0 +1,142 @@
+"""Issue 34 item 1: one keyword registry (`codegen/vocabulary.py`). Every module that walks a
+schema finds its subschemas where the registry says they sit, and every table of keywords a
+module keeps is read from the registry's rows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen.catalog.load import load_catalog
+from codegen.catalog.wild import read_wild
+from codegen.importers.dialect import Notes, standard
+from codegen.importers.yaml_out import to_yaml
+from codegen.payloads import legacy, strict
+from codegen.payloads.schema import public
+from codegen.vocabulary import KEYWORDS, enforced_on, in_payload, subschemas_mapped
+
+LOCATIONS = sorted(word for word, row in KEYWORDS.items() if row.holds != "data")
+
+
+def _placed(word: str, sub: dict[str, Any]) -> tuple[dict[str, Any], tuple[str | int, ...]]:
+    """A schema holding `sub` at `word`, in the shape the registry gives `word`, and the path
+    of `sub` from it."""
+    holds = KEYWORDS[word].holds
+    if holds == "schema":
+        return {word: sub}, (word,)
+    if holds == "schemas":
+        return {word: [{}, sub]}, (word, 1)
+    return {word: {"a": {}, "b": sub}}, (word, "b")
+
+
+def _at(node: Any, path: tuple[str | int, ...]) -> Any:
+    for step in path:
+        node = node[step]
+    return node
+
+
+def _wild(tmp_path: Path, schema: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The tool's parameters as the build's wild reader leaves them, and its findings' texts."""
+    catalog = {"name": "c", "tools": [{"name": "t", "description": "d", "parameters": schema}]}
+    (tmp_path / "c.json").write_text(json.dumps(catalog), encoding="utf-8")
+    loaded, found = read_wild(load_catalog(tmp_path / "c.json", tmp_path))
+    return loaded.data["tools"][0]["parameters"], [d.message for d in found]
+
+
+def _dialect(schema: dict[str, Any]) -> tuple[Any, list[str]]:
+    notes = Notes()
+    return standard(schema, (), notes), list(notes)
+
+
+# Each walker, with an odd form it rewrites and how to see that it reached it.
+WALKERS: dict[str, Callable[[Path, str], None]] = {}
+
+
+def _walker(function: Callable[[Path, str], None]) -> Callable[[Path, str], None]:
+    WALKERS[function.__name__] = function
+    return function
+
+
+@_walker
+def wild_reader(tmp_path: Path, word: str) -> None:
+    schema, path = _placed(word, {"type": "string", "descriptoin": "slip"})
+    out, found = _wild(tmp_path, {"type": "object", **schema})
+    assert _at(out, path) == {"type": "string"}
+    said = "unknown key 'descriptoin' in a schema: did you mean `description`? (ignored)"
+    assert found == [said]
+
+
+@_walker
+def payload_public(tmp_path: Path, word: str) -> None:
+    schema, path = _placed(word, {"type": "string", "x-python-name": "kept_out"})
+    assert _at(public(schema), path) == {"type": "string"}
+
+
+@_walker
+def importer_dialect(tmp_path: Path, word: str) -> None:
+    schema, path = _placed(word, {"type": "string", "nullable": True})
+    out, notes = _dialect(schema)
+    assert _at(out, path) == {"type": ["string", "null"]}
+    assert len(notes) == 1 and "`nullable: true` written as a type list with null" in notes[0]
+
+
+@_walker
+def importer_yaml_out(tmp_path: Path, word: str) -> None:
+    schema, _ = _placed(word, {"description": "below", "type": "string"})
+    tool = {"name": "t", "parameters": {"type": "object", **schema}}
+    text = to_yaml({"name": "c", "tools": [tool]})
+    # A person reads a schema's type before its description, at every depth.
+    assert text.index("type: string") < text.index("description: below"), text
+
+
+@pytest.mark.parametrize("word", LOCATIONS)
+@pytest.mark.parametrize("walker", sorted(WALKERS))
+def test_every_walker_reaches_every_subschema_location(
+    tmp_path: Path, walker: str, word: str
+) -> None:
+    """Issue 34 item 1: the five tables of where subschemas sit were one each, and the importers'
+    lacked `if`/`then`/`else`, `contains`, `patternProperties` and more; now each walker asks the
+    registry, and reaches a subschema at every place it names."""
+    WALKERS[walker](tmp_path, word)
+
+
+def test_data_is_never_walked() -> None:
+    """An `enum`, `default` or `examples` value that looks like a schema is data: left whole."""
+    for word in ("enum", "default", "examples", "const", "required"):
+        value = [{"x-python-name": "n", "nullable": True}]
+        assert subschemas_mapped(word, value, lambda where, sub: "walked") == value
+        assert public({word: value}) == {word: value}
+        assert _dialect({word: value})[0] == {word: value}
+
+
+def test_the_payload_tables_are_the_registry_rows() -> None:
+    """The providers' subsets are read from the registry's rows: strict mode keeps exactly the
+    keywords whose row names it, and Gemini's subset writes each type's keywords in row order."""
+    assert strict.KEPT == frozenset(in_payload("openai-strict"))
+    assert legacy._BY_TYPE["string"] == ("enum", "minLength", "maxLength", "pattern")
+    assert legacy._BY_TYPE["integer"] == legacy._BY_TYPE["number"] == ("enum", "minimum", "maximum")
+    assert legacy._BY_TYPE["object"][1:] == (
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+    )
+
+
+@pytest.mark.parametrize("json_type", ["string", "integer", "number", "array", "object", "boolean"])
+def test_what_the_parser_enforces_is_a_row_flag(json_type: str) -> None:
+    """Lint, the normalizer and the payloads' "the parser still enforces it" read one flag."""
+    from codegen.catalog.keywords import unenforced
+    from codegen.payloads.schema import still_checked
+
+    for word in sorted(KEYWORDS):
+        if KEYWORDS[word].structure or KEYWORDS[word].annotation or word.startswith("x-"):
+            continue
+        said = dict(unenforced({word: 1}, [json_type]))
+        assert (word not in said) == (word in enforced_on(json_type)), word
+        if word != "format":
+            assert bool(still_checked(word)) == KEYWORDS[word].enforced, word
