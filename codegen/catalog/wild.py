@@ -22,8 +22,8 @@ from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import snake
 from codegen.catalog.reuse import ToolResults, anchored, is_relative, relative
+from codegen.catalog.tool_lists import UnreadableToolList, detect, items_of
 from codegen.diagnostics import Diagnostic, JsonPath, format_path, quoted
-from codegen.importers.formats import UnreadableToolList, detect, items_of
 from codegen.vocabulary import KEYWORDS as VOCABULARY
 from codegen.vocabulary import holds_schemas, subschemas_mapped
 

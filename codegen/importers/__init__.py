@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.catalog.names import snake
-from codegen.diagnostics import JsonPath, quoted
-from codegen.importers.dialect import Notes, property_map, standard
-from codegen.importers.formats import (
+from codegen.catalog.tool_lists import (
     FORMATS,
     PROVIDER_OF,
     READERS,
@@ -25,6 +23,8 @@ from codegen.importers.formats import (
     items_of,
     left_out,
 )
+from codegen.diagnostics import JsonPath, quoted
+from codegen.importers.dialect import Notes, property_map, standard
 
 __all__ = ["FORMATS", "UnreadableToolList", "import_functions", "import_tools"]
 

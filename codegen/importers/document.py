@@ -9,8 +9,8 @@ from typing import Any
 import yaml
 
 from codegen.catalog.load import long_integer_message, longest_integer
+from codegen.catalog.tool_lists import UnreadableToolList
 from codegen.diagnostics import JsonPath, format_path, quoted
-from codegen.importers.formats import UnreadableToolList
 
 
 def read_document(text: str) -> Any:
