@@ -9,18 +9,18 @@ one copy of the rules.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import Any, NamedTuple
 
 from codegen.catalog.kinds import (
     BooleanKind,
-    DateTimeKind,
     EnumKind,
     IntegerKind,
     Kind,
     NumberKind,
     StringKind,
 )
+from codegen.diagnostics import quoted
 from codegen.runtime import _runtime as rt
 
 # The runtime's coercions (SPEC §3), by the JSON type they read a value as: a catalog's default or
@@ -33,6 +33,34 @@ COERCE_AS = {
 }
 
 
+class FormatReading(NamedTuple):
+    """A value of a string format as the parser reads it (`_runtime.FORMATS`, the one reader of
+    each format): written back as a catalog writes it (a date as ISO-8601 text), with the codes."""
+
+    written: Any
+    warnings: list[str]
+    errors: list[str]
+
+    def problem(self, fmt: str, value: Any) -> str | None:
+        """What is wrong with `value` as a default of format `fmt`, if anything: refused, or read
+        as another value than written (the parser's rule, not a second one: a default with space
+        around it, or without a UTC offset, is written as the parser reads it)."""
+        if self.errors:
+            return f"default {quoted(value)} is not a {fmt} the parser takes"
+        tidied = isinstance(value, str) and value != value.strip()
+        if self.written != value and (self.warnings or tidied):
+            return f"default {quoted(value)} is a {fmt} only as the parser corrects it"
+        return None
+
+
+def format_reading(fmt: str, value: Any) -> FormatReading:
+    warnings: list[str] = []
+    errors: list[str] = []
+    read = rt.FORMATS[fmt](value, "default", warnings, errors)
+    written = read.isoformat() if isinstance(read, (date, datetime)) else read
+    return FormatReading(written, warnings, errors)
+
+
 def corrected(kind: Kind, value: Any) -> tuple[Any, list[str]] | None:
     """`value` as the parser would take it for `kind`, with the warning codes it would give; None
     when the parser would refuse it, or when the kind is not a scalar one this applies to."""
@@ -40,12 +68,9 @@ def corrected(kind: Kind, value: Any) -> tuple[Any, list[str]] | None:
     errors: list[str] = []
     if kind.nullable and rt.is_null_text(value, "default", warnings):
         return None, warnings
-    if type(kind) is DateTimeKind:
-        # Written back as text, with the offset the parser gives it, as the schema's default.
-        moment = rt.to_datetime(value, "default", warnings, errors)
-        if isinstance(moment, datetime):
-            return moment.isoformat(), warnings
-        return None
+    if kind.format is not None:
+        read = format_reading(kind.format, value)
+        return None if read.errors else (read.written, read.warnings)
     if isinstance(kind, EnumKind):
         exact: dict[tuple[type, object], str | int | float | bool] = {
             (type(c), c): c for c in kind.choices

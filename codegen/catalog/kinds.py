@@ -27,6 +27,8 @@ class Kind:
 
     # Whether the text "null" means null here; for plain strings it is a valid value.
     null_text_is_null: ClassVar[bool] = True
+    # The string format a value of this kind is read by (`_runtime.FORMATS`), if any.
+    format: ClassVar[str | None] = None
 
     def children(self) -> Iterator[Kind]:
         return iter(())
@@ -81,6 +83,7 @@ class UriKind(StringKind):
     """`format: uri`: an absolute URI."""
 
     null_text_is_null: ClassVar[bool] = True
+    format: ClassVar[str | None] = "uri"
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -88,11 +91,14 @@ class DateTimeKind(Kind):
     """`format: date-time`: an ISO-8601 moment with its UTC offset."""
 
     json_types: ClassVar[frozenset[str]] = frozenset({"string"})
+    format: ClassVar[str | None] = "date-time"
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class DateKind(DateTimeKind):
     """`format: date`."""
+
+    format: ClassVar[str | None] = "date"
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)

@@ -4,17 +4,14 @@ defaults; without, a map or a free-form object."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from datetime import date, datetime
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
 from codegen.catalog.context import GONE, ToolContext
-from codegen.catalog.defaults import corrected
+from codegen.catalog.defaults import corrected, format_reading
 from codegen.catalog.kinds import (
     AnyKind,
-    DateKind,
-    DateTimeKind,
     Field,
     IntegerKind,
     Kind,
@@ -199,16 +196,7 @@ def default_problems(
             said = worded(problem.message, problem.instance, problem.validator_value)
             yield f"default {quoted(default)} does not match the parameter's schema: {said}"
             return
-    checks: dict[type[Kind], Callable[[str], object]] = {
-        DateTimeKind: datetime.fromisoformat,
-        DateKind: date.fromisoformat,
-    }
-    check = checks.get(type(kind))
-    if check is not None and default is not None:
-        try:
-            moment = check(default)
-        except (TypeError, ValueError):
-            yield f"default {quoted(default)} is not an ISO-8601 {'date-time' if kind.__class__ is DateTimeKind else 'date'}"
-            return
-        if isinstance(moment, datetime) and moment.tzinfo is None:
-            yield f"default {quoted(default)} has no UTC offset"
+    if kind.format is not None and default is not None:
+        wrong = format_reading(kind.format, default).problem(kind.format, default)
+        if wrong is not None:
+            yield wrong

@@ -23,11 +23,10 @@ from codegen.catalog.kinds import (
 from codegen.catalog.names import snake
 from codegen.diagnostics import JsonPath, quoted
 
-# The string formats that are checked, each a kind of its own; any other is kept as text, said.
+# The string formats that are checked (`_runtime.FORMATS` reads each), each a kind of its own, and
+# codegen's own `x-attachment` (text); any other is kept as text, said.
 FORMATS: dict[str, type[StringKind | DateTimeKind]] = {
-    "date-time": DateTimeKind,
-    "date": DateKind,
-    "uri": UriKind,
+    **{str(cls.format): cls for cls in (DateTimeKind, DateKind, UriKind)},
     "x-attachment": StringKind,
 }
 

@@ -810,6 +810,15 @@ def to_date(v: object, path: str, warnings: list[str], errors: list[str]) -> dat
     return INVALID
 
 
+# The string formats the parser checks, each by its coercion: the one reader of a value of that
+# format, which the build also reads a catalog's default of that format with.
+FORMATS: dict[str, Callable[[object, str, list[str], list[str]], object]] = {
+    "date-time": to_datetime,
+    "date": to_date,
+    "uri": to_uri,
+}
+
+
 def to_choice(
     v: object,
     exact: Mapping[tuple[type, object], T],
