@@ -181,11 +181,14 @@ def holds_schemas(word: Any) -> bool:
 
 @dataclass(frozen=True)
 class Format:
-    """A string format: which strict modes keep it in a payload (the others drop it, said).
-    Whether the parser checks it is whether the runtime has a coercion for it."""
+    """A string format: which strict modes keep it in a payload (the others drop it, said), and,
+    for one the parser checks (`runtime/_runtime.FORMATS`), a value of it for the docs' and
+    prompts' samples and the warning codes its coercion may give beyond the text's own."""
 
     name: str
     payloads: frozenset[Literal["openai-strict", "anthropic-strict"]] = frozenset()
+    example: str = ""
+    codes: tuple[str, ...] = ()
 
 
 _STRICT_MODES: frozenset[Literal["openai-strict", "anthropic-strict"]] = frozenset(
@@ -196,8 +199,8 @@ _STRICT_MODES: frozenset[Literal["openai-strict", "anthropic-strict"]] = frozens
 FORMATS: dict[str, Format] = {
     row.name: row
     for row in (
-        Format("date-time", _STRICT_MODES),
-        Format("date", _STRICT_MODES),
+        Format("date-time", _STRICT_MODES, example="2025-01-31T09:00:00+00:00"),
+        Format("date", _STRICT_MODES, example="2025-01-31"),
         Format("time", _STRICT_MODES),
         Format("duration", _STRICT_MODES),
         Format("email", _STRICT_MODES),
@@ -205,7 +208,12 @@ FORMATS: dict[str, Format] = {
         Format("ipv4", _STRICT_MODES),
         Format("ipv6", _STRICT_MODES),
         Format("uuid", _STRICT_MODES),
-        Format("uri", frozenset({"anthropic-strict"})),
+        Format(
+            "uri",
+            frozenset({"anthropic-strict"}),
+            example="https://example.com",
+            codes=("uri_not_absolute",),
+        ),
     )
 }
 

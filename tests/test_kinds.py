@@ -206,7 +206,7 @@ def test_the_import_reader_sees_every_form() -> None:
 
 def test_every_kind_has_a_python_model() -> None:
     classes = _kind_classes()
-    assert {kinds.AnyKind, kinds.UriKind, kinds.DateKind, kinds.UnionKind} <= set(classes)
+    assert {kinds.AnyKind, kinds.TextFormatKind, kinds.DateKind, kinds.UnionKind} <= set(classes)
     assert set(classes) == set(MODELS)
     # Each model's own class: a subclass of a kind is not written as its base.
     assert len(set(MODELS.values())) == len(MODELS)
@@ -220,7 +220,12 @@ def test_every_kind_has_its_text() -> None:
 @pytest.mark.parametrize(
     ("kind", "docs", "prompt", "limits"),
     [
-        (kinds.UriKind(nullable=True), "string (uri) | null", "uri|null", []),
+        (
+            kinds.TextFormatKind(nullable=True, checked_format="uri"),
+            "string (uri) | null",
+            "uri|null",
+            [],
+        ),
         (kinds.DateKind(), "string (date)", "date", []),
         (
             kinds.StringKind(min_length=1, pattern="^a"),
@@ -248,7 +253,11 @@ def test_the_text_of_a_kind(kind: kinds.Kind, docs: str, prompt: str, limits: li
     ("kind", "annotation", "fast"),
     [
         (kinds.IntegerKind(minimum=1), "int", "type(v) is int and 1 <= v"),
-        (kinds.UriKind(nullable=True), "str | None", "type(v) is str and is_absolute_uri(v)"),
+        (
+            kinds.TextFormatKind(nullable=True, checked_format="uri"),
+            "str | None",
+            "type(v) is str and is_absolute_uri(v)",
+        ),
         (kinds.DateKind(), "date", None),
         (kinds.ArrayKind(items=kinds.BooleanKind()), "list[bool]", None),
         (kinds.ArrayKind(max_items=2), "list[object]", "type(v) is list and len(v) <= 2"),

@@ -38,8 +38,8 @@ from codegen.catalog.kinds import (
     NumberKind,
     ObjectKind,
     StringKind,
+    TextFormatKind,
     UnionKind,
-    UriKind,
 )
 from codegen.text.prompts import pattern_text, render_prompts
 
@@ -78,8 +78,10 @@ def _base_tree(kind: Kind) -> Any:
                 if part not in members:
                     members.append(part)
         return ("union", tuple(members)) if len(members) > 1 else members[0]
+    if isinstance(kind, TextFormatKind):
+        return kind.checked_format
     names = [
-        (NullKind, "null"), (AnyKind, "any"), (BooleanKind, "boolean"), (UriKind, "uri"),
+        (NullKind, "null"), (AnyKind, "any"), (BooleanKind, "boolean"),
         (DateKind, "date"), (DateTimeKind, "date-time"), (StringKind, "string"),
         (IntegerKind, "integer"), (NumberKind, "number"), (ObjectKind, "object"),
     ]  # fmt: skip

@@ -27,11 +27,14 @@ class Kind:
 
     # Whether the text "null" means null here; for plain strings it is a valid value.
     null_text_is_null: ClassVar[bool] = True
-    # The string format a value of this kind is read by (`_runtime.FORMATS`), if any.
-    format: ClassVar[str | None] = None
 
     def children(self) -> Iterator[Kind]:
         return iter(())
+
+    @property
+    def format(self) -> str | None:
+        """The string format a value of this kind is read by (`_runtime.FORMATS`), if any."""
+        return None
 
     # The JSON types of the values this kind accepts as sent (null aside): two kinds that share
     # none can never both match one value, so a `oneOf` of them needs no count.
@@ -79,11 +82,16 @@ class StringKind(Kind):
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class UriKind(StringKind):
-    """`format: uri`: an absolute URI."""
+class TextFormatKind(StringKind):
+    """A checked format whose value stays text (`format: uri`; `_runtime.TEXT_FORMATS`)."""
+
+    checked_format: str
 
     null_text_is_null: ClassVar[bool] = True
-    format: ClassVar[str | None] = "uri"
+
+    @property
+    def format(self) -> str | None:
+        return self.checked_format
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -91,14 +99,19 @@ class DateTimeKind(Kind):
     """`format: date-time`: an ISO-8601 moment with its UTC offset."""
 
     json_types: ClassVar[frozenset[str]] = frozenset({"string"})
-    format: ClassVar[str | None] = "date-time"
+
+    @property
+    def format(self) -> str | None:
+        return "date-time"
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class DateKind(DateTimeKind):
     """`format: date`."""
 
-    format: ClassVar[str | None] = "date"
+    @property
+    def format(self) -> str | None:
+        return "date"
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)

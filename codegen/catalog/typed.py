@@ -4,6 +4,8 @@ arrays. Objects are `objects`'s; `rules.TYPE_RULES` names the rule of each type.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from codegen.catalog.backtracking import BACKTRACKING_WARNING, exponential_shape
@@ -18,17 +20,16 @@ from codegen.catalog.kinds import (
     Kind,
     NumberKind,
     StringKind,
-    UriKind,
+    TextFormatKind,
 )
 from codegen.catalog.names import snake
 from codegen.diagnostics import JsonPath, quoted
+from codegen.runtime import _runtime as rt
 
-# The string formats that are checked (`_runtime.FORMATS` reads each), each a kind of its own, and
-# codegen's own `x-attachment` (text); any other is kept as text, said.
-FORMATS: dict[str, type[StringKind | DateTimeKind]] = {
-    **{str(cls.format): cls for cls in (DateTimeKind, DateKind, UriKind)},
-    "x-attachment": StringKind,
-}
+# The checked formats whose value is no text, each a kind of its own; every other checked format
+# (`_runtime.FORMATS`) is a `TextFormatKind`, codegen's own `x-attachment` is text, and any other
+# format is kept as text, said.
+MOMENTS: dict[str, type[DateTimeKind]] = {"date-time": DateTimeKind, "date": DateKind}
 
 
 def boolean_kind(
@@ -64,9 +65,11 @@ def string_kind(
     fmt = schema.get("format")
     cls: type[StringKind | DateTimeKind] = StringKind
     if fmt is not None:
-        if fmt in FORMATS:
-            cls = FORMATS[fmt]
-        else:
+        if fmt in MOMENTS:
+            cls = MOMENTS[fmt]
+        elif fmt in rt.TEXT_FORMATS:
+            cls = TextFormatKind
+        elif fmt != "x-attachment":
             ctx.warn(
                 (*path, "format"),
                 f"format {quoted(fmt)} is not checked: values are kept as text",
@@ -106,7 +109,10 @@ def string_kind(
                     BACKTRACKING_WARNING.format(pattern=quoted(pattern)),
                     "CG110",
                 )
-    return cls(
+    made: Callable[..., StringKind] = (
+        partial(TextFormatKind, checked_format=str(fmt)) if cls is TextFormatKind else StringKind
+    )
+    return made(
         nullable=nullable,
         helper=helper,
         min_length=schema.get("minLength"),

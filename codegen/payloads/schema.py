@@ -7,7 +7,6 @@ import json
 from typing import Any, NamedTuple
 
 from codegen.catalog.refs import RefError, conjoin, ref_target
-from codegen.catalog.typed import FORMATS
 from codegen.diagnostics import JsonPath
 from codegen.vocabulary import KEYWORDS, subschemas_mapped
 
@@ -88,8 +87,6 @@ PARSER_CHECKS = frozenset(
     {"type", "enum", "const", "anyOf", "oneOf", "allOf"}
     | {word for word, row in KEYWORDS.items() if row.enforced}
 ) - {"format"}
-# The formats the parser checks, each a kind of its own (`x-` ones are codegen's, never sent).
-CHECKED_FORMATS = frozenset(fmt for fmt in FORMATS if not fmt.startswith("x-"))
 
 
 def still_checked(word: str) -> str:

@@ -15,7 +15,6 @@ from codegen.catalog.refs import conjoin, merge_all_of
 from codegen.catalog.typeless import inferred_types
 from codegen.diagnostics import quoted
 from codegen.payloads.schema import (
-    CHECKED_FORMATS,
     Finding,
     Transform,
     accepts_null,
@@ -25,6 +24,7 @@ from codegen.payloads.schema import (
     said,
     still_checked,
 )
+from codegen.runtime import _runtime as rt
 from codegen.vocabulary import formats_kept, in_payload
 
 # What strict mode keeps (OpenAI's "Supported schemas", checked 2026-11-23).
@@ -320,4 +320,4 @@ def member_schema(root: dict[str, Any], member: Any) -> dict[str, Any]:
 
 
 def _format_checked(fmt: str) -> str:
-    return "; the parser still enforces it" if fmt in CHECKED_FORMATS else ""
+    return "; the parser still enforces it" if fmt in rt.FORMATS else ""

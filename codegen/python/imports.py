@@ -6,6 +6,8 @@ the normalizer, which keeps every generated name clear of them.
 
 from __future__ import annotations
 
+from codegen.runtime import _runtime as rt
+
 # name → (module, name in it); None imports the module itself.
 STDLIB = {
     "dataclass": ("dataclasses", "dataclass"),
@@ -26,8 +28,10 @@ STDLIB = {
 RUNTIME = frozenset(
     {
         "ABSENT", "INVALID", "Invalid", "NO_FOLDING", "RawArguments", "ResultSpec", "ToolCallRequest", "ToolSpec",
-        "copy_containers", "draft_class", "is_absolute_uri", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice", "to_date",
-        "to_datetime", "to_dict", "to_float", "to_int", "to_json_choice", "to_list", "to_str", "to_uri", "unknown_keys",
+        "copy_containers", "draft_class", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice",
+        "to_dict", "to_float", "to_int", "to_json_choice", "to_list", "to_str", "unknown_keys",
+        # Each checked format's coercion and check.
+        *(function.__name__ for function in (*rt.FORMATS.values(), *rt.TEXT_FORMATS.values())),
     }
 )  # fmt: skip
 

@@ -35,12 +35,13 @@ from codegen.catalog.kinds import (
     NumberKind,
     ObjectKind,
     StringKind,
+    TextFormatKind,
     UnionKind,
-    UriKind,
     walk,
 )
 from codegen.python.attributes import attributes
 from codegen.python.literals import literal
+from codegen.runtime import _runtime as rt
 from codegen.runtime._runtime import keyword_names
 
 K = TypeVar("K", bound=Kind)
@@ -175,11 +176,26 @@ class PyString(PyKind[StringKind]):
             yield f"{self.kind.pattern_name}.search({var})", "pattern_mismatch"
 
 
-class PyUri(PyString):
-    runtime: ClassVar[str] = "to_uri"
+class PyTextFormat(PyString):
+    """A checked format whose value stays text: the runtime's check of it on the fast path, its
+    coercion on the slow one (`_runtime.TEXT_FORMATS`, `_runtime.FORMATS`), each by its name."""
+
+    kind: TextFormatKind
 
     def type_check(self, var: str) -> str:
-        return f"type({var}) is str and is_absolute_uri({var})"
+        check = rt.TEXT_FORMATS[self.kind.checked_format].__name__
+        return f"type({var}) is str and {check}({var})"
+
+    def runtime_call(self, var: str) -> str:
+        return f"{self._coercion}({var}, path, warnings, errors)"
+
+    @property
+    def coerce(self) -> str:
+        return self.kind.helper if self.needs_helper else self._coercion
+
+    @property
+    def _coercion(self) -> str:
+        return rt.FORMATS[self.kind.checked_format].__name__
 
 
 class PyDateTime(PyKind[DateTimeKind]):
@@ -507,7 +523,7 @@ MODELS: dict[type[Kind], type[PyKind[Any]]] = {
     IntegerKind: PyInteger,
     NumberKind: PyNumber,
     StringKind: PyString,
-    UriKind: PyUri,
+    TextFormatKind: PyTextFormat,
     DateTimeKind: PyDateTime,
     DateKind: PyDate,
     EnumKind: PyEnum,

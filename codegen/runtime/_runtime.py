@@ -811,11 +811,18 @@ def to_date(v: object, path: str, warnings: list[str], errors: list[str]) -> dat
 
 
 # The string formats the parser checks, each by its coercion: the one reader of a value of that
-# format, which the build also reads a catalog's default of that format with.
+# format, which the build also reads a catalog's default of that format with. A new format is a
+# row here and in `TEXT_FORMATS` (its check and its coercion, beside `to_uri`), and a row of
+# `codegen/vocabulary.FORMATS` (what the payloads and the docs say of it).
 FORMATS: dict[str, Callable[[object, str, list[str], list[str]], object]] = {
     "date-time": to_datetime,
     "date": to_date,
     "uri": to_uri,
+}
+# The formats whose value stays text, each by its check: the generated fast path takes a text it
+# holds as it is, and hands any other value to the format's coercion above.
+TEXT_FORMATS: dict[str, Callable[[str], bool]] = {
+    "uri": is_absolute_uri,
 }
 
 

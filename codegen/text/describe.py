@@ -35,10 +35,11 @@ from codegen.catalog.kinds import (
     NumberKind,
     ObjectKind,
     StringKind,
+    TextFormatKind,
     UnionKind,
-    UriKind,
 )
-from codegen.runtime._runtime import is_absolute_uri
+from codegen.runtime import _runtime as rt
+from codegen.vocabulary import FORMATS
 
 K = TypeVar("K", bound=Kind)
 C = TypeVar("C", EnumKind, JsonChoiceKind)
@@ -413,19 +414,26 @@ class StringText(KindText[StringKind]):
         return True
 
 
-class UriText(StringText):
-    docs_name: ClassVar[str] = "string (uri)"
-    prompt_name: ClassVar[str] = "uri"
+class TextFormatText(StringText):
+    """A checked format whose value stays text: named by its format, sampled and checked by its
+    rows (`vocabulary.FORMATS`, `_runtime.TEXT_FORMATS`)."""
+
+    def docs_type(self, kind: StringKind, enums: bool) -> str:
+        return f"string ({kind.format})"
+
+    def prompt_type(self, kind: StringKind) -> str:
+        return str(kind.format)
 
     def coercions(self, kind: StringKind) -> Iterator[str]:
         yield from super().coercions(kind)
-        yield "uri_not_absolute"
+        yield from FORMATS[str(kind.format)].codes
 
     def made(self, kind: StringKind) -> Any:
-        return "https://example.com"
+        return FORMATS[str(kind.format)].example
 
     def conforms(self, kind: StringKind, value: object) -> bool:
-        return super().conforms(kind, value) and is_absolute_uri(str(value))
+        check = rt.TEXT_FORMATS[str(kind.format)]
+        return super().conforms(kind, value) and check(str(value))
 
 
 class DateTimeText(KindText[DateTimeKind]):
@@ -434,7 +442,7 @@ class DateTimeText(KindText[DateTimeKind]):
     parse: ClassVar[Any] = datetime.fromisoformat
 
     def made(self, kind: DateTimeKind) -> Any:
-        return "2025-01-31T09:00:00+00:00"
+        return FORMATS[str(kind.format)].example
 
     def conforms(self, kind: DateTimeKind, value: object) -> bool:
         try:
@@ -448,9 +456,6 @@ class DateText(DateTimeText):
     docs_name: ClassVar[str] = "string (date)"
     prompt_name: ClassVar[str] = "date"
     parse: ClassVar[Any] = date.fromisoformat
-
-    def made(self, kind: DateTimeKind) -> Any:
-        return "2025-01-31"
 
 
 class _ChoiceText(KindText[C]):
@@ -601,7 +606,7 @@ TEXTS: dict[type[Kind], KindText[Any]] = {
     IntegerKind: IntegerText(),
     NumberKind: NumberText(),
     StringKind: StringText(),
-    UriKind: UriText(),
+    TextFormatKind: TextFormatText(),
     DateTimeKind: DateTimeText(),
     DateKind: DateText(),
     EnumKind: EnumText(),

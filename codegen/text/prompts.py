@@ -10,8 +10,8 @@ lengths, patterns, examples, nested objects):
 
     name?: type constraint ... =default example X // description
 
-`?` marks an optional parameter; a type is a JSON type name, `date`, `date-time` or `uri` (strings in
-that format), JSON values joined by `|`, `T[]` for an array and `object of T` for a map; constraints
+`?` marks an optional parameter; a type is a JSON type name, a format the parser checks (`date`,
+`date-time`, `uri`: strings in that format, each named in the prompt's legend), JSON values joined by `|`, `T[]` for an array and `object of T` for a map; constraints
 are `1..50`, `>0 <=1`, `<=500 chars`, `6 chars`, `1..20 items`, a pattern as `/regex/` and
 `keys [...]`; every value is JSON with no space after `,` and `:` (`examples X, Y` when there are
 several). The parameters of an object (of an array's items, a map's values) follow it one space
@@ -36,6 +36,7 @@ from typing import Any
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.kinds import Field, Kind, ObjectKind
 from codegen.runtime import _prompts
+from codegen.runtime import _runtime as rt
 from codegen.text.describe import (
     inside,
     json_text,
@@ -324,6 +325,14 @@ def render_prompts(
             examples_with_ids=examples_with_ids,
             sections=sections,
             shares=legend,
+            formats=_formats_said(),
         )
         for name in PROMPTS
     }
+
+
+def _formats_said() -> str:
+    """The formats the parser checks, as the prompt's legend names them (`date`, `date-time` and
+    `uri`): the runtime's table, sorted."""
+    names = [f"`{name}`" for name in sorted(rt.FORMATS)]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
