@@ -80,9 +80,7 @@ def test_a_default_is_what_the_parser_reads_it_as(
     schema = pkg.TOOLS["t"].schema["properties"][f"p{index}"]
     value = getattr(pkg.parse("t", {}).arguments, f"p{index}")
     if errors:
-        assert said == [
-            f"default {text!r} is not a {fmt} the parser takes: the parameter has no default"
-        ]
+        assert said == [f"default {text!r} is not of format {fmt}: the parameter has no default"]
         assert "default" not in schema and value is None
         return
     assert value == read
@@ -92,7 +90,7 @@ def test_a_default_is_what_the_parser_reads_it_as(
     if written != text:
         how = ", ".join(w.split(":")[0] for w in read_warnings) or "as the parser reads it"
         assert said == [
-            f"default {text!r} is a {fmt} only as the parser corrects it: read as {written!r} ({how})"
+            f"default {text!r} is of format {fmt} only as the parser corrects it: read as {written!r} ({how})"
         ]
         assert again_warnings == [] and written == written.strip()
     else:

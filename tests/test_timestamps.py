@@ -64,7 +64,7 @@ def test_a_default_without_an_offset_is_read_as_utc_by_the_build_with_a_warning(
     assert [w.split(": ", 1)[1] for w in warnings if "CG105" in w] == [
         (
             "warning CG105: tools[0].parameters.properties.since.default: default '2024-01-01 08:00' is"
-            " a date-time only as the parser corrects it: read as '2024-01-01T08:00:00+00:00'"
+            " of format date-time only as the parser corrects it: read as '2024-01-01T08:00:00+00:00'"
             " (timestamp_without_offset)"
         )
     ]

@@ -46,10 +46,10 @@ class FormatReading(NamedTuple):
         as another value than written (the parser's rule, not a second one: a default with space
         around it, or without a UTC offset, is written as the parser reads it)."""
         if self.errors:
-            return f"default {quoted(value)} is not a {fmt} the parser takes"
+            return f"default {quoted(value)} is not of format {fmt}"
         tidied = isinstance(value, str) and value != value.strip()
         if self.written != value and (self.warnings or tidied):
-            return f"default {quoted(value)} is a {fmt} only as the parser corrects it"
+            return f"default {quoted(value)} is of format {fmt} only as the parser corrects it"
         return None
 
 
