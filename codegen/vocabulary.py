@@ -13,7 +13,7 @@ The lowest module of the front end's layers: it imports nothing of codegen.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -41,6 +41,13 @@ class Keyword:
     # Whether it only describes a schema (merged away by `allOf`, never a constraint).
     annotation: bool = False
     payloads: frozenset[Payload] = frozenset()
+    # What its value is, read so where the wild writes it loosely (`"5"` for a count, `"True"`
+    # for a flag): a count (a non-negative integer), a number, a text or a flag.
+    value: Literal["count", "number", "text", "flag"] | None = None
+    # A bound: which side, and of what (a value, its length, its items, its properties). Two
+    # bounds on one measure merge by `allOf` to the tighter one, and cross in an empty range.
+    limit: Literal["lower", "upper"] | None = None
+    measure: Literal["value", "length", "items", "properties"] | None = None
 
 
 _STRICT: frozenset[Payload] = frozenset({"openai-strict"})
@@ -66,7 +73,7 @@ KEYWORDS: dict[str, Keyword] = {
         Keyword("$ref", structure=True, payloads=_STRICT),
         Keyword("$defs", "named", structure=True, payloads=_STRICT),
         Keyword("definitions", "named", structure=True),
-        Keyword("nullable", structure=True),
+        Keyword("nullable", structure=True, value="flag"),
         Keyword("$schema", structure=True),
         Keyword("$id", structure=True),
         Keyword("$anchor"),
@@ -74,35 +81,113 @@ KEYWORDS: dict[str, Keyword] = {
         Keyword("$dynamicAnchor"),
         Keyword("$vocabulary"),
         # -- strings -----------------------------------------------------------------------------
-        Keyword("minLength", applies_to="string", enforced=True, payloads=_GEMINI),
-        Keyword("maxLength", applies_to="string", enforced=True, payloads=_GEMINI),
-        Keyword("pattern", applies_to="string", enforced=True, payloads=_BOTH),
-        Keyword("format", applies_to="string", enforced=True, payloads=_BOTH),
+        Keyword(
+            "minLength",
+            applies_to="string",
+            enforced=True,
+            payloads=_GEMINI,
+            value="count",
+            limit="lower",
+            measure="length",
+        ),
+        Keyword(
+            "maxLength",
+            applies_to="string",
+            enforced=True,
+            payloads=_GEMINI,
+            value="count",
+            limit="upper",
+            measure="length",
+        ),
+        Keyword("pattern", applies_to="string", enforced=True, payloads=_BOTH, value="text"),
+        Keyword("format", applies_to="string", enforced=True, payloads=_BOTH, value="text"),
         Keyword("contentEncoding", applies_to="string"),
         Keyword("contentMediaType", applies_to="string"),
         Keyword("contentSchema", "schema", applies_to="string"),
         # -- numbers -----------------------------------------------------------------------------
-        Keyword("minimum", applies_to="number", enforced=True, payloads=_BOTH),
-        Keyword("maximum", applies_to="number", enforced=True, payloads=_BOTH),
-        Keyword("exclusiveMinimum", applies_to="number", enforced=True, payloads=_STRICT),
-        Keyword("exclusiveMaximum", applies_to="number", enforced=True, payloads=_STRICT),
-        Keyword("multipleOf", applies_to="number", payloads=_STRICT),
+        Keyword(
+            "minimum",
+            applies_to="number",
+            enforced=True,
+            payloads=_BOTH,
+            value="number",
+            limit="lower",
+            measure="value",
+        ),
+        Keyword(
+            "maximum",
+            applies_to="number",
+            enforced=True,
+            payloads=_BOTH,
+            value="number",
+            limit="upper",
+            measure="value",
+        ),
+        Keyword(
+            "exclusiveMinimum",
+            applies_to="number",
+            enforced=True,
+            payloads=_STRICT,
+            value="number",
+            limit="lower",
+            measure="value",
+        ),
+        Keyword(
+            "exclusiveMaximum",
+            applies_to="number",
+            enforced=True,
+            payloads=_STRICT,
+            value="number",
+            limit="upper",
+            measure="value",
+        ),
+        Keyword("multipleOf", applies_to="number", payloads=_STRICT, value="number"),
         # -- arrays ------------------------------------------------------------------------------
         Keyword("items", "schema", applies_to="array", enforced=True, payloads=_BOTH),
-        Keyword("minItems", applies_to="array", enforced=True, payloads=_BOTH),
-        Keyword("maxItems", applies_to="array", enforced=True, payloads=_BOTH),
+        Keyword(
+            "minItems",
+            applies_to="array",
+            enforced=True,
+            payloads=_BOTH,
+            value="count",
+            limit="lower",
+            measure="items",
+        ),
+        Keyword(
+            "maxItems",
+            applies_to="array",
+            enforced=True,
+            payloads=_BOTH,
+            value="count",
+            limit="upper",
+            measure="items",
+        ),
         Keyword("prefixItems", "schemas", applies_to="array"),
         Keyword("additionalItems", "schema", applies_to="array"),
         Keyword("unevaluatedItems", "schema", applies_to="array"),
         Keyword("contains", "schema", applies_to="array"),
         Keyword("minContains", applies_to="array"),
         Keyword("maxContains", applies_to="array"),
-        Keyword("uniqueItems", applies_to="array"),
+        Keyword("uniqueItems", applies_to="array", value="flag"),
         # -- objects -----------------------------------------------------------------------------
         Keyword("properties", "named", applies_to="object", enforced=True, payloads=_BOTH),
         Keyword("required", applies_to="object", enforced=True, payloads=_BOTH),
-        Keyword("minProperties", applies_to="object", payloads=_GEMINI),
-        Keyword("maxProperties", applies_to="object", payloads=_GEMINI),
+        Keyword(
+            "minProperties",
+            applies_to="object",
+            payloads=_GEMINI,
+            value="count",
+            limit="lower",
+            measure="properties",
+        ),
+        Keyword(
+            "maxProperties",
+            applies_to="object",
+            payloads=_GEMINI,
+            value="count",
+            limit="upper",
+            measure="properties",
+        ),
         Keyword(
             "additionalProperties", "schema", applies_to="object", enforced=True, payloads=_STRICT
         ),
@@ -113,19 +198,19 @@ KEYWORDS: dict[str, Keyword] = {
         Keyword("dependentSchemas", "named", applies_to="object"),
         Keyword("dependencies"),
         # -- annotations -------------------------------------------------------------------------
-        Keyword("title", annotation=True, payloads=_BOTH),
-        Keyword("description", annotation=True, payloads=_BOTH),
+        Keyword("title", annotation=True, payloads=_BOTH, value="text"),
+        Keyword("description", annotation=True, payloads=_BOTH, value="text"),
         Keyword("default", annotation=True),
         Keyword("examples", annotation=True, payloads=_STRICT),
-        Keyword("$comment", annotation=True),
-        Keyword("deprecated", annotation=True),
-        Keyword("readOnly", annotation=True),
-        Keyword("writeOnly", annotation=True),
+        Keyword("$comment", annotation=True, value="text"),
+        Keyword("deprecated", annotation=True, value="flag"),
+        Keyword("readOnly", annotation=True, value="flag"),
+        Keyword("writeOnly", annotation=True, value="flag"),
         # -- OpenAPI's, and codegen's own --------------------------------------------------------
         Keyword("example"),
         Keyword("discriminator"),
         Keyword("optional"),
-        Keyword("x-case-sensitive"),
+        Keyword("x-case-sensitive", value="flag"),
         Keyword("x-python-name"),
     )
 }
@@ -151,6 +236,26 @@ def constrained_type(word: str) -> str | None:
 def in_payload(payload: Payload) -> tuple[str, ...]:
     """The keywords a payload's schema subset has, in the table's order."""
     return tuple(row.name for row in KEYWORDS.values() if payload in row.payloads)
+
+
+def valued(value: str) -> tuple[str, ...]:
+    """The keywords whose value is a count, a number, a text or a flag, in the table's order."""
+    return tuple(row.name for row in KEYWORDS.values() if row.value == value)
+
+
+def limits(side: str) -> frozenset[str]:
+    """The lower or the upper bounds."""
+    return frozenset(row.name for row in KEYWORDS.values() if row.limit == side)
+
+
+def crossing_bounds() -> Iterator[tuple[str, str]]:
+    """(lower, upper) for each two bounds of one measure, by upper bound in the table's order."""
+    rows = KEYWORDS.values()
+    for high in rows:
+        if high.limit == "upper":
+            for low in rows:
+                if low.limit == "lower" and low.measure == high.measure:
+                    yield low.name, high.name
 
 
 STRUCTURE = frozenset(row.name for row in KEYWORDS.values() if row.structure)

@@ -140,3 +140,65 @@ def test_what_the_parser_enforces_is_a_row_flag(json_type: str) -> None:
         assert (word not in said) == (word in enforced_on(json_type)), word
         if word != "format":
             assert bool(still_checked(word)) == KEYWORDS[word].enforced, word
+
+
+LOOSE = {"count": ("5", 5), "number": ("2.5", 2.5), "flag": ("True", True)}
+
+
+@pytest.mark.parametrize(
+    "word", sorted(w for w, row in KEYWORDS.items() if row.value in LOOSE), ids=str
+)
+def test_every_keyword_of_a_count_number_or_flag_is_read_by_its_value(
+    tmp_path: Path, word: str
+) -> None:
+    """The wild reader reads a keyword's value as what the registry says it is: text that spells
+    a count, a number or a flag is read so, said (CG102)."""
+    written, meant = LOOSE[str(KEYWORDS[word].value)]
+    out, found = _wild(tmp_path, {"type": "object", "properties": {"p": {word: written}}})
+    assert out["properties"]["p"][word] == meant
+    shown = str(meant).lower() if isinstance(meant, bool) else meant
+    assert found == [f"`{word}: '{written}'` read as {shown}"]
+
+
+@pytest.mark.parametrize(
+    "word", sorted(w for w, row in KEYWORDS.items() if row.value == "text"), ids=str
+)
+def test_every_keyword_of_a_text_leaves_out_what_is_not_text(tmp_path: Path, word: str) -> None:
+    out, found = _wild(tmp_path, {"type": "object", "properties": {"p": {word: 12}}})
+    assert word not in out["properties"]["p"]
+    assert found == [f"`{word}` is not text: 12 ignored"]
+
+
+BOUNDS = sorted(w for w, row in KEYWORDS.items() if row.limit is not None)
+
+
+@pytest.mark.parametrize("word", BOUNDS, ids=str)
+def test_two_bounds_of_one_side_merge_to_the_tighter(word: str) -> None:
+    """`allOf` of two bounds on one side is the tighter one, for every bound the registry names
+    (`minProperties` and `maxProperties` were left unmerged)."""
+    from codegen.catalog.refs import conjoin
+
+    merged, notes = conjoin({word: 2}, {word: 3})
+    assert merged == {word: 3 if KEYWORDS[word].limit == "lower" else 2}
+    assert notes == []
+
+
+def test_every_crossing_pair_of_bounds_is_an_empty_range() -> None:
+    """A lower bound above an upper one of the same measure takes no value: said for each pair
+    the registry makes (`minProperties` above `maxProperties` was not)."""
+    from codegen.catalog.keywords import empty_ranges
+
+    pairs = [
+        (low, high)
+        for high in BOUNDS
+        for low in BOUNDS
+        if KEYWORDS[high].limit == "upper"
+        and KEYWORDS[low].limit == "lower"
+        and KEYWORDS[low].measure == KEYWORDS[high].measure
+    ]
+    assert len(pairs) == 7
+    for low, high in pairs:
+        assert list(empty_ranges({low: 3, high: 2})) == [
+            (high, f"{high} 2 is below {low} 3: no value would be accepted")
+        ]
+        assert list(empty_ranges({low: 2, high: 3})) == []

@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from codegen.diagnostics import JsonPath, quoted
-from codegen.vocabulary import ANNOTATIONS
+from codegen.vocabulary import ANNOTATIONS, limits
 
 
 class RefError(Exception):
@@ -38,8 +38,8 @@ def ref_target(root: dict[str, Any], ref: str, path: JsonPath) -> tuple[str, dic
     return parts[-1], node
 
 
-_LOWER = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems"})
-_UPPER = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems"})
+_LOWER = limits("lower")
+_UPPER = limits("upper")
 # Products of two `anyOf`/`oneOf` lists beyond this many members are not written out.
 MAX_PRODUCT = 64
 

@@ -25,7 +25,7 @@ from codegen.catalog.reuse import ToolResults, anchored, is_relative, relative
 from codegen.catalog.tool_lists import UnreadableToolList, detect, items_of
 from codegen.diagnostics import Diagnostic, JsonPath, format_path, quoted
 from codegen.vocabulary import KEYWORDS as VOCABULARY
-from codegen.vocabulary import holds_schemas, subschemas_mapped
+from codegen.vocabulary import holds_schemas, subschemas_mapped, valued
 
 # Every JSON Schema keyword (2020-12 and draft 4-7), OpenAPI's, and codegen's own: a key that is
 # none of these and one or two letters from one is probably a slip of the keyboard.
@@ -34,10 +34,6 @@ HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 _TRUE = {"true", "yes", "1"}
 _FALSE = {"false", "no", "0"}
-_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
-_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
-_TEXTS = ("title", "description", "format", "pattern", "$comment")
-_FLAGS = ("nullable", "x-case-sensitive", "uniqueItems", "deprecated", "readOnly", "writeOnly")
 
 
 def misspelt(word: str, known: frozenset[str]) -> str | None:
@@ -465,10 +461,10 @@ class WildReader:
 _Reader = Callable[[WildReader, dict[str, Any], str, Any, JsonPath], None]
 # How each keyword whose value is not a schema is read.
 _READERS: dict[str, _Reader] = {
-    **{w: WildReader.text for w in _TEXTS},
-    **{w: WildReader.count for w in _COUNTS},
-    **{w: WildReader.bound for w in _BOUNDS},
-    **{w: WildReader.flag for w in _FLAGS},
+    **{w: WildReader.text for w in valued("text")},
+    **{w: WildReader.count for w in valued("count")},
+    **{w: WildReader.bound for w in valued("number")},
+    **{w: WildReader.flag for w in valued("flag")},
     "examples": WildReader.examples,
     "enum": WildReader.enum,
     "x-python-name": WildReader.python_name,
