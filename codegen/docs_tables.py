@@ -19,6 +19,8 @@ from typing import Literal
 
 from codegen.cli import _parser
 from codegen.diagnostics import CODES
+from codegen.runtime import _runtime as rt
+from codegen.vocabulary import FORMATS, KEYWORDS, formats_kept
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 REFRESH = "python -m codegen.docs_tables"
@@ -450,6 +452,54 @@ def findings_table() -> str:
     return "\n".join(lines)
 
 
+def keywords_table() -> str:
+    """Every JSON Schema keyword codegen knows, from its registry row (`codegen/vocabulary.py`)."""
+    lines = [
+        "| keyword | constrains | the parser | OpenAI strict | Gemini legacy |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for word, row in KEYWORDS.items():
+        if row.structure:
+            parser = "reads it as the kind of value"
+        elif row.annotation:
+            parser = "describes the value"
+        elif row.enforced:
+            parser = "enforces it"
+        elif word.startswith("x-") or word in ("optional", "example"):
+            parser = "reads it (the catalog format's own)"
+        else:
+            parser = "does not enforce it: a build warning"
+        kept = [
+            "kept" if payload in row.payloads else "rewritten or left out, said"
+            for payload in ("openai-strict", "gemini")
+        ]
+        lines.append(
+            f"| `{word}` | {row.applies_to or 'any value'} | {parser} | {' | '.join(kept)} |"
+        )
+    return "\n".join(lines)
+
+
+def formats_table() -> str:
+    """Every string format codegen knows: the parser checks the runtime's (`_runtime.FORMATS`),
+    and each strict mode keeps those its registry row names (`codegen/vocabulary.FORMATS`)."""
+    lines = [
+        "| format | the parser | OpenAI strict | Anthropic strict |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name in sorted({*FORMATS, *rt.FORMATS}):
+        parser = (
+            f"checks it (`{rt.FORMATS[name].__name__}`)"
+            if name in rt.FORMATS
+            else "keeps the text: a build warning"
+        )
+        kept = [
+            "kept" if name in formats_kept(mode) else "left out (into the description), said"
+            for mode in ("openai-strict", "anthropic-strict")
+        ]
+        lines.append(f"| `{name}` | {parser} | {' | '.join(kept)} |")
+    return "\n".join(lines)
+
+
 def cli_table() -> str:
     parser = _parser()
     (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -529,6 +579,8 @@ def _described(action: argparse.Action, text: str) -> str:
 TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "parse-codes": ("parsing.md", parse_codes_table),
     "findings": ("catalog.md", findings_table),
+    "keywords": ("catalog.md", keywords_table),
+    "formats": ("catalog.md", formats_table),
     "cli": ("cli.md", cli_table),
 }
 
