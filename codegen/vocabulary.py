@@ -42,8 +42,8 @@ class Keyword:
     annotation: bool = False
     payloads: frozenset[Payload] = frozenset()
     # What its value is, read so where the wild writes it loosely (`"5"` for a count, `"True"`
-    # for a flag): a count (a non-negative integer), a number, a text or a flag.
-    value: Literal["count", "number", "text", "flag"] | None = None
+    # for a flag): a count (a non-negative integer), a number, a positive one, a text or a flag.
+    value: Literal["count", "number", "positive", "text", "flag"] | None = None
     # A bound: which side, and of what (a value, its length, its items, its properties). Two
     # bounds on one measure merge by `allOf` to the tighter one, and cross in an empty range.
     limit: Literal["lower", "upper"] | None = None
@@ -141,7 +141,7 @@ KEYWORDS: dict[str, Keyword] = {
             limit="upper",
             measure="value",
         ),
-        Keyword("multipleOf", applies_to="number", payloads=_STRICT, value="number"),
+        Keyword("multipleOf", applies_to="number", payloads=_STRICT, value="positive"),
         # -- arrays ------------------------------------------------------------------------------
         Keyword("items", "schema", applies_to="array", enforced=True, payloads=_BOTH),
         Keyword(
@@ -215,6 +215,15 @@ KEYWORDS: dict[str, Keyword] = {
     )
 }
 
+# A schema's keywords in the order a person reads them (the importers write YAML so); others
+# follow as they came.
+READING_ORDER = (
+    "type", "title", "description", "enum", "const", "format", "default", "examples",
+    "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+    "minLength", "maxLength", "pattern", "items", "minItems", "maxItems", "uniqueItems",
+    "properties", "required", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs",
+)  # fmt: skip
+
 JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object")
 
 
@@ -239,7 +248,8 @@ def in_payload(payload: Payload) -> tuple[str, ...]:
 
 
 def valued(value: str) -> tuple[str, ...]:
-    """The keywords whose value is a count, a number, a text or a flag, in the table's order."""
+    """The keywords whose value is a count, a number, a positive one, a text or a flag, in the
+    table's order."""
     return tuple(row.name for row in KEYWORDS.values() if row.value == value)
 
 

@@ -142,7 +142,12 @@ def test_what_the_parser_enforces_is_a_row_flag(json_type: str) -> None:
             assert bool(still_checked(word)) == KEYWORDS[word].enforced, word
 
 
-LOOSE = {"count": ("5", 5), "number": ("2.5", 2.5), "flag": ("True", True)}
+LOOSE = {
+    "count": ("5", 5),
+    "number": ("-2.5", -2.5),
+    "positive": ("2.5", 2.5),
+    "flag": ("True", True),
+}
 
 
 @pytest.mark.parametrize(

@@ -370,7 +370,7 @@ class WildReader:
         if _unreadable(value):
             return
         number = _number(value)
-        if number is not None and not (word == "multipleOf" and number <= 0):
+        if number is not None and not (word in valued("positive") and number <= 0):
             if number is not value:
                 self.say((*path, word), f"`{word}: {quoted(value)}` read as {number}", "CG102")
                 node[word] = number
@@ -463,7 +463,7 @@ _Reader = Callable[[WildReader, dict[str, Any], str, Any, JsonPath], None]
 _READERS: dict[str, _Reader] = {
     **{w: WildReader.text for w in valued("text")},
     **{w: WildReader.count for w in valued("count")},
-    **{w: WildReader.bound for w in valued("number")},
+    **{w: WildReader.bound for w in (*valued("number"), *valued("positive"))},
     **{w: WildReader.flag for w in valued("flag")},
     "examples": WildReader.examples,
     "enum": WildReader.enum,

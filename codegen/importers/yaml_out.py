@@ -16,16 +16,11 @@ from typing import Any
 import yaml
 
 from codegen.catalog.load import yaml_1_2_resolvers
-from codegen.vocabulary import holds_schemas, subschemas_mapped
+from codegen.vocabulary import READING_ORDER, holds_schemas, subschemas_mapped
 
-# A tool's keys, and a schema's, in the order a person reads them; others follow as they came.
+# A tool's keys in the order a person reads them (a schema's: `vocabulary.READING_ORDER`); others
+# follow as they came.
 _TOOL_ORDER = ("name", "title", "description", "annotations", "examples", "parameters", "returns")
-_SCHEMA_ORDER = (
-    "type", "title", "description", "enum", "const", "format", "default", "examples",
-    "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-    "minLength", "maxLength", "pattern", "items", "minItems", "maxItems", "uniqueItems",
-    "properties", "required", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs",
-)  # fmt: skip
 LONG = 80  # characters: a longer text goes on lines of its own
 
 
@@ -106,7 +101,7 @@ def _tool_value(key: str, value: Any) -> Any:
 def _schema(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
-    return _ordered(schema, _SCHEMA_ORDER, _schema_value)
+    return _ordered(schema, READING_ORDER, _schema_value)
 
 
 def _schema_value(key: str, value: Any) -> Any:
