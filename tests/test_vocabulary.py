@@ -4,7 +4,9 @@ module keeps is read from the registry's rows."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -207,3 +209,103 @@ def test_every_crossing_pair_of_bounds_is_an_empty_range() -> None:
             (high, f"{high} 2 is below {low} 3: no value would be accepted")
         ]
         assert list(empty_ranges({low: 2, high: 3})) == []
+
+
+# -- the places of a new thing, as docs/development.md lists them ---------------------------------
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+# Keywords the parser does not enforce that still have a rule of their own where it applies:
+# older drafts' spellings (the wild reader), `prefixItems` beside `items` (the array rule), strict
+# mode's reason for dropping one, the dialect's telling of a schema from a map of properties,
+# Gemini's subset writing the object's bounds.
+RULES_OF_THEIR_OWN = {
+    "not": {"codegen/importers/dialect.py", "codegen/payloads/strict.py"},
+    "if": {"codegen/importers/dialect.py", "codegen/payloads/strict.py"},
+    "then": {"codegen/importers/dialect.py", "codegen/payloads/strict.py"},
+    "else": {"codegen/importers/dialect.py", "codegen/payloads/strict.py"},
+    "prefixItems": {"codegen/catalog/typed.py", "codegen/catalog/wild.py"},
+    "additionalItems": {"codegen/catalog/wild.py"},
+    "minProperties": {"codegen/importers/dialect.py", "codegen/payloads/legacy.py"},
+    "maxProperties": {"codegen/importers/dialect.py", "codegen/payloads/legacy.py"},
+    "patternProperties": {"codegen/importers/dialect.py"},
+}
+
+
+def _naming(word: str) -> set[str]:
+    """The modules of codegen that name `word`: as a string in code (not a docstring), as a
+    provider's adapter (`from_<word>`, `to_<word>`), or quoted or so in a template."""
+    adapter = re.compile(rf"(from|to)_{re.escape(word)}")
+    found: set[str] = set()
+    for path in sorted((CHECKOUT / "codegen").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and ast.get_docstring(node, clean=False) is not None
+        }
+        for node in ast.walk(tree):
+            named = (
+                (isinstance(node, ast.Constant) and node.value == word)
+                and id(node) not in docstrings
+            ) or any(
+                isinstance(name, str) and adapter.fullmatch(name)
+                for name in (getattr(node, "name", None), getattr(node, "id", None))
+            )
+            if named:
+                found.add(path.relative_to(CHECKOUT).as_posix())
+                break
+    for path in sorted((CHECKOUT / "templates").rglob("*.jinja")):
+        text = path.read_text(encoding="utf-8")
+        if re.search(rf"\b{adapter.pattern}\b|[\"']{re.escape(word)}[\"']", text):
+            found.add(path.relative_to(CHECKOUT).as_posix())
+    return found
+
+
+def _documented(thing: str) -> set[str]:
+    """The modules docs/development.md lists for adding `thing` (its bullet's `codegen/…` and
+    `templates/…` paths)."""
+    page = (CHECKOUT / "docs" / "development.md").read_text(encoding="utf-8")
+    section = page[page.index("## Adding a keyword, a format, a kind, a provider") :]
+    section = section[: section.index("\n## ")]
+    bullet = re.search(rf"^- \*\*{thing}\*\*.*?(?=^- \*\*|\Z)", section, re.DOTALL | re.MULTILINE)
+    assert bullet is not None, thing
+    return set(re.findall(r"`((?:codegen|templates)/[\w/.]+\.(?:py|jinja))`", bullet.group()))
+
+
+def test_the_documented_places_of_a_format_are_all_that_name_one() -> None:
+    """Issue 34 item 4: `format: date-time` was named in 17 places; a format whose value stays
+    text is named where docs/development.md says, and nowhere else, for every such format."""
+    from codegen.runtime import _runtime as rt
+
+    assert rt.TEXT_FORMATS  # `uri` at least
+    for name in rt.TEXT_FORMATS:
+        assert _naming(name) == _documented("A format"), name
+
+
+def test_the_documented_places_of_a_keyword_are_all_that_name_one() -> None:
+    """Issue 34 item 4: a keyword the parser does not enforce is its registry row, and a rule of
+    its own where it has one (`RULES_OF_THEIR_OWN`, which may only shrink)."""
+    plain = [
+        word
+        for word, row in KEYWORDS.items()
+        if not (row.enforced or row.structure or row.annotation)
+        and not word.startswith("x-")
+        and word not in ("optional", "example")  # the catalog format's and OpenAPI's words
+    ]
+    assert len(plain) > 20
+    for word in plain:
+        assert _naming(word) == _documented("A keyword") | RULES_OF_THEIR_OWN.get(word, set()), word
+
+
+def test_the_documented_places_of_a_provider_are_all_that_name_one() -> None:
+    """Issue 34 item 4: a provider with no schema subset of its own (Anthropic) is named in the
+    places docs/development.md lists, and its payload modules."""
+    assert _naming("anthropic") == _documented("A provider")
+
+
+def test_the_place_reader_sees_each_form() -> None:
+    """The checks above would pass on a reader that saw nothing."""
+    assert "codegen/runtime/_runtime.py" in _naming("uri")  # a string in code
+    assert "templates/package_init.py.jinja" in _naming("anthropic")  # an adapter's name
+    assert "codegen/vocabulary.py" in _documented("A keyword")

@@ -2,7 +2,7 @@
 
 A rule is a plain function of the tool's context (`context.ToolContext`) and a schema; rules for a
 nested schema call `ctx.kind`, which comes back here. A new kind of value is a rule and its entry
-in `TYPE_RULES` (or `typed.FORMATS` for a string format), a class in `kinds`, and one entry in each
+in `TYPE_RULES` (or `typed.MOMENTS` for a string format with a Python type of its own), a class in `kinds`, and one entry in each
 back end's table (tests/test_kinds.py).
 """
 
