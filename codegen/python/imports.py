@@ -26,7 +26,7 @@ STDLIB = {
 RUNTIME = frozenset(
     {
         "ABSENT", "INVALID", "Invalid", "NO_FOLDING", "RawArguments", "ResultSpec", "ToolCallRequest", "ToolSpec",
-        "copy_containers", "draft_class", "is_absolute_uri", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice", "to_date",
+        "copy_containers", "detail", "draft_class", "is_absolute_uri", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice", "to_date",
         "to_datetime", "to_dict", "to_float", "to_int", "to_json_choice", "to_list", "to_str", "to_uri", "unknown_keys",
     }
 )  # fmt: skip
