@@ -9,6 +9,7 @@ problem (`minimum: 1`, the allowed values): nothing reads the schema again to ex
 
 from __future__ import annotations
 
+import re
 from typing import Final, Literal, NamedTuple, TypeAlias
 
 from ._runtime import Detail, detail
@@ -24,7 +25,8 @@ class Code(NamedTuple):
     fits, `key` when the context has it, `key=value` when it has that value. The words are a
     `str.format` text of `path` and the context (`_explain` renders them). `suffix` says what
     follows the code's colon: the path of a parameter (`"path"`), or the context key of a detail
-    (`"reason"`, `"error"`); one ending in `|` holds a list written with `|` between its items.
+    (`"error"`); one ending in `|` holds a list written with `|` between its items, and one of
+    several parts names each in braces (`"{reason} (original: {original})"`).
     """
 
     section: Section
@@ -32,6 +34,9 @@ class Code(NamedTuple):
     meaning: str
     messages: tuple[tuple[str, str], ...] = ()
     suffix: str = "path"
+    # A warning said to the model with its call's result: the call ran with other values than
+    # the ones sent (a number truncated, a parameter ignored), which the model should know.
+    said: bool = False
 
 
 CODES: Final[dict[str, Code]] = {
@@ -39,72 +44,116 @@ CODES: Final[dict[str, Code]] = {
         "parameter",
         "warning",
         'a boolean sent as text: `"true"`/`"false"`, `yes`/`no`, `on`/`off`, `"1"`/`"0"`',
+        messages=(("", "`{path}` was sent as text and read as a boolean"),),
     ),
-    "number_coerced_to_boolean": Code("parameter", "warning", "a boolean sent as `0` or `1`"),
+    "number_coerced_to_boolean": Code(
+        "parameter",
+        "warning",
+        "a boolean sent as `0` or `1`",
+        messages=(("", "`{path}` was sent as a number and read as a boolean"),),
+    ),
     "string_literal_converted_to_integer": Code(
-        "parameter", "warning", 'an integer sent as text (`"42"`)'
+        "parameter",
+        "warning",
+        'an integer sent as text (`"42"`)',
+        messages=(("", "`{path}` was sent as text and read as an integer"),),
     ),
     "number_coerced_to_integer": Code(
-        "parameter", "warning", "an integer sent as a whole float (`3.0`)"
+        "parameter",
+        "warning",
+        "an integer sent as a whole float (`3.0`)",
+        messages=(("", "`{path}` was sent as a whole float and read as an integer"),),
     ),
     "fractional_number_truncated_to_integer": Code(
         "parameter",
         "warning",
         "an integer sent with a fraction (`3.7`): truncated",
         messages=(("", "`{path}` must be an integer and was truncated to one"),),
+        said=True,
     ),
     "string_literal_converted_to_number": Code(
-        "parameter", "warning", 'a number sent as text (`"2.5"`)'
+        "parameter",
+        "warning",
+        'a number sent as text (`"2.5"`)',
+        messages=(("", "`{path}` was sent as text and read as a number"),),
     ),
     "non_string_literal_retained": Code(
-        "parameter", "warning", "a string sent as `true`, `42` or `1.5`: kept as its text"
+        "parameter",
+        "warning",
+        "a string sent as `true`, `42` or `1.5`: kept as its text",
+        messages=(
+            ("", "`{path}` must be a string and was sent as another value: its text was kept"),
+        ),
     ),
     "string_parsed_as_json": Code(
-        "parameter", "warning", "an object or array sent as a string holding JSON"
+        "parameter",
+        "warning",
+        "an object or array sent as a string holding JSON",
+        messages=(("", "`{path}` was sent as a string holding JSON, which was read"),),
     ),
     "list_text_repaired": Code(
         "parameter",
         "warning",
         "an array sent as the text of a list that is not JSON (`\"['Friends']\"`): read by the text repairs",
+        messages=(("", "`{path}` was sent as the text of a list, which was read"),),
     ),
     "scalar_coerced_to_list": Code(
-        "parameter", "warning", "an array sent as one value: wrapped in a list"
+        "parameter",
+        "warning",
+        "an array sent as one value: wrapped in a list",
+        messages=(("", "`{path}` must be an array and was sent as one value, put in a list"),),
     ),
     "enum_case_normalized": Code(
-        "parameter", "warning", "an enum value in another case: the canonical one"
+        "parameter",
+        "warning",
+        "an enum value in another case: the canonical one",
+        messages=(("", "`{path}` was sent in another case than its allowed value"),),
     ),
-    "uri_not_absolute": Code("parameter", "warning", "a `uri` without a scheme: kept"),
+    "uri_not_absolute": Code(
+        "parameter",
+        "warning",
+        "a `uri` without a scheme: kept",
+        messages=(("", "`{path}` is not an absolute URI: it has no scheme"),),
+    ),
     "timestamp_without_offset": Code(
         "parameter",
         "warning",
         "a `date-time` without a UTC offset (`2024-05-01 09:30`, or a date alone): read as UTC",
         messages=(("", "`{path}` had no UTC offset and was read as UTC"),),
+        said=True,
     ),
     "string_literal_converted_to_null": Code(
-        "parameter", "warning", 'a nullable non-string parameter sent as `"null"`'
+        "parameter",
+        "warning",
+        'a nullable non-string parameter sent as `"null"`',
+        messages=(("", '`{path}` was sent as the text "null" and read as null'),),
     ),
     "null_treated_as_absent": Code(
         "parameter",
         "warning",
         "an optional, non-nullable parameter sent as `null`: absent, its default applies",
         messages=(("", "`{path}` was null and was treated as not given"),),
+        said=True,
     ),
     "lone_surrogate_replaced": Code(
         "parameter",
         "warning",
         'a lone surrogate (`"\\ud800"`) in a string or a key: replaced by U+FFFD',
         messages=(("", "`{path}` held a lone surrogate, which is not text, replaced by U+FFFD"),),
+        said=True,
     ),
     "unknown_parameter": Code(
         "parameter",
         "warning",
         "a name the tool does not declare: kept in `values`",
         messages=(("", "`{path}` is not a parameter of this tool and was ignored"),),
+        said=True,
     ),
     "key_converted_to_text": Code(
         "parameter",
         "warning",
         'an object\'s key sent as a number, boolean or null (a dict input, a pythonic call): its JSON text (`1` → `"1"`, `True` → `"true"`); the path is the value\'s under it',
+        messages=(("", "`{path}` was under a key that is not text, written as its JSON text"),),
     ),
     "missing_required": Code(
         "parameter",
@@ -241,21 +290,28 @@ CODES: Final[dict[str, Code]] = {
         "parameter",
         "error",
         "an object's key JSON cannot carry (a tuple, bytes, any other object), or two keys with one JSON text (`{1: …, \"1\": …}`): the object's path, none for the arguments' own keys",
-        messages=(("path", "`{path}` must be a JSON object whose keys are text, each once"),),
+        messages=(
+            ("path", "`{path}` must be a JSON object whose keys are text, each once"),
+            ("", "the arguments must be a JSON object whose keys are text, each once"),
+        ),
     ),
     "arguments_unquoted": Code(
-        "call", "warning", "arguments JSON-encoded as a string, again and again (up to 10 levels)"
+        "call",
+        "warning",
+        "arguments JSON-encoded as a string, again and again (up to 10 levels)",
+        messages=(("", "the arguments were sent JSON-encoded as a string, and unwrapped"),),
     ),
     "tool_definition_missing": Code(
         "call",
         "warning",
         "a tool name the catalog does not know: a generic lenient parse, refused (`ok` is False)",
+        messages=(("", "the tool is not one of the catalog's"),),
     ),
     "json_parse_error": Code(
         "call",
         "error",
         "the arguments are not JSON, even after the text repairs: `json_parse_error:<reason> (original: …)`",
-        suffix="reason",
+        suffix="{reason} (original: {original})",
         messages=(
             (
                 "reason",
@@ -294,26 +350,66 @@ CODES: Final[dict[str, Code]] = {
         "a reply cut off mid-way: the complete parameters are kept, the call does not run",
         messages=(("", "the arguments were cut off before their end"),),
     ),
-    "markdown_fence_stripped": Code("repair", "warning", "the JSON inside a Markdown code fence"),
-    "json_extracted_from_text": Code("repair", "warning", "the JSON object inside a sentence"),
+    "markdown_fence_stripped": Code(
+        "repair",
+        "warning",
+        "the JSON inside a Markdown code fence",
+        messages=(("", "the arguments were inside a Markdown code fence"),),
+    ),
+    "json_extracted_from_text": Code(
+        "repair",
+        "warning",
+        "the JSON object inside a sentence",
+        messages=(("", "the arguments were inside other text"),),
+    ),
     "smart_quote_replaced": Code(
-        "repair", "warning", "strings in typographic quotes (`“…”`, `‘…’`)"
+        "repair",
+        "warning",
+        "strings in typographic quotes (`“…”`, `‘…’`)",
+        messages=(("", "the arguments had strings in typographic quotes"),),
     ),
-    "single_quotes_converted": Code("repair", "warning", "`'single-quoted'` strings"),
+    "single_quotes_converted": Code(
+        "repair",
+        "warning",
+        "`'single-quoted'` strings",
+        messages=(("", "the arguments had single-quoted strings"),),
+    ),
     "python_literal_converted": Code(
-        "repair", "warning", "Python's `True`, `False`, `None` outside strings"
+        "repair",
+        "warning",
+        "Python's `True`, `False`, `None` outside strings",
+        messages=(("", "the arguments had Python's True, False or None"),),
     ),
-    "unquoted_key_quoted": Code("repair", "warning", 'a key without quotes (`{query: "x"}`)'),
+    "unquoted_key_quoted": Code(
+        "repair",
+        "warning",
+        'a key without quotes (`{query: "x"}`)',
+        messages=(("", "the arguments had a key without quotes"),),
+    ),
     "control_character_escaped": Code(
         "repair",
         "warning",
         "a raw line break, tab or other control character inside a string value",
+        messages=(("", "the arguments had a raw control character inside a string"),),
     ),
-    "comment_removed": Code("repair", "warning", "`//` and `/* */` comments outside strings"),
+    "comment_removed": Code(
+        "repair",
+        "warning",
+        "`//` and `/* */` comments outside strings",
+        messages=(("", "the arguments had comments"),),
+    ),
     "missing_comma_inserted": Code(
-        "repair", "warning", 'no comma between two members or items (`{"a": 1 "b": 2}`)'
+        "repair",
+        "warning",
+        'no comma between two members or items (`{"a": 1 "b": 2}`)',
+        messages=(("", "the arguments lacked a comma between two members or items"),),
     ),
-    "trailing_comma_removed": Code("repair", "warning", "a trailing comma before `}` or `]`"),
+    "trailing_comma_removed": Code(
+        "repair",
+        "warning",
+        "a trailing comma before `}` or `]`",
+        messages=(("", "the arguments had a trailing comma"),),
+    ),
     "arguments_envelope": Code(
         "text",
         "warning",
@@ -512,7 +608,7 @@ CODES: Final[dict[str, Code]] = {
 def read(text: str) -> Detail:
     """A code's text (`out_of_range:limit`, `unreadable_arguments:ValueError`) as a Detail: the
     text itself when it is one, else its parts as the table says to read them."""
-    if type(text) is Detail:
+    if isinstance(text, Detail):
         return text
     code, _, rest = str(text).partition(":")
     entry = CODES.get(code)
@@ -521,4 +617,23 @@ def read(text: str) -> Detail:
         return detail(code, rest, {}, text)
     if suffix.endswith("|"):
         return detail(code, "", {suffix[:-1]: rest.split("|")}, text)
+    if "{" in suffix:
+        found = _pattern(suffix).fullmatch(rest)
+        if found is not None:
+            return detail(code, "", found.groupdict(), text)
+        return detail(code, "", {_first_key(suffix): rest}, text)
     return detail(code, "", {suffix: rest}, text)
+
+
+def _pattern(suffix: str) -> re.Pattern[str]:
+    """A suffix of several parts (`{reason} (original: {original})`) as a regular expression:
+    each part as short as it can be, the last to the end."""
+    parts = re.split(r"\{(\w+)\}", suffix)
+    pattern = "".join(
+        f"(?P<{part}>.*?)" if index % 2 else re.escape(part) for index, part in enumerate(parts)
+    )
+    return re.compile(pattern, re.DOTALL)
+
+
+def _first_key(suffix: str) -> str:
+    return re.findall(r"\{(\w+)\}", suffix)[0]

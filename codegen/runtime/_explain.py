@@ -27,14 +27,14 @@ def explain_errors(codes: Iterable[str]) -> str:
 
 
 def explain_warnings(codes: Iterable[str]) -> str | None:
-    """The corrections that changed what the model sent, in words (the warnings the table gives
-    words to); None when there are none. Corrections that keep its meaning (a number sent as
+    """The corrections that changed what the model sent, in words (the table's `said`
+    warnings); None when there are none. Corrections that keep its meaning (a number sent as
     text, a case variant) are not said."""
     notes: list[str] = []
     for code in codes:
         found = read(code)
         entry = CODES.get(found.code)
-        if entry is not None and entry.level == "warning" and entry.messages:
+        if entry is not None and entry.said:
             notes.append(words(found))
     return "; ".join(dict.fromkeys(notes)) or None
 
