@@ -153,9 +153,14 @@ TABLES: dict[str, tuple[str, Callable[[], str]]] = {
 }
 
 
+# Where a table's rows are edited, when not here: the parser's codes are the runtime's own table.
+_SOURCES = {"parse-codes": "codegen/runtime/_codes.py"}
+
+
 def _markers(name: str) -> tuple[str, str]:
+    source = _SOURCES.get(name, "codegen/docs_tables.py")
     return (
-        f"<!-- BEGIN GENERATED {name}: edit codegen/docs_tables.py, then run `{REFRESH}` -->",
+        f"<!-- BEGIN GENERATED {name}: edit {source}, then run `{REFRESH}` -->",
         f"<!-- END GENERATED {name} -->",
     )
 
