@@ -636,4 +636,5 @@ def _pattern(suffix: str) -> re.Pattern[str]:
 
 
 def _first_key(suffix: str) -> str:
-    return re.findall(r"\{(\w+)\}", suffix)[0]
+    found = re.search(r"\{(\w+)\}", suffix)
+    return "" if found is None else found[1]
