@@ -518,8 +518,8 @@ def test_a_long_list_of_allowed_values_is_cut_short() -> None:
 @pytest.mark.parametrize("code", sorted(_codes.CODES))
 def test_every_code_of_the_table_reads_back_from_its_text(code: str) -> None:
     """Any code's text, from whichever module wrote it, is a Detail by the table: a path for the
-    codes about a parameter, the context key of a detail for the others, and words that never
-    fail."""
+    codes about a parameter (or inside a result), the context key of a detail for the others, and
+    words that never fail."""
     entry = _codes.CODES[code]
     for text in (code, f"{code}:a.b[0]|c"):
         found = _codes.read(text)
@@ -527,6 +527,8 @@ def test_every_code_of_the_table_reads_back_from_its_text(code: str) -> None:
         assert (found, found.code, found.level) == (text, code, entry.level)
         if entry.suffix == "path" or not rest:
             assert (found.path, found.context) == (rest, {})
+        elif not entry.suffix:  # a code written with no suffix: what follows is kept as said
+            assert (found.path, found.context) == ("", {"detail": rest})
         elif "{" in entry.suffix:  # of several parts: see the json_parse_error test below
             assert (found.path, found.context) == ("", {"reason": rest})
         elif entry.suffix.endswith("|"):
@@ -624,3 +626,17 @@ def test_catalog_text_in_a_context_is_a_literal_not_code(
     mismatch, choice = request.details
     assert mismatch.context == {"pattern": pattern}
     assert choice.context == {"allowed": [hostile, 1]}
+
+
+def test_the_playground_places_a_code_by_the_table(detailed: ModuleType) -> None:
+    """What follows a code's colon (a path, or a detail of the whole call) is the table's one
+    fact: the playground places each code on a field or on the call by it."""
+    from codegen.playground.catalog import Playground
+
+    playground = Playground(detailed)
+    assert playground.split("out_of_range:a.b") == ("out_of_range", "a.b", "")
+    assert playground.split("key_case_normalized:count") == ("key_case_normalized", None, "count")
+    assert playground.split("native_format:hermes") == ("native_format", None, "hermes")
+    for code, entry in _codes.CODES.items():
+        _, path, _ = playground.split(f"{code}:x")
+        assert (path == "x") == (entry.suffix == "path"), code

@@ -216,12 +216,12 @@ class Playground:
 
     def split(self, entry: str) -> tuple[str, str | None, str]:
         """A request's `code[:suffix]` as (code, path, detail): the suffix is a parameter's path
-        for the codes docs/parsing.md lists as about one parameter, and a detail of the whole
-        call (`native_format:hermes`) for the others."""
+        for the codes the table of codes says it follows as one, and a detail of the whole call
+        (`native_format:hermes`) for the others."""
         code, _, suffix = entry.partition(":")
         known = self._codes.get(code)
-        section = "" if known is None else known.section
-        return (code, suffix, "") if section == "parameter" else (code, None, suffix)
+        is_path = known is not None and known.suffix == "path"
+        return (code, suffix, "") if is_path else (code, None, suffix)
 
 
 Entries = Mapping[str, list[tuple[str, str | None, str]]]

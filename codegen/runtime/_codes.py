@@ -24,7 +24,8 @@ class Code(NamedTuple):
     `messages` are (what the context must hold, words), the first that fits said: `""` always
     fits, `key` when the context has it, `key=value` when it has that value. The words are a
     `str.format` text of `path` and the context (`_explain` renders them). `suffix` says what
-    follows the code's colon: the path of a parameter (`"path"`), or the context key of a detail
+    follows the code's colon: nothing (`""`), the path of a parameter (`"path"`: the codes about
+    one parameter, and those of a result, with a path inside it), or the context key of a detail
     (`"error"`); one ending in `|` holds a list written with `|` between its items, and one of
     several parts names each in braces (`"{reason} (original: {original})"`).
     """
@@ -33,7 +34,7 @@ class Code(NamedTuple):
     level: Level
     meaning: str
     messages: tuple[tuple[str, str], ...] = ()
-    suffix: str = "path"
+    suffix: str = ""
     # A warning said to the model with its call's result: the call ran with other values than
     # the ones sent (a number truncated, a parameter ignored), which the model should know.
     said: bool = False
@@ -45,24 +46,28 @@ CODES: Final[dict[str, Code]] = {
         "warning",
         'a boolean sent as text: `"true"`/`"false"`, `yes`/`no`, `on`/`off`, `"1"`/`"0"`',
         messages=(("", "`{path}` was sent as text and read as a boolean"),),
+        suffix="path",
     ),
     "number_coerced_to_boolean": Code(
         "parameter",
         "warning",
         "a boolean sent as `0` or `1`",
         messages=(("", "`{path}` was sent as a number and read as a boolean"),),
+        suffix="path",
     ),
     "string_literal_converted_to_integer": Code(
         "parameter",
         "warning",
         'an integer sent as text (`"42"`)',
         messages=(("", "`{path}` was sent as text and read as an integer"),),
+        suffix="path",
     ),
     "number_coerced_to_integer": Code(
         "parameter",
         "warning",
         "an integer sent as a whole float (`3.0`)",
         messages=(("", "`{path}` was sent as a whole float and read as an integer"),),
+        suffix="path",
     ),
     "fractional_number_truncated_to_integer": Code(
         "parameter",
@@ -70,12 +75,14 @@ CODES: Final[dict[str, Code]] = {
         "an integer sent with a fraction (`3.7`): truncated",
         messages=(("", "`{path}` must be an integer and was truncated to one"),),
         said=True,
+        suffix="path",
     ),
     "string_literal_converted_to_number": Code(
         "parameter",
         "warning",
         'a number sent as text (`"2.5"`)',
         messages=(("", "`{path}` was sent as text and read as a number"),),
+        suffix="path",
     ),
     "non_string_literal_retained": Code(
         "parameter",
@@ -84,36 +91,42 @@ CODES: Final[dict[str, Code]] = {
         messages=(
             ("", "`{path}` must be a string and was sent as another value: its text was kept"),
         ),
+        suffix="path",
     ),
     "string_parsed_as_json": Code(
         "parameter",
         "warning",
         "an object or array sent as a string holding JSON",
         messages=(("", "`{path}` was sent as a string holding JSON, which was read"),),
+        suffix="path",
     ),
     "list_text_repaired": Code(
         "parameter",
         "warning",
         "an array sent as the text of a list that is not JSON (`\"['Friends']\"`): read by the text repairs",
         messages=(("", "`{path}` was sent as the text of a list, which was read"),),
+        suffix="path",
     ),
     "scalar_coerced_to_list": Code(
         "parameter",
         "warning",
         "an array sent as one value: wrapped in a list",
         messages=(("", "`{path}` must be an array and was sent as one value, put in a list"),),
+        suffix="path",
     ),
     "enum_case_normalized": Code(
         "parameter",
         "warning",
         "an enum value in another case: the canonical one",
         messages=(("", "`{path}` was sent in another case than its allowed value"),),
+        suffix="path",
     ),
     "uri_not_absolute": Code(
         "parameter",
         "warning",
         "a `uri` without a scheme: kept",
         messages=(("", "`{path}` is not an absolute URI: it has no scheme"),),
+        suffix="path",
     ),
     "timestamp_without_offset": Code(
         "parameter",
@@ -121,12 +134,14 @@ CODES: Final[dict[str, Code]] = {
         "a `date-time` without a UTC offset (`2024-05-01 09:30`, or a date alone): read as UTC",
         messages=(("", "`{path}` had no UTC offset and was read as UTC"),),
         said=True,
+        suffix="path",
     ),
     "string_literal_converted_to_null": Code(
         "parameter",
         "warning",
         'a nullable non-string parameter sent as `"null"`',
         messages=(("", '`{path}` was sent as the text "null" and read as null'),),
+        suffix="path",
     ),
     "null_treated_as_absent": Code(
         "parameter",
@@ -134,6 +149,7 @@ CODES: Final[dict[str, Code]] = {
         "an optional, non-nullable parameter sent as `null`: absent, its default applies",
         messages=(("", "`{path}` was null and was treated as not given"),),
         said=True,
+        suffix="path",
     ),
     "lone_surrogate_replaced": Code(
         "parameter",
@@ -141,6 +157,7 @@ CODES: Final[dict[str, Code]] = {
         'a lone surrogate (`"\\ud800"`) in a string or a key: replaced by U+FFFD',
         messages=(("", "`{path}` held a lone surrogate, which is not text, replaced by U+FFFD"),),
         said=True,
+        suffix="path",
     ),
     "unknown_parameter": Code(
         "parameter",
@@ -148,60 +165,70 @@ CODES: Final[dict[str, Code]] = {
         "a name the tool does not declare: kept in `values`",
         messages=(("", "`{path}` is not a parameter of this tool and was ignored"),),
         said=True,
+        suffix="path",
     ),
     "key_converted_to_text": Code(
         "parameter",
         "warning",
         'an object\'s key sent as a number, boolean or null (a dict input, a pythonic call): its JSON text (`1` → `"1"`, `True` → `"true"`); the path is the value\'s under it',
         messages=(("", "`{path}` was under a key that is not text, written as its JSON text"),),
+        suffix="path",
     ),
     "missing_required": Code(
         "parameter",
         "error",
         "a required parameter missing or `null`",
         messages=(("", "`{path}` is missing"),),
+        suffix="path",
     ),
     "unsupported_boolean_literal": Code(
         "parameter",
         "error",
         "no boolean can be read from the value",
         messages=(("", "`{path}` must be true or false"),),
+        suffix="path",
     ),
     "unsupported_integer_literal": Code(
         "parameter",
         "error",
         "no integer can be read from the value",
         messages=(("", "`{path}` must be an integer"),),
+        suffix="path",
     ),
     "unsupported_number_literal": Code(
         "parameter",
         "error",
         "no number can be read from the value",
         messages=(("", "`{path}` must be a number"),),
+        suffix="path",
     ),
     "unsupported_string_literal": Code(
         "parameter",
         "error",
         "an object or array sent for a string",
         messages=(("", "`{path}` must be a string"),),
+        suffix="path",
     ),
     "unsupported_object_literal": Code(
         "parameter",
         "error",
         "no object can be read from the value",
         messages=(("", "`{path}` must be a JSON object"),),
+        suffix="path",
     ),
     "unsupported_array_literal": Code(
         "parameter",
         "error",
         "no array can be read from the value, or a list element is `null`",
         messages=(("", "`{path}` must be an array"),),
+        suffix="path",
     ),
     "unsupported_null_literal": Code(
         "parameter",
         "error",
         'anything but `null` for `type: "null"`',
         messages=(("", "`{path}` must be null"),),
+        suffix="path",
     ),
     "unsupported_timestamp_literal": Code(
         "parameter",
@@ -214,6 +241,7 @@ CODES: Final[dict[str, Code]] = {
                 "`{path}` must be a date and time in ISO 8601 form, such as 2024-05-01T09:30:00Z",
             ),
         ),
+        suffix="path",
     ),
     "unsupported_union_literal": Code(
         "parameter",
@@ -223,6 +251,7 @@ CODES: Final[dict[str, Code]] = {
             ("types", "`{path}` must be one of these types: {types}"),
             ("", "`{path}` matches none of its allowed forms"),
         ),
+        suffix="path",
     ),
     "ambiguous_union_literal": Code(
         "parameter",
@@ -237,6 +266,7 @@ CODES: Final[dict[str, Code]] = {
                 ),
             ),
         ),
+        suffix="path",
     ),
     "enum_out_of_range": Code(
         "parameter",
@@ -246,6 +276,7 @@ CODES: Final[dict[str, Code]] = {
             ("allowed", "`{path}` must be {allowed!j}"),
             ("", "`{path}` is not one of its allowed values"),
         ),
+        suffix="path",
     ),
     "out_of_range": Code(
         "parameter",
@@ -258,6 +289,7 @@ CODES: Final[dict[str, Code]] = {
             ("exclusiveMaximum", "`{path}` must be less than {exclusiveMaximum}"),
             ("", "`{path}` must be within its allowed range"),
         ),
+        suffix="path",
     ),
     "length_out_of_range": Code(
         "parameter",
@@ -270,6 +302,7 @@ CODES: Final[dict[str, Code]] = {
             ("maxItems", "`{path}` must have at most {maxItems} {maxItems:item}"),
             ("", "`{path}` has a length out of its allowed range"),
         ),
+        suffix="path",
     ),
     "pattern_mismatch": Code(
         "parameter",
@@ -279,12 +312,14 @@ CODES: Final[dict[str, Code]] = {
             ("pattern", "`{path}` must match the pattern `{pattern}`"),
             ("", "`{path}` does not match its pattern"),
         ),
+        suffix="path",
     ),
     "value_not_json": Code(
         "parameter",
         "error",
         "a value JSON cannot carry (a dict input, an SDK's object, a pythonic call): a set, bytes, a complex number, `...`, NaN or an infinity, any other object",
         messages=(("", "`{path}` must be text, a number, a boolean, null, an array or an object"),),
+        suffix="path",
     ),
     "key_not_json": Code(
         "parameter",
@@ -294,6 +329,7 @@ CODES: Final[dict[str, Code]] = {
             ("path", "`{path}` must be a JSON object whose keys are text, each once"),
             ("", "the arguments must be a JSON object whose keys are text, each once"),
         ),
+        suffix="path",
     ),
     "arguments_unquoted": Code(
         "call",
@@ -473,7 +509,10 @@ CODES: Final[dict[str, Code]] = {
         suffix="name",
     ),
     "key_case_normalized": Code(
-        "text", "warning", "an argument's key in another case (`Query`): `:<parameter>`"
+        "text",
+        "warning",
+        "an argument's key in another case (`Query`): `:<parameter>`",
+        suffix="parameter",
     ),
     "ambiguous_tool_name": Code(
         "text",
@@ -556,6 +595,7 @@ CODES: Final[dict[str, Code]] = {
         "stream",
         "warning",
         "a Vertex AI partial argument that cannot be placed (`:<json path>`): with the error `truncated_arguments`",
+        suffix="json_path",
     ),
     "malformed_event": Code("stream", "problem", "an event that is no record"),
     "unreadable_event": Code(
@@ -568,24 +608,32 @@ CODES: Final[dict[str, Code]] = {
         suffix="type",
     ),
     "result_non_finite_number": Code(
-        "result", "error", "NaN or an infinity in a handler's value (also as a key)"
+        "result", "error", "NaN or an infinity in a handler's value (also as a key)", suffix="path"
     ),
     "result_lone_surrogate": Code(
         "result",
         "error",
         'text in a handler\'s value (or a key) holding a lone surrogate (`os.fsdecode(b"\\xe9")`)',
+        suffix="path",
     ),
     "result_circular_reference": Code(
-        "result", "error", "a container in a handler's value that holds itself"
+        "result", "error", "a container in a handler's value that holds itself", suffix="path"
     ),
-    "result_key_not_text": Code("result", "error", "a key JSON cannot write (a tuple, an object)"),
-    "result_integer_too_long": Code("result", "error", "an integer of more than 4,300 digits"),
+    "result_key_not_text": Code(
+        "result", "error", "a key JSON cannot write (a tuple, an object)", suffix="path"
+    ),
+    "result_integer_too_long": Code(
+        "result", "error", "an integer of more than 4,300 digits", suffix="path"
+    ),
     "result_unreadable_value": Code(
         "result",
         "error",
         "a value whose conversion to JSON (`model_dump`, a property) raised: `(<Error>)` in the words",
+        suffix="path",
     ),
-    "result_too_deep": Code("result", "error", "a value nested more than 400 levels deep"),
+    "result_too_deep": Code(
+        "result", "error", "a value nested more than 400 levels deep", suffix="path"
+    ),
     "duplicate_event": Code("stream", "problem", "a Responses `sequence_number` seen before"),
     "duplicate_call": Code(
         "reply",
@@ -612,9 +660,11 @@ def read(text: str) -> Detail:
         return text
     code, _, rest = str(text).partition(":")
     entry = CODES.get(code)
-    suffix = "path" if entry is None else entry.suffix
+    suffix = "path" if entry is None else entry.suffix  # a code of the caller's: as a parameter's
     if suffix == "path" or not rest:
         return detail(code, rest, {}, text)
+    if not suffix:
+        return detail(code, "", {"detail": rest}, text)
     if suffix.endswith("|"):
         return detail(code, "", {suffix[:-1]: rest.split("|")}, text)
     if "{" in suffix:
