@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import re
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -640,3 +641,19 @@ def test_the_playground_places_a_code_by_the_table(detailed: ModuleType) -> None
     for code, entry in _codes.CODES.items():
         _, path, _ = playground.split(f"{code}:x")
         assert (path == "x") == (entry.suffix == "path"), code
+
+
+def test_every_code_text_the_suite_asserts_has_the_suffix_the_table_says() -> None:
+    """The readers, adapters and streams write their codes as text: every such text the suite
+    holds them to (its tests and model-text corpus) is read by the table as it was written, so a
+    code the table takes as bare is never written with a suffix the table would misread."""
+    names = "|".join(sorted(_codes.CODES, key=len, reverse=True))
+    quoted = re.compile(rf"""["']({names})(?::([^"'\n]*))?["']""")
+    sources = [*(ROOT / "tests").glob("*.py"), ROOT / "tests" / "model_text.yaml"]
+    seen = 0
+    for path in sources:
+        for found in quoted.finditer(path.read_text(encoding="utf-8")):
+            code, rest = found[1], found[2]
+            seen += 1
+            assert not rest or _codes.CODES[code].suffix, (path.name, found[0])
+    assert seen > 500  # the scan sees the suite's codes
