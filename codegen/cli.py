@@ -373,7 +373,6 @@ def _parse(args: argparse.Namespace, sources: list[Path], config: Config) -> int
 
 
 def _playground(args: argparse.Namespace, sources: list[Path], config: Config) -> int:
-    from codegen.docs_tables import PARSE_CODES
     from codegen.playground.catalog import Playground, import_package, locate
     from codegen.playground.server import PlaygroundServer
 
@@ -385,7 +384,7 @@ def _playground(args: argparse.Namespace, sources: list[Path], config: Config) -
             else importlib.import_module(f"{package.__name__}.mcp").load_handlers(args.handlers)
         )
         # The executor checks each handler against its tool here, before anything is served.
-        playground = Playground(package, PARSE_CODES, handlers)
+        playground = Playground(package, handlers)
     except (ImportError, ValueError, TypeError) as exc:
         raise UsageError(f"--handlers {args.handlers}: {exc}") from None
     with PlaygroundServer(playground, args.port) as server:

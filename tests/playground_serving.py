@@ -7,7 +7,6 @@ import importlib
 import threading
 from collections.abc import Iterator
 
-from codegen.docs_tables import PARSE_CODES
 from codegen.playground.catalog import Playground
 from codegen.playground.server import PlaygroundServer
 
@@ -15,7 +14,7 @@ from codegen.playground.server import PlaygroundServer
 def serving(catalog: str, handlers: object = None) -> Iterator[PlaygroundServer]:
     """The server of `generated.<catalog>` (with `handlers`, Run is on), shut down after."""
     package = importlib.import_module(f"generated.{catalog}")
-    server = PlaygroundServer(Playground(package, PARSE_CODES, handlers))  # type: ignore[arg-type]
+    server = PlaygroundServer(Playground(package, handlers))  # type: ignore[arg-type]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server

@@ -17,8 +17,9 @@ import yaml
 from markdown_it import MarkdownIt
 
 from codegen import docs_tables
+from codegen.build import build
 from codegen.cli import _parser
-from codegen.runtime import _explain, _repair
+from codegen.runtime import _codes, _repair
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -53,24 +54,48 @@ def test_every_command_and_option_of_the_parser_is_on_the_cli_page() -> None:
                 assert flag in cli_page, (name, flag)
 
 
-def _generated_source() -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(GENERATED.rglob("*.py")))
+# The forms no example catalog has, whose codes only their own code emits.
+RARE_FORMS = """\
+name: rare_forms
+tools:
+  - name: forms
+    description: A null-only parameter and a oneOf whose branches overlap.
+    parameters:
+      type: object
+      properties:
+        nothing: {type: "null"}
+        shape: {oneOf: [{type: string}, {type: string, maxLength: 3}]}
+"""
 
 
-def test_every_listed_code_is_one_the_generated_packages_emit() -> None:
+def _generated_source(tmp_path: Path) -> str:
+    """The generated packages' code and that of a catalog of the rare forms, without their
+    table of codes (which lists every code)."""
+    source = tmp_path / "rare_forms.yaml"
+    source.write_text(RARE_FORMS, encoding="utf-8")
+    rare = [text for path, text in build([source]).files.items() if path.endswith(".py")]
+    paths = sorted(p for p in GENERATED.rglob("*.py") if p.name != "_codes.py")
+    return "\n".join([*(p.read_text(encoding="utf-8") for p in paths), *rare])
+
+
+def test_every_listed_code_is_one_the_generated_packages_emit(tmp_path: Path) -> None:
     # A code renamed or dropped in the runtime leaves its row behind: the row must go too.
-    source = _generated_source()
-    for code in docs_tables.PARSE_CODES:
+    source = _generated_source(tmp_path)
+    for code in _codes.CODES:
         assert re.search(rf"""["']{code}[:"']""", source), code
 
 
-def test_every_code_the_generated_packages_emit_is_listed() -> None:
-    # The generated code writes a code with a path as f"code:{path}", and the runtime's repairs
-    # and explain module keep theirs in tables: a new code in any of these needs its row.
-    emitted = set(re.findall(r"""\bf["']([a-z]+(?:_[a-z]+)+):\{""", _generated_source()))
-    emitted |= set(_repair.CODES) | set(_explain._KIND_WORDS) | set(_explain._WHOLE_CALL)
-    assert "string_literal_converted_to_integer" in emitted  # the scan sees what it should
-    assert emitted - set(docs_tables.PARSE_CODES) == set()
+def test_every_code_the_generated_packages_emit_is_listed(tmp_path: Path) -> None:
+    # The generated code writes a code with a path as f"code:{path}" or as a Detail
+    # (`detail("code", path, context)`), and the runtime's repairs keep theirs in a table: a new
+    # code in any of these needs its row.
+    source = _generated_source(tmp_path)
+    emitted = set(re.findall(r"""\bf["']([a-z]+(?:_[a-z]+)+):\{""", source))
+    emitted |= set(re.findall(r"""\bdetail\(\s*["']([a-z]+(?:_[a-z]+)+)["']""", source))
+    emitted |= set(_repair.CODES)
+    # the scan sees what it should: both forms
+    assert {"string_literal_converted_to_integer", "out_of_range"} <= emitted
+    assert emitted - set(_codes.CODES) == set()
 
 
 def test_every_finding_code_of_build_and_lint_is_in_the_one_table() -> None:

@@ -481,6 +481,7 @@ def test_the_executor_loads_only_when_used_and_only_the_tools_given_handlers() -
             sorted(
                 [
                     *shared,
+                    "generated.memory_tools._codes",
                     "generated.memory_tools._executor",
                     "generated.memory_tools._explain",
                     "generated.memory_tools._handlers",

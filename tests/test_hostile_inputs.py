@@ -122,7 +122,8 @@ def assert_sound(request: Any) -> None:
     assert type(request) in (pkg.ReadyRequest, pkg.RefusedRequest)
     assert type(request.tool_name) is str and type(request.tool_call_id) is str
     assert type(request.raw_arguments) is str and type(request.values) is dict
-    assert all(type(code) is str for code in (*request.warnings, *request.errors))
+    # Each code is text: a plain str, or the package's own Detail (a str with its parts).
+    assert all(type(code) in (str, pkg.Detail) for code in (*request.warnings, *request.errors))
     assert request.ok is (request.arguments is not None)
     assert request.ok is (type(request) is pkg.ReadyRequest)
     if request.ok:

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playground_serving import serving
 
-from codegen.docs_tables import PARSE_CODES
 from codegen.playground import server as server_module
 from codegen.playground.catalog import MISSING, _at
 from codegen.playground.server import ASSETS, MAX_BODY, TOKEN_HEADER, PlaygroundServer, admitted
+from codegen.runtime._codes import CODES
 from codegen.runtime._mcp import http_endpoint
 from tests.mcp_handlers import HANDLERS
 
@@ -136,7 +136,7 @@ def test_the_right_token_gets_answers(calendar: PlaygroundServer) -> None:
     assert catalog["codes"]["missing_required"] == {
         "section": "parameter",
         "level": "error",
-        "when": PARSE_CODES["missing_required"][2],
+        "when": CODES["missing_required"].meaning,
     }
 
 
@@ -430,7 +430,7 @@ def test_every_leaf_sent_is_a_row_with_its_raw_value(
     request = importlib.import_module("generated.calendar_tools").parse("update_event", text)
     for entry in (*request.warnings, *request.errors):
         code, _, path = entry.partition(":")
-        if PARSE_CODES[code][0] == "parameter":
+        if CODES[code].section == "parameter":
             assert code in rows[path]["warnings"] + rows[path]["errors"], entry
 
 

@@ -126,11 +126,11 @@ class Playground:
     def __init__(
         self,
         package: ModuleType,
-        codes: Mapping[str, tuple[str, str, str]],
         handlers: Mapping[str, object] | None = None,
     ) -> None:
         self.package = package
-        self._codes = codes
+        # The package's own table of codes: each code's section, level and meaning.
+        self._codes = importlib.import_module(f"{package.__name__}._codes").CODES
         self._json = importlib.import_module(f"{package.__name__}._results").content_json
         self._executor = (
             None if handlers is None else package.Executor(handlers, timeout=RUN_TIMEOUT)
@@ -157,8 +157,8 @@ class Playground:
             "prompts": {label: getattr(self.package, constant) for label, constant in PROMPTS},
             "runnable": self._executor is not None,
             "codes": {
-                code: {"section": section, "level": level, "when": when}
-                for code, (section, level, when) in self._codes.items()
+                code: {"section": entry.section, "level": entry.level, "when": entry.meaning}
+                for code, entry in self._codes.items()
             },
         }
 
@@ -216,11 +216,12 @@ class Playground:
 
     def split(self, entry: str) -> tuple[str, str | None, str]:
         """A request's `code[:suffix]` as (code, path, detail): the suffix is a parameter's path
-        for the codes docs/parsing.md lists as about one parameter, and a detail of the whole
-        call (`native_format:hermes`) for the others."""
+        for the codes the table of codes says it follows as one, and a detail of the whole call
+        (`native_format:hermes`) for the others."""
         code, _, suffix = entry.partition(":")
-        section = self._codes.get(code, ("",))[0]
-        return (code, suffix, "") if section == "parameter" else (code, None, suffix)
+        known = self._codes.get(code)
+        is_path = known is not None and known.suffix == "path"
+        return (code, suffix, "") if is_path else (code, None, suffix)
 
 
 Entries = Mapping[str, list[tuple[str, str | None, str]]]

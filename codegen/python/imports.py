@@ -28,7 +28,7 @@ STDLIB = {
 RUNTIME = frozenset(
     {
         "ABSENT", "INVALID", "Invalid", "NO_FOLDING", "RawArguments", "ResultSpec", "ToolCallRequest", "ToolSpec",
-        "copy_containers", "draft_class", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice",
+        "copy_containers", "detail", "draft_class", "is_null_text", "not_null", "run_parser", "to_bool", "to_choice",
         "to_dict", "to_float", "to_int", "to_json_choice", "to_list", "to_str", "unknown_keys",
         # Each checked format's coercion and check.
         *(function.__name__ for function in (*rt.FORMATS.values(), *rt.TEXT_FORMATS.values())),

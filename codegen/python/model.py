@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import (
@@ -48,6 +48,45 @@ K = TypeVar("K", bound=Kind)
 C = TypeVar("C", ArrayKind, MapKind)
 
 
+class Check(NamedTuple):
+    """One constraint keyword as code: the `condition` that must hold, the error `code` when it
+    does not, and the `context` that error records (a literal, `{"maximum": 50}`), so that its
+    words name the keyword broken without reading the schema again."""
+
+    condition: str
+    code: str
+    context: str
+    # The value a bound compares (`v`, `len(v)`): a lower bound's condition ends with it, an
+    # upper bound's starts with it ("" for other checks).
+    subject: str = ""
+
+
+def _lower(subject: str, operator: str, code: str, keyword: str, bound: float) -> Check:
+    condition = f"{literal(bound)} {operator} {subject}"
+    return Check(condition, code, literal({keyword: bound}), subject)
+
+
+def _upper(subject: str, operator: str, code: str, keyword: str, bound: float) -> Check:
+    condition = f"{subject} {operator} {literal(bound)}"
+    return Check(condition, code, literal({keyword: bound}), subject)
+
+
+def _conditions(checks: Iterator[Check]) -> list[str]:
+    """The checks' conditions, a lower and an upper bound of one subject joined as one chained
+    comparison (`1 <= v <= 50`), which reads the subject once on the fast path."""
+    conditions: list[str] = []
+    lower: Check | None = None
+    for check in checks:
+        if lower is not None and check.subject == lower.subject:
+            conditions[-1] = lower.condition + check.condition[len(check.subject) :]
+            lower = None
+            continue
+        conditions.append(check.condition)
+        ends = check.subject and check.condition.endswith(check.subject)
+        lower = check if ends else None
+    return conditions
+
+
 @dataclass(frozen=True, eq=False)
 class PyKind(Generic[K]):
     """A kind that constrains nothing: the base of the others."""
@@ -57,6 +96,8 @@ class PyKind(Generic[K]):
     macro: ClassVar[str] = "scalar"
     runtime: ClassVar[str] = ""
     base_annotation: ClassVar[str] = "object"
+    # The JSON type a value of this kind has, which a union's error names (None: no one type).
+    json_type: ClassVar[str | None] = None
 
     def __getattr__(self, name: str) -> Any:
         # The IR's own fields (helper, nullable, choices, ...), for templates.
@@ -95,13 +136,13 @@ class PyKind(Generic[K]):
         """What the fast path stores once `fast_check(var, tmp)` held (`tmp` names a walrus target)."""
         return var
 
-    def checks(self, var: str) -> Iterator[tuple[str, str]]:
-        """(condition that must hold, error code) for each constraint, in a fixed keyword order."""
+    def checks(self, var: str) -> Iterator[Check]:
+        """One check for each constraint keyword, in a fixed keyword order."""
         return iter(())
 
     def fast_check(self, var: str, tmp: str = "c") -> str | None:
         """An expression true when `var` is exactly of this kind and meets every constraint."""
-        return " and ".join([self.type_check(var), *(cond for cond, _ in self.checks(var))])
+        return " and ".join([self.type_check(var), *_conditions(self.checks(var))])
 
     @property
     def needs_helper(self) -> bool:
@@ -124,6 +165,7 @@ class PyKind(Generic[K]):
 
 class PyBoolean(PyKind[BooleanKind]):
     runtime: ClassVar[str] = "to_bool"
+    json_type: ClassVar[str | None] = "boolean"
     base_annotation: ClassVar[str] = "bool"
 
     def type_check(self, var: str) -> str:
@@ -131,23 +173,21 @@ class PyBoolean(PyKind[BooleanKind]):
 
 
 class _PyBounded(PyKind[IntegerKind | NumberKind]):
-    def checks(self, var: str) -> Iterator[tuple[str, str]]:
-        kind = self.kind
-        low = high = ""
+    def checks(self, var: str) -> Iterator[Check]:
+        kind, code = self.kind, "out_of_range"
         if kind.minimum is not None:
-            low = f"{literal(kind.minimum)} <= "
+            yield _lower(var, "<=", code, "minimum", kind.minimum)
         elif kind.exclusive_minimum is not None:
-            low = f"{literal(kind.exclusive_minimum)} < "
+            yield _lower(var, "<", code, "exclusiveMinimum", kind.exclusive_minimum)
         if kind.maximum is not None:
-            high = f" <= {literal(kind.maximum)}"
+            yield _upper(var, "<=", code, "maximum", kind.maximum)
         elif kind.exclusive_maximum is not None:
-            high = f" < {literal(kind.exclusive_maximum)}"
-        if low or high:
-            yield f"{low}{var}{high}", "out_of_range"
+            yield _upper(var, "<", code, "exclusiveMaximum", kind.exclusive_maximum)
 
 
 class PyInteger(_PyBounded):
     runtime: ClassVar[str] = "to_int"
+    json_type: ClassVar[str | None] = "integer"
     base_annotation: ClassVar[str] = "int"
 
     def type_check(self, var: str) -> str:
@@ -156,6 +196,7 @@ class PyInteger(_PyBounded):
 
 class PyNumber(_PyBounded):
     runtime: ClassVar[str] = "to_float"
+    json_type: ClassVar[str | None] = "number"
     base_annotation: ClassVar[str] = "float"
 
     def type_check(self, var: str) -> str:
@@ -165,15 +206,18 @@ class PyNumber(_PyBounded):
 
 class PyString(PyKind[StringKind]):
     runtime: ClassVar[str] = "to_str"
+    json_type: ClassVar[str | None] = "string"
     base_annotation: ClassVar[str] = "str"
 
     def type_check(self, var: str) -> str:
         return f"type({var}) is str"
 
-    def checks(self, var: str) -> Iterator[tuple[str, str]]:
-        yield from _length_checks(var, self.kind.min_length, self.kind.max_length)
-        if self.kind.pattern is not None:
-            yield f"{self.kind.pattern_name}.search({var})", "pattern_mismatch"
+    def checks(self, var: str) -> Iterator[Check]:
+        kind = self.kind
+        yield from _length_checks(var, "Length", kind.min_length, kind.max_length)
+        if kind.pattern is not None:
+            condition = f"{kind.pattern_name}.search({var})"
+            yield Check(condition, "pattern_mismatch", literal({"pattern": kind.pattern}))
 
 
 class PyTextFormat(PyString):
@@ -200,6 +244,7 @@ class PyTextFormat(PyString):
 
 class PyDateTime(PyKind[DateTimeKind]):
     runtime: ClassVar[str] = "to_datetime"
+    json_type: ClassVar[str | None] = "string"
     base_annotation: ClassVar[str] = "datetime"
 
     @property
@@ -288,6 +333,7 @@ class PyAny(PyKind[AnyKind]):
 
 class PyNull(PyKind[NullKind]):
     base_annotation: ClassVar[str] = "None"
+    json_type: ClassVar[str | None] = "null"
 
     @property
     def annotation(self) -> str:
@@ -334,6 +380,7 @@ class _PyCollection(PyKind[C]):
 class PyArray(_PyCollection[ArrayKind]):
     collection_macro: ClassVar[str] = "array"
     runtime: ClassVar[str] = "to_list"
+    json_type: ClassVar[str | None] = "array"
 
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
@@ -342,13 +389,14 @@ class PyArray(_PyCollection[ArrayKind]):
     def type_check(self, var: str) -> str:
         return f"type({var}) is list"
 
-    def checks(self, var: str) -> Iterator[tuple[str, str]]:
-        return _length_checks(var, self.kind.min_items, self.kind.max_items)
+    def checks(self, var: str) -> Iterator[Check]:
+        return _length_checks(var, "Items", self.kind.min_items, self.kind.max_items)
 
 
 class PyMap(_PyCollection[MapKind]):
     collection_macro: ClassVar[str] = "map"
     runtime: ClassVar[str] = "to_dict"
+    json_type: ClassVar[str | None] = "object"
 
     @property
     def container(self) -> bool:
@@ -362,13 +410,13 @@ class PyMap(_PyCollection[MapKind]):
         return f"type({var}) is dict"
 
 
-def _length_checks(var: str, low: int | None, high: int | None) -> Iterator[tuple[str, str]]:
-    if low is not None and high is not None:
-        yield f"{low} <= len({var}) <= {high}", "length_out_of_range"
-    elif low is not None:
-        yield f"len({var}) >= {low}", "length_out_of_range"
-    elif high is not None:
-        yield f"len({var}) <= {high}", "length_out_of_range"
+def _length_checks(var: str, unit: str, low: int | None, high: int | None) -> Iterator[Check]:
+    """`minLength`/`maxLength` (`unit` "Length") or `minItems`/`maxItems` ("Items")."""
+    size, code = f"len({var})", "length_out_of_range"
+    if low is not None:
+        yield _lower(size, "<=", code, f"min{unit}", low)
+    if high is not None:
+        yield _upper(size, "<=", code, f"max{unit}", high)
 
 
 @dataclass(frozen=True, eq=False)
@@ -437,6 +485,7 @@ class PyObject(PyKind[ObjectKind]):
 
     macro: ClassVar[str] = "object"
     runtime: ClassVar[str] = "to_dict"
+    json_type: ClassVar[str | None] = "object"
 
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
@@ -507,6 +556,16 @@ class PyUnion(PyKind[UnionKind]):
     @property
     def container(self) -> bool:
         return any(m.container for m in self.members)
+
+    @property
+    def error_context(self) -> str:
+        """The context of `unsupported_union_literal` (a literal): the JSON types a value may
+        have, when each member has one (an enum's values need not share one)."""
+        types = [m.json_type for m in self.members]
+        if None in types:
+            return "{}"
+        names = list(dict.fromkeys(types)) + (["null"] if self.kind.nullable else [])
+        return literal({"types": names})
 
     def fast_check(self, var: str, tmp: str = "c") -> str | None:
         return None

@@ -84,6 +84,7 @@ OWN_EXPORTS = (
     "TOOLS",
     "VERSION",
     "RawArguments",
+    "Detail",
     "ReadyRequest",
     "RefusedRequest",
     "ToolCallRequest",

@@ -24,6 +24,7 @@ MODULES = (
     "runs",
     "results",
     "explain",
+    "codes",
     "calls",
     "jsonl",
     "reply",
