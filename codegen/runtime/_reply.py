@@ -130,7 +130,7 @@ def parse_reply(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBat
         if all(isinstance(item, Problem) for item in items):
             # No JSON call anywhere: a list of pythonic calls in prose is the last shape tried.
             items = reader.pythonic_in_text() or items
-    found = batch(items)
+    found = batch(reader.ids.mint(items))
     if found or found.problems or not reader.call_like(text):
         return found
     # Text with call-like content gave neither a call nor a problem: never silently nothing.
@@ -171,7 +171,6 @@ class _Reader:
         self.text = text
         self.codes = codes
         self._breaks = [match.start() for match in re.finditer("\n", text)]
-        self._count = 0
         self.ids = ReplyIds()
 
     def call_like(self, text: str) -> bool:
@@ -189,10 +188,6 @@ class _Reader:
 
     def line(self, offset: int) -> int:
         return bisect_right(self._breaks, offset - 1) + 1
-
-    def next_id(self) -> str:
-        self._count += 1
-        return f"call_{self._count}"
 
     # -----------------------------------------------------------------------------------------
     # Native formats of open models
@@ -266,7 +261,7 @@ class _Reader:
                 # Functionary v3.1 and Llama 3.1's own tool format: the arguments' JSON inside.
                 offset = base + function.start(2)
                 functionary = ("native_format:functionary",)
-                items.extend(self._arguments(name, body, offset, self.next_id(), functionary))
+                items.extend(self._arguments(name, body, offset, "", functionary))
                 continue
             schemas = self.parse.parameters(name) if isinstance(self.parse, Catalog) else {}
             arguments: dict[str, object] = {}
@@ -274,7 +269,7 @@ class _Reader:
                 key = parameter.group(1).strip()
                 arguments[key] = _xml_value(parameter.group(2), schemas.get(key))
             line = self.line(base + function.start())
-            items.append(self._call(name, arguments, self.next_id(), codes, line))
+            items.append(self._call(name, arguments, "", codes, line))
         return items
 
     def _mistral(self) -> list[Item]:
@@ -292,11 +287,7 @@ class _Reader:
             else:
                 name, call_id, arguments = named.group(1), named.group(2), named.group(3)
                 offset = body_start + named.start(3)
-                items.extend(
-                    self._arguments(
-                        name, arguments, offset, call_id or self.next_id(), codes, bool(call_id)
-                    )
-                )
+                items.extend(self._arguments(name, arguments, offset, call_id or "", codes))
             start = end
         return items
 
@@ -312,7 +303,7 @@ class _Reader:
                 offset += len(name) + 1
             else:
                 name, arguments = kind, rest  # V3.1: `name<sep>{...}`
-            items.extend(self._arguments(name.strip(), arguments, offset, self.next_id(), codes))
+            items.extend(self._arguments(name.strip(), arguments, offset, "", codes))
         return items
 
     def _harmony(self) -> list[Item]:
@@ -320,9 +311,7 @@ class _Reader:
         codes = ("native_format:harmony",)
         for match in _HARMONY.finditer(self.text):
             name = match.group(1)
-            items.extend(
-                self._arguments(name, match.group(2), match.start(2), self.next_id(), codes)
-            )
+            items.extend(self._arguments(name, match.group(2), match.start(2), "", codes))
         return items
 
     def _kimi(self) -> list[Item]:
@@ -330,9 +319,7 @@ class _Reader:
         codes = ("native_format:kimi_k2",)
         for match in _KIMI.finditer(self.text):
             name = match.group(1)
-            items.extend(
-                self._arguments(name, match.group(2), match.start(2), self.next_id(), codes)
-            )
+            items.extend(self._arguments(name, match.group(2), match.start(2), "", codes))
         return items
 
     def _llama(self, start: int) -> list[Item]:
@@ -389,7 +376,7 @@ class _Reader:
         if commented:
             codes = (*codes, "comment_removed")
         groups = _groups(stripped)
-        first_id, first_claim = self._count, self.ids.mark()
+        first_claim = self.ids.mark()
         items: list[Item] = []
         read = False
         for start, end, whole in groups:
@@ -415,8 +402,7 @@ class _Reader:
                 not isinstance(item, Problem) or item.detail != _NOT_A_CALL for item in found
             )
         if not read:
-            # No call of this text is one: the ids are not used.
-            self._count = first_id
+            # No call of this text is one: the ids it gave are not the reply's.
             self.ids.rollback(first_claim)
             return None
         return items
@@ -426,12 +412,11 @@ class _Reader:
     ) -> list[Item] | None:
         """The calls of one line of pythonic calls (`[f(a=1), g()]` or `f(a=1), g()`), a problem
         for each part that is not one (a JSON call object among them is read as one); None, and
-        no call id spent, when the line cannot be a list or tuple of them."""
-        first_id, first_claim = self._count, self.ids.mark()
+        no call id claimed, when the line cannot be a list or tuple of them."""
+        first_claim = self.ids.mark()
         items: list[Item] = []
         for start, end in _elements(text, int(listed), len(text) - listed):
             if start < 0:
-                self._count = first_id
                 self.ids.rollback(first_claim)
                 return None
             blank = _BLANK.match(text, start, end)
@@ -477,7 +462,7 @@ class _Reader:
             codes = (*codes, "json_literal_in_call")
         # A literal may be what JSON cannot carry (a set, bytes, a tuple key): the parser's
         # `_values` converts or refuses it, as for any dict a caller passes.
-        return self._call(name, arguments, self.next_id(), codes, line)
+        return self._call(name, arguments, "", codes, line)
 
     # -----------------------------------------------------------------------------------------
     # JSON and JSON-like text
@@ -521,7 +506,7 @@ class _Reader:
             yield item
 
     def _object(self, value: object, line: int, codes: tuple[str, ...], shown: str) -> Item:
-        call = call_of(self.parse, value, line, self.next_id(), self.ids, codes, shown)
+        call = call_of(self.parse, value, line, self.ids, codes, shown)
         return _with(call, self.codes)
 
     # -----------------------------------------------------------------------------------------
@@ -534,16 +519,15 @@ class _Reader:
         offset: int,
         call_id: str,
         codes: tuple[str, ...],
-        given: bool = False,
     ) -> list[Item]:
         """The call of a tool named outside its arguments' JSON (Mistral `[ARGS]`, DeepSeek,
-        harmony): the first JSON object in `text`, fenced or not. `given`: the model wrote the
-        id; else it is made up."""
+        harmony): the first JSON object in `text`, fenced or not. `call_id`: the model's, or ""
+        when it wrote none."""
         line = self.line(offset)
         stripped = text.strip()
         shown = stripped[:SHOWN]
         if not stripped:
-            return [self._call(name, {}, call_id, codes, line, given)]
+            return [self._call(name, {}, call_id, codes, line)]
         if stripped.startswith('"'):
             # The arguments' JSON as a JSON string (Kimi K2): its text goes to the tool's parser,
             # which decodes it (`arguments_unquoted`).
@@ -552,14 +536,14 @@ class _Reader:
             except (ValueError, RecursionError):
                 inner = None
             if type(inner) is str:
-                return [self._call(name, inner, call_id, codes, line, given)]
+                return [self._call(name, inner, call_id, codes, line)]
         for found in iter_values(text):
             if found.reason == "truncated":
                 return [Problem(line, "truncated_reply", "the reply was cut off", shown)]
             if found.reason or type(found.value) is not dict:
                 break
             codes = (*codes, *found.warnings)
-            return [self._call(name, found.value, call_id, codes, line, given)]
+            return [self._call(name, found.value, call_id, codes, line)]
         return [Problem(line, "invalid_json", f"{name}: no JSON object of arguments", shown)]
 
     def _call(
@@ -569,14 +553,13 @@ class _Reader:
         call_id: str,
         codes: tuple[str, ...],
         line: int,
-        given: bool = False,
     ) -> Item:
-        """The call of `name`; `call_id` is the model's (`given`), else one made up for it, which
-        the reply's ids may still change (`ReplyIds.unused`)."""
+        """The call of `name`; `call_id` is the model's, or "" when it wrote none (the reply's
+        ids mint one once the whole reply is read, `ReplyIds.mint`)."""
         found: dict[str, object] = {"name": name, "parameters": arguments}
-        if given:
+        if call_id:
             found["call_id"] = call_id
-        return _with(call_of(self.parse, found, line, call_id, self.ids, codes), self.codes)
+        return _with(call_of(self.parse, found, line, self.ids, codes), self.codes)
 
 
 def _call_like_values(reader: _Reader, body: str, found: list[Found]) -> list[Found]:
