@@ -25,7 +25,6 @@ that mints at once, as each line ends (see `_jsonl.LineReader`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final, NamedTuple, TypeVar, cast
 
 from ._outbound import well_formed
@@ -84,21 +83,19 @@ class ReplyIds:
         detail = f"another call with the id {shown}: {request.tool_name or '?'}"
         return Dropped(ID_REUSED, detail, held[2])
 
-    def mint(self, items: Sequence[_Item], first: int = 0) -> list[_Item]:
-        """`items` with an id for each request that has none, once every id the model gave in
-        the reply is claimed: `call_<position>` (see above), the position counted among the
+    def mint(self, items: list[_Item], first: int = 0) -> list[_Item]:
+        """`items`, each request without an id given one, in place, once every id the model gave
+        in the reply is claimed: `call_<position>` (see above), the position counted among the
         requests of `items` from `first` (the requests a stream yielded before them)."""
-        minted: list[_Item] = []
         position = first
-        for item in items:
+        for index, item in enumerate(items):
             if isinstance(item, (ReadyRequest, RefusedRequest)):
                 if not item.tool_call_id:
                     request = item._replace(tool_call_id=self._unused(f"call_{position}"))
                     self.claim(request)
-                    item = cast(_Item, request)
+                    items[index] = cast(_Item, request)
                 position += 1
-            minted.append(item)
-        return minted
+        return items
 
     def _unused(self, candidate: str) -> str:
         if candidate not in self._calls:
