@@ -375,7 +375,10 @@ class _Reader:
         stripped, commented = _uncommented(stripped)
         if commented:
             codes = (*codes, "comment_removed")
-        groups = _groups(stripped)
+        # Its lines, blank ones left out.
+        groups = [
+            g for g in _spans(stripped, 0, len(stripped), "\n") if stripped[g[0] : g[1]].strip()
+        ]
         first_claim = self.ids.mark()
         items: list[Item] = []
         read = False
@@ -415,8 +418,8 @@ class _Reader:
         no call id claimed, when the line cannot be a list or tuple of them."""
         first_claim = self.ids.mark()
         items: list[Item] = []
-        for start, end in _elements(text, int(listed), len(text) - listed):
-            if start < 0:
+        for start, end, whole in _spans(text, int(listed), len(text) - listed, ","):
+            if not whole:
                 self.ids.rollback(first_claim)
                 return None
             blank = _BLANK.match(text, start, end)
@@ -663,22 +666,24 @@ def _blank_text(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
 
 
-def _groups(text: str) -> list[tuple[int, int, bool]]:
-    """The spans of `text` between its line breaks outside brackets, strings and comments (a line
-    ended by `\\` joins the next), blank ones left out, each with whether it can be Python's: a
-    string left open or a bracket closed twice breaks its span (which then ends at its line's
-    end, the next starting after it), a bracket never closed the last span."""
-    groups: list[tuple[int, int, bool]] = []
+def _spans(text: str, start: int, end: int, separator: str) -> Iterator[tuple[int, int, bool]]:
+    """The spans of `text[start:end]` between its `separator`s (a line break, or a comma) outside
+    brackets, strings and comments (a line break after `\\` joins the lines), one by one, each with
+    whether it can be Python's: a string left open makes the rest one broken span, the last; a
+    bracket closed twice breaks its span, which then runs to the next `separator` (brackets and
+    strings aside), the next span starting there; a bracket never closed breaks the last span.
+    The one scanner of pythonic text's structure: its lines (`_pythonic`) and a line's calls
+    (`_calls_of`) alike."""
     depth = 0
-    piece = pos = 0
-    end = len(text)
+    piece = pos = start
     while (found := _SPECIAL.search(text, pos, end)) is not None:
         char, at = found.group(), found.start()
         pos = at + 1
         if char in "'\"":
             string = _PY_STRING.match(text, at, end)
             if string is None:
-                break  # a string left open: the rest is one broken span
+                yield piece, end, False
+                return
             pos = string.end()
         elif char == "#":
             line_end = text.find("\n", at, end)
@@ -688,20 +693,14 @@ def _groups(text: str) -> list[tuple[int, int, bool]]:
         elif char in ")]}":
             depth -= 1
             if depth < 0:
-                line_end = text.find("\n", at, end)
-                pos = end if line_end < 0 else line_end
-                groups.append((piece, pos, False))
+                stop = text.find(separator, at, end)
+                pos = end if stop < 0 else stop
+                yield piece, pos, False
                 depth, piece = 0, pos
-        elif depth == 0 and char == "\n" and text[at - 1 : at] != "\\":
-            if text[piece:at].strip():
-                groups.append((piece, at, True))
+        elif depth == 0 and char == separator and (char == "," or text[at - 1 : at] != "\\"):
+            yield piece, at, True
             piece = at + 1
-    else:
-        if text[piece:end].strip():
-            groups.append((piece, end, depth == 0))
-        return groups
-    groups.append((piece, end, False))
-    return groups
+    yield piece, end, depth == 0
 
 
 def _closing(text: str, start: int) -> int:
@@ -724,40 +723,6 @@ def _closing(text: str, start: int) -> int:
             if depth == 0:
                 return pos
     return -1
-
-
-def _elements(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """The spans of `text[start:end]` between the commas outside brackets, strings and comments,
-    one by one; `(-1, -1)` and no more when the text cannot be Python's list or tuple of them: a
-    string left open, a bracket closed twice or never."""
-    depth = 0
-    piece = pos = start
-    while (found := _SPECIAL.search(text, pos, end)) is not None:
-        char, at = found.group(), found.start()
-        pos = at + 1
-        if char in "'\"":
-            string = _PY_STRING.match(text, at, end)
-            if string is None:
-                yield -1, -1
-                return
-            pos = string.end()
-        elif char == "#":
-            line_end = text.find("\n", at, end)
-            pos = end if line_end < 0 else line_end
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth < 0:
-                yield -1, -1
-                return
-        elif depth == 0 and char == ",":
-            yield piece, at
-            piece = at + 1
-    if depth:
-        yield -1, -1
-        return
-    yield piece, end
 
 
 # What a model writes for JSON's literals in a pythonic call (`f(flag=true, data=null)`).
