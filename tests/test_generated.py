@@ -87,7 +87,9 @@ def test_generated_code_passes_mypy_strict(
     """Where `mcp`, `anyio` and `uvicorn` are installed, and where they are not (issue 32, the
     MCP typing item: `_mcp.py` had 6 import-not-found errors there); with them the package of a
     catalog named after every name a package binds (issue 33 item 1), and a user's misspelt
-    imports, which are errors (issue 33 item 3: the lazy `__getattr__` let them pass)."""
+    imports, which are errors (issue 33 item 3: the lazy `__getattr__` let them pass). `Handlers`
+    takes a handler under a provider's alias as the `Executor` does, and a misspelt name is an
+    error (issue 33, the `Handlers` item: only wire names were keys)."""
     user = names_everywhere.out / "misspelt_imports.py"
     user.write_text(MISSPELT, encoding="utf-8")
     package = names_everywhere.out / "names_everywhere"
@@ -102,6 +104,7 @@ def test_generated_code_passes_mypy_strict(
             'error: Module "names_everywhere" has no attribute "parse_reply_3"; maybe "parse_reply_2"?'
             "  [attr-defined]"
         ),
+        'error: Extra key "memory_serch" for TypedDict "Handlers"  [typeddict-unknown-key]',
     ], done.stdout + done.stderr
     assert all(line.startswith(str(user)) for line in done.stdout.splitlines()[:-1]), done.stdout
 
@@ -111,8 +114,22 @@ def test_generated_code_passes_mypy_strict(
 MISSPELT = """\
 from collections.abc import AsyncIterator, Iterator
 
-from memory_tools import OPENAI_TOOLS, OPENAI_TOOOLS, MemorySearchArgs, from_openai_chat_stream
+from memory_tools import (
+    OPENAI_TOOLS,
+    OPENAI_TOOOLS,
+    Executor,
+    MemorySearchArgs,
+    from_openai_chat_stream,
+)
 from names_everywhere import UpdateConfigSettings2, parse_reply, parse_reply_2, parse_reply_3
+
+
+def search(query: str, limit: int = 3) -> list[str]:
+    return [query] * limit
+
+
+BY_ALIAS = Executor({"memory_search": search})
+MISSPELT_TOOL = Executor({"memory_serch": search})
 
 
 class BothWays:

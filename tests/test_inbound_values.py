@@ -607,7 +607,7 @@ def test_a_list_of_pythonic_calls_is_parsed_one_call_at_a_time(
         text = _calls_text(n)
         batch = pkg.parse_reply(text)
         assert len(batch) == n and batch.problems == ()
-        assert [c.tool_call_id for c in batch[:2]] == ["call_1", "call_2"]
+        assert [c.tool_call_id for c in batch[:2]] == ["call_0", "call_1"]
         assert len(parsed) == n
         assert max(parsed) == len("(f(s='v0')\n)")  # the call, in brackets
         assert sum(parsed) < len(text) + 3 * n
@@ -683,8 +683,8 @@ def test_a_part_of_a_list_that_is_no_call_is_a_problem_beside_the_calls(
     problem): the calls come back, in order, and the part that is none is a problem naming it."""
     batch = pkg.parse_reply(reply)
     assert [(c.tool_call_id, c.values) for c in batch] == [
-        ("call_1", {"s": "a"}),
-        ("call_2", {"s": "b"}),
+        ("call_0", {"s": "a"}),
+        ("call_1", {"s": "b"}),
     ]
     assert [(p.reason, p.text) for p in batch.problems] == [("invalid_call", shown)]
 
@@ -693,8 +693,8 @@ def test_a_json_call_object_in_a_list_of_pythonic_calls_is_a_call_too(pkg: Modul
     """Issue 37 item 2 (it was: the pythonic call was lost, the JSON one read alone)."""
     batch = pkg.parse_reply("""[f(s='a'), {"name": "f", "parameters": {"s": "b"}}]""")
     assert [(c.tool_call_id, c.values) for c in batch] == [
-        ("call_1", {"s": "a"}),
-        ("call_2", {"s": "b"}),
+        ("call_0", {"s": "a"}),
+        ("call_1", {"s": "b"}),
     ]
     assert batch.problems == ()
 

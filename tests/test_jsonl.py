@@ -36,7 +36,7 @@ def problems(batch: object) -> list[tuple[int, str, str, str]]:
 
 def test_a_good_line_is_a_call_with_a_deterministic_id(pkg: ModuleType) -> None:
     batch = pkg.parse_jsonl(SEARCH + "\n" + SEARCH.replace("agent state", "x"))
-    assert [c.tool_call_id for c in batch.calls] == ["call_1", "call_2"]
+    assert [c.tool_call_id for c in batch.calls] == ["call_0", "call_1"]
     assert batch.calls[0].values == {"query": "agent state", "limit": 3}
     assert batch.calls[0].arguments == pkg.MemorySearchArgs(query="agent state", limit=3)
     assert batch.calls[0].warnings == () and batch.calls[0].errors == ()
@@ -48,7 +48,7 @@ def test_a_good_line_is_a_call_with_a_deterministic_id(pkg: ModuleType) -> None:
 def test_blank_and_fence_lines_are_skipped_but_counted(pkg: ModuleType) -> None:
     reply = f"\n```jsonl\n{SEARCH}\n   \n```\n\r\n{SEARCH}\n```"
     batch = pkg.parse_jsonl(reply)
-    assert [c.tool_call_id for c in batch.calls] == ["call_3", "call_7"]
+    assert [c.tool_call_id for c in batch.calls] == ["call_0", "call_1"]
     assert batch.problems == ()
 
 
@@ -57,7 +57,7 @@ def test_prose_and_malformed_lines_are_problems_and_the_good_lines_still_parse(
 ) -> None:
     reply = f'Here are the calls:\n{SEARCH}\n{{"name": "memory.search", "parameters": {{query 1}}}}\n[1, 2]\n42\n{{"parameters": {{"query": "x"}}}}\n{{"name": 7, "parameters": {{}}}}\n{{"name": "", "parameters": {{}}}}\n{SEARCH}'
     batch = pkg.parse_jsonl(reply)
-    assert [c.tool_call_id for c in batch.calls] == ["call_2", "call_9"]
+    assert [c.tool_call_id for c in batch.calls] == ["call_0", "call_1"]
     assert problems(batch) == [
         (1, "prose", "not a JSON object", "Here are the calls:"),
         (
@@ -87,7 +87,7 @@ def test_prose_and_malformed_lines_are_problems_and_the_good_lines_still_parse(
 def test_a_line_cut_off_is_a_problem_not_a_call(pkg: ModuleType) -> None:
     cut = '{"name": "memory.search", "parameters": {"query": "agent st'
     batch = pkg.parse_jsonl(f"{SEARCH}\n{cut}")
-    assert [c.tool_call_id for c in batch.calls] == ["call_1"]
+    assert [c.tool_call_id for c in batch.calls] == ["call_0"]
     assert problems(batch) == [(2, "truncated_line", "the line was cut off", cut)]
     # Cut at the end of an object that is not the root's end: still a cut line.
     assert problems(pkg.parse_jsonl(SEARCH[:-1])) == [
@@ -103,7 +103,7 @@ def test_call_id_is_carried(pkg: ModuleType) -> None:
         '{"name": "memory.search", "parameters": {"query": "a"}, "call_id": {"x": 1}}',
     ]
     batch = pkg.parse_jsonl("\n".join(lines))
-    assert [c.tool_call_id for c in batch.calls] == ["c-1", "7", "call_3", "call_4"]
+    assert [c.tool_call_id for c in batch.calls] == ["c-1", "7", "call_2", "call_3"]
 
 
 def test_an_error_field_becomes_model_reported_error_with_its_text(pkg: ModuleType) -> None:
@@ -152,14 +152,14 @@ def test_parameters_in_other_shapes(pkg: ModuleType) -> None:
 
 def test_crlf_and_a_byte_order_mark(pkg: ModuleType) -> None:
     batch = pkg.parse_jsonl(f"\ufeff{SEARCH}\r\n{SEARCH}\r\n")
-    assert [c.tool_call_id for c in batch.calls] == ["call_1", "call_2"]
+    assert [c.tool_call_id for c in batch.calls] == ["call_0", "call_1"]
     assert batch.problems == ()
 
 
 def test_invalid_utf8_in_bytes_is_a_problem_for_its_line_alone(pkg: ModuleType) -> None:
     reply = SEARCH.encode() + b'\n{"name": "memory.search", "parameters": {"query": "\xff"}}\n'
     batch = pkg.parse_jsonl(reply + SEARCH.encode())
-    assert [c.tool_call_id for c in batch.calls] == ["call_1", "call_3"]
+    assert [c.tool_call_id for c in batch.calls] == ["call_0", "call_1"]
     assert problems(batch) == [
         (
             2,
@@ -174,7 +174,7 @@ def test_a_line_longer_than_the_limit_is_a_problem(pkg: ModuleType) -> None:
     limit = len(SEARCH)
     longer = SEARCH.replace("agent state", "agent states")
     batch = pkg.parse_jsonl(f"{SEARCH}\n{longer}\n{SEARCH}", max_line=limit)
-    assert [c.tool_call_id for c in batch.calls] == ["call_1", "call_3"]
+    assert [c.tool_call_id for c in batch.calls] == ["call_0", "call_1"]
     assert problems(batch) == [
         (2, "line_too_long", f"longer than {limit} characters", longer[:200])
     ]
@@ -199,7 +199,7 @@ def test_a_line_longer_than_the_limit_is_a_problem(pkg: ModuleType) -> None:
 def test_a_chunk_of_another_type_is_a_problem(pkg: ModuleType) -> None:
     items = list(pkg.iter_jsonl([SEARCH[:10], None, SEARCH[10:]]))  # type: ignore[list-item]
     assert [tuple(items[0])] == [(1, "bad_chunk", "a chunk of NoneType", "")]
-    assert items[1].tool_call_id == "call_1"
+    assert items[1].tool_call_id == "call_0"
 
 
 def test_each_call_is_yielded_as_soon_as_its_line_ends(pkg: ModuleType) -> None:
@@ -212,8 +212,8 @@ def test_each_call_is_yielded_as_soon_as_its_line_ends(pkg: ModuleType) -> None:
 
     stream = pkg.iter_jsonl(chunks())
     first = next(stream)
-    assert first.tool_call_id == "call_1" and pulled == [0, 1]
-    assert next(stream).tool_call_id == "call_2" and pulled == [0, 1, 2]
+    assert first.tool_call_id == "call_0" and pulled == [0, 1]
+    assert next(stream).tool_call_id == "call_1" and pulled == [0, 1, 2]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,10 +289,10 @@ def test_bytes_split_inside_characters_and_escapes(pkg: ModuleType, cuts: list[i
 
 def test_single_json_object_and_array(pkg: ModuleType) -> None:
     one = pkg.parse_single_json(SEARCH)
-    assert [c.tool_call_id for c in one.calls] == ["call_1"] and one.problems == ()
+    assert [c.tool_call_id for c in one.calls] == ["call_0"] and one.problems == ()
     assert one[0].values == {"query": "agent state", "limit": 3}
     many = pkg.parse_single_json(f'```json\n[\n{SEARCH},\n{{"name": 3}},\n"x"\n]\n```')
-    assert [c.tool_call_id for c in many.calls] == ["call_1"]
+    assert [c.tool_call_id for c in many.calls] == ["call_0"]
     assert problems(many) == [
         (2, "missing_name", "item 2: the tool name is not a non-empty string", '{"name": 3}'),
         (2, "not_an_object", "item 3: a JSON value that is not an object", '"x"'),
@@ -318,18 +318,18 @@ def test_single_json_in_prose_cut_off_or_broken(pkg: ModuleType) -> None:
 @pytest.mark.parametrize(
     ("reply", "ids", "reasons"),
     [
-        (f"{SEARCH}\n{SEARCH}", ["call_1", "call_2"], []),
-        (f"```jsonl\n{SEARCH}\n{SEARCH}\n```", ["call_2", "call_3"], []),
-        (f"Calls:\n{SEARCH}\n{SEARCH}", ["call_2", "call_3"], ["prose"]),
-        (SEARCH, ["call_1"], []),
+        (f"{SEARCH}\n{SEARCH}", ["call_0", "call_1"], []),
+        (f"```jsonl\n{SEARCH}\n{SEARCH}\n```", ["call_0", "call_1"], []),
+        (f"Calls:\n{SEARCH}\n{SEARCH}", ["call_0", "call_1"], ["prose"]),
+        (SEARCH, ["call_0"], []),
         (
             '{\n  "name": "memory.search",\n  "parameters": {"query": "a"}\n}',
-            ["call_1"],
+            ["call_0"],
             [],
         ),
-        (f"[{SEARCH}, {SEARCH}]", ["call_1", "call_2"], []),
-        (f"```json\n[\n  {SEARCH},\n  {SEARCH}\n]\n```", ["call_1", "call_2"], []),
-        (f"```json\n{{\n  {SEARCH[1:-1]}\n}}\n```", ["call_1"], []),
+        (f"[{SEARCH}, {SEARCH}]", ["call_0", "call_1"], []),
+        (f"```json\n[\n  {SEARCH},\n  {SEARCH}\n]\n```", ["call_0", "call_1"], []),
+        (f"```json\n{{\n  {SEARCH[1:-1]}\n}}\n```", ["call_0"], []),
     ],
 )
 def test_parse_reply_tells_the_three_forms_apart(

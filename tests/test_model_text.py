@@ -166,7 +166,7 @@ def test_a_parameter_named_as_an_envelope_key_stays_an_argument(catalog_from_yam
             (),
         )
     ]
-    assert batch[0].tool_call_id == "call_1"
+    assert batch[0].tool_call_id == "call_0"
 
 
 TIES = {

@@ -197,7 +197,7 @@ def test_several_calls_in_each_multi_shape(pkg: ModuleType) -> None:
         batch = pkg.parse_reply(reply)
         assert batch.problems == (), reply
         assert tuple(c.values for c in batch) == two, reply
-        assert [c.tool_call_id for c in batch] == ["call_1", "call_2"], reply
+        assert [c.tool_call_id for c in batch] == ["call_0", "call_1"], reply
 
 
 def test_mistral_call_id_is_kept(pkg: ModuleType) -> None:
@@ -368,7 +368,7 @@ def test_a_jsonl_line_with_several_calls_yields_each(pkg: ModuleType) -> None:
     for line in (f"{a} {b}", f"{a}{b}", f"{a}\r{b}"):
         batch = pkg.parse_jsonl(f"{a}\n{line}")
         assert [c.values["query"] for c in batch] == ["a", "a", "b"], line
-        assert [c.tool_call_id for c in batch] == ["call_1", "call_2", "call_2_2"], line
+        assert [c.tool_call_id for c in batch] == ["call_0", "call_1", "call_2"], line
         assert [c.warnings for c in batch] == [(), (), ()] and batch.problems == ()
     # One of them unreadable: the other still runs, and the line has its problem.
     batch = pkg.parse_jsonl(f"{a} {{bad bad}}")

@@ -150,12 +150,6 @@ def render_init(catalog: Catalog) -> str:
         mine = sorted((e for e in exports if e.module == module), key=lambda e: _isort_key(e.name))
         imports.append((module, [e.name for e in mine if e.name == e.defined]))
         imports += [(module, [e.imported]) for e in mine if e.name != e.defined]
-    aliases = {
-        sent: wire
-        for names in catalog.provider_names.values()
-        for wire, sent in names.items()
-        if sent != wire
-    }
     exported = [*OWN_EXPORTS, *payloads, *(e.name for e in exports)]
     body = (
         environment()
@@ -165,7 +159,7 @@ def render_init(catalog: Catalog) -> str:
             imports=imports,
             exports=exports,
             exported=sorted(exported, key=_isort_key),
-            aliases=sorted(aliases.items()),
+            aliases=sorted(tool_aliases(catalog).items()),
             payload_names=tuple(payloads),
             glue_types=GLUE_TYPES,
         )
@@ -204,14 +198,30 @@ def render_shared(name: str) -> str:
     return f"{_SHARED_HEADER}\n{runtime.source(name)}"
 
 
+def tool_aliases(catalog: Catalog) -> dict[str, str]:
+    """Each name a provider is sent a tool under that is not its wire name, with the wire name:
+    the package's `_ALIASES`, which `parse` and the `Executor` accept as the tool."""
+    return {
+        sent: wire
+        for names in catalog.provider_names.values()
+        for wire, sent in names.items()
+        if sent != wire
+    }
+
+
 def render_handlers(catalog: Catalog) -> str:
-    """The catalog's `Executor` and the `Handlers` type that mypy checks its handlers against."""
+    """The catalog's `Executor` and the `Handlers` type that mypy checks its handlers against:
+    a key for each name the `Executor` accepts, wire names and aliases."""
     tools = sorted(catalog.tools, key=lambda tool: tool.module)
+    by_wire = {tool.wire_name: tool for tool in catalog.tools}
+    # Every name the Executor takes a tool's handler under: its wire name, then each alias.
+    names = [(tool.wire_name, tool) for tool in catalog.tools]
+    names += [(alias, by_wire[wire]) for alias, wire in sorted(tool_aliases(catalog).items())]
     body = (
         environment()
         .get_template("handlers.py.jinja")
         .render(
-            catalog=catalog,
+            names=names,
             imports=tools,
             results=any(tool.class_names[1] is not None for tool in tools),
         )
