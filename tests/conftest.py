@@ -141,15 +141,28 @@ Mypy = Callable[..., "subprocess.CompletedProcess[str]"]
 @pytest.fixture(scope="session")
 def mypy(tmp_path_factory: pytest.TempPathFactory) -> Mypy:
     """`mypy(*targets, cwd=ROOT, path=None)`: `mypy --strict` for Python 3.11, with `path` as
-    MYPYPATH. Each test process keeps one cache, so the standard library's stubs are analysed once
-    rather than once per run (most of a run's time); what is checked is read afresh each time."""
-    cache = tmp_path_factory.mktemp("mypy_cache")
+    MYPYPATH. One cache serves every run of the session, in every xdist worker (beside the
+    workers' own temporary directories), so the standard library's stubs and the SDKs are analysed
+    once rather than once per worker (a cold run's time is most of that). The cache is files, not
+    mypy's default SQLite database, which a run in the other worker could hold locked: mypy replaces
+    each file whole, so two runs at once share it safely. What is checked is read afresh each time."""
+    base = tmp_path_factory.getbasetemp()
+    cache = (base.parent if "PYTEST_XDIST_WORKER" in os.environ else base) / "mypy_cache"
+    cache.mkdir(exist_ok=True)
 
     def run(
         *targets: str, cwd: Path = ROOT, path: Path | None = None
     ) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "MYPYPATH": str(path)} if path else None
-        command = ["--strict", "--python-version", "3.11", "--cache-dir", str(cache), *targets]
+        command = [
+            "--strict",
+            "--python-version",
+            "3.11",
+            "--no-sqlite-cache",
+            "--cache-dir",
+            str(cache),
+            *targets,
+        ]
         return subprocess.run(
             [str(Path(sys.executable).parent / "mypy"), *command],
             cwd=cwd,
