@@ -6,7 +6,8 @@ from typing import Any
 import pytest
 
 from codegen.build import build
-from codegen.catalog.names import Claim, Names, Rename, identifier, pascal, resolve, snake
+from codegen.catalog.names import Claim, Rename, identifier, pascal, resolve, snake
+from codegen.python.module_names import Names
 
 
 @pytest.mark.parametrize(

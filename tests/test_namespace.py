@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from codegen.build import check_catalogs
 from codegen.catalog.ir import Tool
 from codegen.python.attributes import attributes
+from codegen.python.module_names import class_names, nested_classes
 from codegen.python.render import OWN_EXPORTS, package_bound
 
 WIRE_NAMES = [tool["name"] for tool in catalog()["tools"]]
@@ -48,7 +49,7 @@ def test_every_tool_is_reached_through_parse_its_parser_args_and_result(
     request = pkg.parse(wire, values)
     assert (request.ok, request.errors, request.warnings) == (True, (), ())
     assert request.tool_name == wire
-    args_class, result_class = tool.class_names
+    args_class, result_class = class_names(tool)
     assert getattr(pkg, args_class) is getattr(module, args_class)
     assert type(request.arguments) is getattr(pkg, args_class)
     names = attributes(tool.args).fields
@@ -124,7 +125,7 @@ def test_every_nested_class_is_exported_and_a_clash_is_suffixed(names_everywhere
     exported = {id(getattr(pkg, name)) for name in pkg.__all__}
     for tool in names_everywhere.catalog.tools:
         module = import_module(f"{tools}.{tool.module}")
-        for name in tool.nested_classes:
+        for name in nested_classes(tool):
             assert id(getattr(module, name)) in exported, name
 
 
@@ -248,9 +249,9 @@ def test_any_catalog_of_such_names_keeps_every_name_apart(
         module = import_module(f"{pkg.__name__}.tools.{tool.module}")
         request = getattr(pkg, tool.parse_name)({"spec": {"n": 1}, "date": {"n": 2}})
         assert request.ok and request == pkg.parse(tool.wire_name, request.raw_arguments)
-        assert type(request.arguments) is getattr(pkg, tool.class_names[0])
+        assert type(request.arguments) is getattr(pkg, class_names(tool)[0])
         assert getattr(pkg, tool.parse_name) is getattr(module, tool.parse_name)
-        if tool.class_names[1] is not None:
-            assert getattr(pkg, tool.class_names[1]) is getattr(module, tool.class_names[1])
+        if class_names(tool)[1] is not None:
+            assert getattr(pkg, class_names(tool)[1]) is getattr(module, class_names(tool)[1])
         exported = {id(getattr(pkg, name)) for name in pkg.__all__}
-        assert all(id(getattr(module, name)) in exported for name in tool.nested_classes)
+        assert all(id(getattr(module, name)) in exported for name in nested_classes(tool))
