@@ -13,6 +13,7 @@ import pytest
 import codegen
 from codegen.catalog import ir, kinds
 from codegen.python.model import MODELS, PyKind, model
+from codegen.python.module_names import ModuleNames
 from codegen.text.describe import TEXTS, constraints, prompt_type, type_text
 
 CATALOG = Path(codegen.__file__).parent / "catalog"
@@ -173,7 +174,8 @@ def test_the_text_of_a_kind(kind: kinds.Kind, docs: str, prompt: str, limits: li
     ],
 )
 def test_a_model_writes_its_kind(kind: kinds.Kind, annotation: str, fast: str | None) -> None:
-    written: PyKind[kinds.Kind] = model(kind)
+    # None of these kinds has a module-level name: a module that names nothing will do.
+    written: PyKind[kinds.Kind] = model(kind, ModuleNames((), ()))
     assert type(written) is MODELS[type(kind)]
     assert written.annotation == annotation
     assert written.fast_check("v") == fast
