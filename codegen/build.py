@@ -287,9 +287,10 @@ def _shared_files(
 
 def _listing_inputs(catalog: Catalog) -> str:
     """All that the files listing every tool are made of: the catalog's own fields, and each
-    tool's head (`reuse.HEAD`: its names, description, examples) but for its definition's digest.
-    They read no more of a tool (tests/test_incremental.py holds it), so a tool edited below its
-    head (a parameter added, say) leaves them as they are."""
+    tool's head (`reuse.HEAD`: its names, description, examples) but for its definition's digest
+    and what its module wants named, in place of which the names they read (`_exported`). They
+    read no more of a tool (tests/test_incremental.py holds it), so a tool edited below its head
+    (a parameter added, say) leaves them as they are."""
     tools = [
         [v for k, v in head(tool).items() if k not in ("sha256", *_WANTS)] + [_exported(tool)]
         for tool in catalog.tools

@@ -3,7 +3,7 @@
 Part of the back end's naming pass (`namespace` names the package's top, `attributes` a class's
 fields): the IR says what needs a name (`Tool.wants`: a role and the wire names it comes from, in
 the order the front end met them), and this names them all, in that order, by the one rule
-(`catalog.names.resolve`) over the names every tool module binds itself (`imports.TAKEN`): a name
+(`catalog.names.resolve`, as `Names.take`) over the names every tool module binds itself (`imports.TAKEN`): a name
 held takes suffix 2, 3, … A class users see that a name of the module's own or one of the tool's
 own classes holds is said (CG106); names of one tool whose parts spell one name (the branches of a
 union, `a.b` beside `a_b`, whose parameter names are said) are numbered quietly.
@@ -31,7 +31,7 @@ from codegen.catalog.kinds import (
     VALUES,
     Want,
 )
-from codegen.catalog.names import Claim, class_stem, identifier, pascal, resolve, snake, snake_base
+from codegen.catalog.names import class_stem, identifier, pascal, snake, snake_base
 from codegen.diagnostics import Diagnostic, format_path, quoted, warning
 from codegen.python.imports import TAKEN
 
@@ -40,18 +40,20 @@ BOUND = -1
 
 
 class Names:
-    """Module-level names of one generated module, taken one by one by the same rule (`resolve`):
-    a name already bound takes a suffix."""
+    """Module-level names of one generated module, taken one by one by the one rule: a name held
+    takes suffix 2, 3, … (`resolve` for one claim of one name against the names held, which
+    tests/test_names.py holds it to; written out, since a module of a large tool takes hundreds
+    and `resolve` copies what is held for each)."""
 
     def __init__(self, bound: Iterable[str]) -> None:
         self.held: dict[str, int] = dict.fromkeys(bound, BOUND)
 
     def take(self, name: str) -> str:
         style = class_stem if name[:1].isupper() else identifier
-        owner = len(self.held)  # a new owner each time: a name is never handed out twice
-        given, _ = resolve([Claim(owner, lambda n: (style(name, n),))], self.held)
-        (chosen,) = given[owner]
-        self.held[chosen] = owner
+        n = 1
+        while (chosen := style(name, n)) in self.held:
+            n += 1
+        self.held[chosen] = len(self.held)  # a new owner each time: never handed out twice
         return chosen
 
 
