@@ -16,6 +16,7 @@ from codegen import runtime
 from codegen.cache import BuildCache, key
 from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.kinds import KEYWORDS
 from codegen.catalog.load import (
     CATALOG_SUFFIXES,
     LoadedCatalog,
@@ -42,7 +43,8 @@ from codegen.package_files import Files
 from codegen.payloads.files import joined_payload, joined_payloads, payload_files, payloads
 from codegen.python.attributes import findings as attribute_findings
 from codegen.python.format import format_python
-from codegen.python.imports import TAKEN
+from codegen.python.module_names import class_names, nested_classes, own_name
+from codegen.python.module_names import findings as module_findings
 from codegen.python.namespace import package_exports, tool_names
 from codegen.python.render import (
     INTEGRATIONS,
@@ -166,9 +168,8 @@ def check_loaded(
         loaded,
         skip=skip,
         results=results,
-        python_names=python_names,
-        reserved=TAKEN,
-        named=partial(attribute_findings, loaded.file),
+        modules={index: module for index, (module, _) in python_names.items()},
+        named=partial(name_findings, loaded.file),
     )
     found += more
     if catalog is None or any(d.level == "error" for d in found):
@@ -176,6 +177,11 @@ def check_loaded(
     found += package_exports(catalog, bound)[1]
     catalog, collisions = with_provider_names(catalog, results)
     return dataclasses.replace(catalog, providers=providers), found + collisions
+
+
+def name_findings(source: str, tool: Tool) -> list[Diagnostic]:
+    """What the code back end's names of a tool say (CG106): its module's, its classes' fields'."""
+    return module_findings(source, tool) + attribute_findings(source, tool)
 
 
 def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
@@ -281,12 +287,26 @@ def _shared_files(
 
 def _listing_inputs(catalog: Catalog) -> str:
     """All that the files listing every tool are made of: the catalog's own fields, and each
-    tool's head (`reuse.HEAD`: its names, description, examples) but for its definition's digest.
-    They read no more of a tool (tests/test_incremental.py holds it), so a tool edited below its
-    head (a parameter added, say) leaves them as they are."""
-    tools = [[v for k, v in head(tool).items() if k != "sha256"] for tool in catalog.tools]
+    tool's head (`reuse.HEAD`: its names, description, examples) but for its definition's digest
+    and what its module wants named, in place of which the names they read (`_exported`). They
+    read no more of a tool (tests/test_incremental.py holds it), so a tool edited below its head
+    (a parameter added, say) leaves them as they are."""
+    tools = [
+        [v for k, v in head(tool).items() if k not in ("sha256", *_WANTS)] + [_exported(tool)]
+        for tool in catalog.tools
+    ]
     fields = (catalog.name, catalog.title, catalog.version, catalog.description)
     return repr((fields, catalog.provider_names, catalog.providers, tools))
+
+
+# What a head holds of a tool's names before the code back end names them: a parameter added
+# changes them, though not the names the listing files read (`_exported`).
+_WANTS = ("wants", "class_slots")
+
+
+def _exported(tool: Tool) -> tuple[object, ...]:
+    """The names of a tool's module that the files listing every tool read."""
+    return class_names(tool), nested_classes(tool), own_name(tool, KEYWORDS)
 
 
 def _listing(

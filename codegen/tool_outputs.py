@@ -24,6 +24,7 @@ from codegen.package_files import Data
 from codegen.payloads.files import Found, payload_diagnostics, sent_names, tool_entries
 from codegen.payloads.schema import Finding
 from codegen.python.format import format_python
+from codegen.python.module_names import class_names
 from codegen.python.render import environment as python_templates
 from codegen.python.render import render_tool
 from codegen.text.docs import render_tool_doc
@@ -126,7 +127,7 @@ class _Job:
             (
                 tool.sha256,
                 tool.module,
-                tool.class_names[0],
+                class_names(tool)[0],  # the stem of every name the module defines
                 repr(self.sent),  # names by provider, in provider order (`sent_names`)
                 ",".join(self.providers),
             )

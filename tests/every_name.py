@@ -54,6 +54,35 @@ def _tool(name: str, parameters: dict[str, Any] | None = None) -> dict[str, Any]
     }
 
 
+CHOICE = {"type": "string", "enum": ["a", "b"]}
+SETTINGS = {"type": "object", "properties": {"level": {"type": "integer"}}}
+
+# Parameters whose module-level names (`python.module_names`) meet, in catalog order: the first
+# met takes the name, the other a suffix; a class that is one of the tool's own is said (CG106).
+MODULE_CLASH: dict[str, Any] = {
+    "args": SETTINGS,  # the class <Tool>Args: <Tool>Args2, said
+    "keywords": CHOICE,  # the alias <Tool>Keywords: <Tool>Keywords2, said
+    "result": CHOICE,  # the alias <Tool>Result: <Tool>Result2, said; the result's helper `_result_2`
+    "arguments": SETTINGS,  # the root's helper is `_arguments`: this one's `_arguments_2`
+    "mode": CHOICE,  # the alias <Tool>Mode, then the class <Tool>Mode2 of ...
+    "Mode": SETTINGS,
+    "x": SETTINGS,  # `_X_KEYS` and `_X_DRAFT` (after its fields), then the tables `_X_KEYS_2` ...
+    "x_keys": CHOICE,
+    "x.draft": CHOICE,  # ... and `_X_DRAFT_2`
+    "a.b": CHOICE,  # the table `_A_B` and `_A_B_FOLDED`, then the table `_A_B_FOLDED_2` of ...
+    "a_b_folded": CHOICE,
+    "a_b": {"type": "string", "minLength": 1},  # `a.b`'s helper is `_a_b`: this one's `_a_b_2`
+    "m": CHOICE,  # `_M_VALUES`, then the table `_M_VALUES_2` of ...
+    "m_values": CHOICE,
+    "p_pattern": CHOICE,  # the table `_P_PATTERN`, then the pattern `_P_PATTERN_2` of ...
+    "p": {"type": "string", "pattern": "!$"},
+    "c": {
+        "enum": [{"k": 1}, [1]]
+    },  # the choices `_C_CHOICES`, then the table `_C_CHOICES_2` of ...
+    "c_choices": CHOICE,
+}
+
+
 def _nested(properties: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": properties}
 
@@ -68,7 +97,7 @@ def catalog() -> dict[str, Any]:
     tools.append(_tool("pair", {"foo": {"type": "string"}, "Foo": {"type": "string"}}))
     tools.append(_tool("dotted", {"a.b": {"type": "string"}, "a_b": {"type": "string"}}))
     # Nested classes that are another tool's class or one of the package's own names.
-    settings = _nested({"level": {"type": "integer"}})
+    settings = SETTINGS
     tools.append(_tool("update", {"config_settings": settings}))
     tools.append(_tool("update_config", {"settings": settings}))
     tools.append(_tool("tool_with", {"result": settings}))
@@ -79,6 +108,13 @@ def catalog() -> dict[str, Any]:
     tools.append({**_tool("spec_maker", {"spec": settings}), "x-python-name": "tool"})
     # Two nested classes of one tool that are one class name (`PairedAB`).
     tools.append(_tool("paired", {"a.b": settings, "a_b": settings}))
+    # The other classes a tool module imports (`imports.TAKEN`), each a nested class or an enum's
+    # `Literal` alias of a tool whose stem begins it: each is said, and suffixed.
+    spec_maker = tools[-2]["parameters"]["properties"]
+    spec_maker["call.request"] = settings  # ToolCallRequest
+    tools.append({**_tool("raw_maker", {"arguments": settings}), "x-python-name": "raw"})
+    tools.append({**_tool("result_maker", {"spec": CHOICE}), "x-python-name": "result"})
+    tools.append(_tool("module_clash", MODULE_CLASH))
     return {"name": "names_everywhere", "tools": tools}
 
 

@@ -19,6 +19,7 @@ from codegen.build import check_catalogs
 from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import ObjectKind
 from codegen.python.attributes import LOCAL_SUFFIXES, attributes
+from codegen.python.module_names import module_names
 
 LEVEL = {"type": "object", "properties": {"level": {"type": "integer"}}}
 
@@ -98,7 +99,8 @@ def _owned(kind: ObjectKind) -> dict[str, set[str]]:
 def _by_function(tool: Tool, module: Path) -> list[tuple[set[str], set[str], dict[str, set[str]]]]:
     """Each function of the tool's module: what it binds, what it reads, and the locals each
     attribute owns there (those of the class it parses; none for other helpers)."""
-    classes = {kind.helper: kind for kind in tool.classes}
+    names = module_names(tool)
+    classes = {names[kind.helper_slot]: kind for kind in tool.classes}
     return [
         (bound, read, _owned(classes[name]) if name in classes else {})
         for name, (bound, read) in _functions(module).items()

@@ -19,6 +19,7 @@ from codegen.cache import DIRECTORY, BuildCache, seal
 from codegen.catalog.ir import Tool
 from codegen.catalog.reuse import ToolResults, pack_values, unpack_values, unpickled
 from codegen.payloads.schema import Finding
+from codegen.python.module_names import class_names
 from codegen.tool_outputs import ToolOutput
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
 
@@ -164,10 +165,10 @@ def test_the_record_of_tools_with_typed_results_is_read_back(tmp_path: Path) -> 
     heads = [
         unpickled(value)[0] for entry, value in written.old.items() if entry.startswith("tool\0")
     ]
-    assert sorted(head["class_names"] for head in heads) == sorted(
-        tool.class_names for tool in tools
-    )
-    assert ("SearchFilesArgs", "SearchFilesResult") in [head["class_names"] for head in heads]
+    assert {h["wire_name"]: (h["wants"], h["class_slots"]) for h in heads} == {
+        tool.wire_name: (tool.wants, tool.class_slots) for tool in tools
+    }
+    assert ("SearchFilesArgs", "SearchFilesResult") in [class_names(tool) for tool in catalog.tools]
 
 
 def _output() -> ToolOutput:

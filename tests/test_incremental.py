@@ -34,6 +34,7 @@ from codegen.cache import BuildCache
 from codegen.catalog.ir import Tool
 from codegen.diagnostics import CODES, CatalogError, Diagnostic
 from codegen.memory import BuildMemory
+from codegen.python.module_names import class_names
 from codegen.python.render import render_handlers, render_init, render_tool
 from codegen.text.docs import render_index
 
@@ -314,7 +315,7 @@ def test_a_stored_tool_reads_as_its_whole_ir_and_pickles_as_it(tmp_path: Path) -
     assert made is not None and again is not None
     (fresh,), (stored,) = made.tools, again.tools
     assert type(fresh) is Tool and isinstance(stored, codegen.catalog.reuse.StoredTool)
-    assert stored.class_names == fresh.class_names == ("Tool1Args", None)
+    assert class_names(stored) == class_names(fresh) == ("Tool1Args", None)
     assert "_whole" not in stored.__dict__
     # Its kinds (read from the record) and its place (where it is now) make the same module.
     assert render_tool("cat.json", stored) == render_tool("cat.json", fresh)

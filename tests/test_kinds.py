@@ -6,13 +6,16 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import codegen
+from codegen.build import check_catalogs
 from codegen.catalog import ir, kinds
 from codegen.python.model import MODELS, PyKind, model
+from codegen.python.module_names import ModuleNames
 from codegen.text.describe import TEXTS, constraints, prompt_type, type_text
 
 CATALOG = Path(codegen.__file__).parent / "catalog"
@@ -81,6 +84,7 @@ ARROWS_UP = {
     ("cli", "docs_tables"),
 }
 ROOT = CATALOG.parent
+PROJECT = ROOT.parent
 
 
 def _part(module: str) -> str | None:
@@ -130,24 +134,9 @@ def test_every_import_goes_down_a_layer() -> None:
     assert arrows == ARROWS_UP  # an arrow gone leaves the list
 
 
-# Fields of the IR that hold a Python name still made by the front end: the rest of issue 33
-# item 1 (the tool's module, parser and classes, and the module-level helpers and tables, are to
-# be named by `python/namespace` too). None may be added; each that moves leaves this list.
-PYTHON_NAMES_LEFT = {
-    "Tool.module",
-    "Tool.parse_name",
-    "Tool.keywords_name",
-    "Kind.helper",
-    "ObjectKind.class_name",
-    "ObjectKind.keys_name",
-    "ObjectKind.draft_name",
-    "StringKind.pattern_name",
-    "EnumKind.alias",
-    "EnumKind.table",
-    "EnumKind.folded_table",
-    "EnumKind.value_set",
-    "JsonChoiceKind.table",
-}
+# Fields of the IR that hold a Python name still made outside the code back end's naming pass:
+# the rest of issue 33 item 1. None may be added; each that moves leaves this list.
+PYTHON_NAMES_LEFT = {"Tool.module", "Tool.parse_name"}
 # What a field that holds a Python name is called (a wire name is `wire_name`).
 PYTHON_NAME_FIELDS = {"py_name", "module", "alias", "helper", "call_self", "extra_field"}
 
@@ -183,6 +172,47 @@ def test_the_ir_holds_no_python_names() -> None:
         ]
     }
     assert found == PYTHON_NAMES_LEFT
+
+
+def _strings(value: object) -> Iterator[tuple[str, str]]:
+    """(field, text) of every text the IR holds under `value`, through its dataclasses and
+    tuples (not the schemas, line maps and annotations, which are the catalog's as written)."""
+    if isinstance(value, str):
+        yield "", value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _strings(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            for owner, text in _strings(getattr(value, field.name)):
+                yield owner or f"{type(value).__name__}.{field.name}", text
+
+
+def _module_level(source: str) -> set[str]:
+    """The names a module binds at its top."""
+    found: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            found.add(node.name)
+        for target in getattr(node, "targets", [getattr(node, "target", None)]):
+            if isinstance(target, ast.Name):
+                found.add(target.id)
+    return found
+
+
+@pytest.mark.parametrize("source", sorted((PROJECT / "schemas").glob("*_tools.*")), ids=str)
+def test_no_name_a_tool_module_binds_is_in_the_ir(source: Path) -> None:
+    """Issue 33 item 1: the IR holds wire names and paths, never a name of a tool's module (its
+    classes, helpers, tables, patterns: `python.module_names` gives them). Read from the bundled
+    catalogs' generated modules: no text anywhere in a tool's IR is one of its module's names,
+    but its module and parser (`PYTHON_NAMES_LEFT`)."""
+    (catalog,), _ = check_catalogs([source], PROJECT)
+    for tool in catalog.tools:
+        module = PROJECT / "generated" / catalog.name / "tools" / f"{tool.module}.py"
+        bound = _module_level(module.read_text(encoding="utf-8"))
+        assert len(bound) > 5  # the reader found the module's names
+        held = {(field, text) for field, text in _strings(tool) if text in bound}
+        assert {field for field, _ in held} <= PYTHON_NAMES_LEFT, (tool.wire_name, held)
 
 
 def _package(path: Path) -> str:
@@ -265,7 +295,8 @@ def test_the_text_of_a_kind(kind: kinds.Kind, docs: str, prompt: str, limits: li
     ],
 )
 def test_a_model_writes_its_kind(kind: kinds.Kind, annotation: str, fast: str | None) -> None:
-    written: PyKind[kinds.Kind] = model(kind)
+    # None of these kinds has a module-level name: a module that names nothing will do.
+    written: PyKind[kinds.Kind] = model(kind, ModuleNames((), ()))
     assert type(written) is MODELS[type(kind)]
     assert written.annotation == annotation
     assert written.fast_check("v") == fast

@@ -4,9 +4,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codegen.build import build
-from codegen.catalog.names import Claim, Names, Rename, identifier, pascal, resolve, snake
+from codegen.catalog.names import Claim, Rename, class_stem, identifier, pascal, resolve, snake
+from codegen.python.module_names import Names
 
 
 @pytest.mark.parametrize(
@@ -82,6 +85,25 @@ def test_a_suffix_never_takes_a_name_a_later_claim_wants_as_it_is() -> None:
     claims = [_one("t_1", "t_1", exact=True), _one("t.1", "t_1"), _one("t_1_2", "t_1_2")]
     given, _ = resolve(claims)
     assert given == {"t_1": ("t_1",), "t.1": ("t_1_3",), "t_1_2": ("t_1_2",)}
+
+
+@given(
+    st.lists(
+        st.sampled_from(["_x", "_x_2", "_x_2_2", "X", "X2", "X22", "x", "x_", "class"]), max_size=12
+    ),
+    st.sets(st.sampled_from(["_x", "_x_2", "X", "X2", "x", "x_", "x_2", "class_"])),
+)
+def test_a_name_taken_is_the_one_rule_s_for_one_claim(wanted: list[str], bound: set[str]) -> None:
+    """Issue 33 item 1: `Names.take` (module-level names, `python.module_names`) is `resolve` for
+    one claim of one name against the names held so far, written out for speed."""
+    names = Names(bound)
+    held: dict[str, int] = dict.fromkeys(bound, -1)
+    for i, name in enumerate(wanted):
+        style = class_stem if name[:1].isupper() else identifier
+        given, _ = resolve([Claim(i, lambda n, name=name, style=style: (style(name, n),))], held)
+        (expected,) = given[i]
+        assert names.take(name) == expected
+        held[expected] = i
 
 
 def test_names_taken_one_by_one_follow_the_same_rule() -> None:

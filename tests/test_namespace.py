@@ -4,8 +4,10 @@ with a finding, every export keeps its meaning, and every tool stays reachable f
 
 from __future__ import annotations
 
+import ast
 import json
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +18,11 @@ from hypothesis import strategies as st
 
 from codegen.build import check_catalogs
 from codegen.catalog.ir import Tool
+from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind
+from codegen.catalog.names import words
 from codegen.python.attributes import attributes
+from codegen.python.imports import TAKEN
+from codegen.python.module_names import class_names, nested_classes
 from codegen.python.render import OWN_EXPORTS, package_bound
 
 WIRE_NAMES = [tool["name"] for tool in catalog()["tools"]]
@@ -28,11 +34,16 @@ def _tool(built: Built, wire: str) -> Tool:
 
 
 def _arguments(tool: Tool) -> dict[str, Any]:
-    """A value for every parameter of `tool`: an integer, an object of one, or a string."""
+    """A value for every parameter of `tool`: an integer, an object of one, the first choice, or
+    a string (ending in `!`, which the catalog's patterns ask for)."""
     kinds = {"IntegerKind": 7, "ObjectKind": {"level": 7}}
-    return {
-        f.wire_name: kinds.get(type(f.kind).__name__, f"{f.wire_name}!") for f in tool.args.fields
-    }
+    return {f.wire_name: _value(f.wire_name, f.kind, kinds) for f in tool.args.fields}
+
+
+def _value(wire: str, kind: Kind, kinds: dict[str, Any]) -> Any:
+    if isinstance(kind, EnumKind | JsonChoiceKind):
+        return kind.choices[0]
+    return kinds.get(type(kind).__name__, f"{wire}!")
 
 
 @pytest.mark.parametrize("wire", WIRE_NAMES)
@@ -48,7 +59,7 @@ def test_every_tool_is_reached_through_parse_its_parser_args_and_result(
     request = pkg.parse(wire, values)
     assert (request.ok, request.errors, request.warnings) == (True, (), ())
     assert request.tool_name == wire
-    args_class, result_class = tool.class_names
+    args_class, result_class = class_names(tool)
     assert getattr(pkg, args_class) is getattr(module, args_class)
     assert type(request.arguments) is getattr(pkg, args_class)
     names = attributes(tool.args).fields
@@ -124,7 +135,7 @@ def test_every_nested_class_is_exported_and_a_clash_is_suffixed(names_everywhere
     exported = {id(getattr(pkg, name)) for name in pkg.__all__}
     for tool in names_everywhere.catalog.tools:
         module = import_module(f"{tools}.{tool.module}")
-        for name in tool.nested_classes:
+        for name in nested_classes(tool):
             assert id(getattr(module, name)) in exported, name
 
 
@@ -183,6 +194,82 @@ def test_each_name_given_instead_is_said(names_everywhere: Built) -> None:
     ]
     assert {d.level for d in built.warnings} <= {"warning", "note"}
     assert {d.code for d in built.warnings if d.level == "warning"} == {"CG106", "CG109"}
+
+
+def _module_level(built: Built, wire: str) -> set[str]:
+    """The names the module of the tool `wire` binds at its top, read from its code."""
+    module = import_module(f"{built.package.__name__}.tools.{_tool(built, wire).module}")
+    tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))
+    return {
+        target.id if isinstance(target, ast.Name) else target.name
+        for node in tree.body
+        for target in (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else [node]
+            if isinstance(node, ast.FunctionDef | ast.ClassDef)
+            else []
+        )
+        if isinstance(target, ast.Name | ast.FunctionDef | ast.ClassDef)
+    }
+
+
+def test_module_level_names_that_meet_take_suffixes(names_everywhere: Built) -> None:
+    """Issue 33 item 1 (the IR keeps wire names only): the names of a tool's module are the back
+    end's (`python.module_names`), one rule for classes, aliases, helpers, tables and patterns:
+    of two that meet the first met keeps the name, the other takes a suffix, and a class that is
+    one of the tool's own is said (every_name.MODULE_CLASH says which meets which)."""
+    bound = _module_level(names_everywhere, "module_clash")
+    pairs = [
+        ("ModuleClashArgs", "ModuleClashArgs2"),
+        ("ModuleClashKeywords", "ModuleClashKeywords2"),
+        ("ModuleClashResult", "ModuleClashResult2"),
+        ("ModuleClashMode", "ModuleClashMode2"),
+        ("_arguments", "_arguments_2"),
+        ("_result", "_result_2"),
+        ("_X_KEYS", "_X_KEYS_2"),
+        ("_X_DRAFT", "_X_DRAFT_2"),
+        ("_A_B_FOLDED", "_A_B_FOLDED_2"),
+        ("_a_b", "_a_b_2"),
+        ("_M_VALUES", "_M_VALUES_2"),
+        ("_P_PATTERN", "_P_PATTERN_2"),
+        ("_C_CHOICES", "_C_CHOICES_2"),
+    ]
+    assert [pair for pair in pairs if not set(pair) <= bound] == []
+    index = WIRE_NAMES.index("module_clash")
+    paths = [f"tools[{index}].parameters.properties.{p}" for p in ("args", "keywords", "result")]
+    assert _said(names_everywhere, *paths) == [
+        (
+            f"warning CG106: {path}: class 'ModuleClash{role}' becomes 'ModuleClash{role}2', since"
+            f" the tool's module has 'ModuleClash{role}' already (set x-python-name on the tool to"
+            " choose its stem)"
+        )
+        for path, role in zip(paths, ("Args", "Keywords", "Result"), strict=True)
+    ]
+
+
+def test_every_class_a_tool_module_imports_is_said_when_a_class_would_be_it(
+    names_everywhere: Built,
+) -> None:
+    """Issue 33 item 1: a nested class or alias named like a class every tool module imports
+    (`imports.TAKEN`: `ToolSpec`, `ToolCallRequest`, ...) takes a suffix, said, and the module
+    keeps the import's meaning (the every-name catalog has one of each)."""
+    imported = {n for n in TAKEN if n[:1].isupper() and not n.isupper() and len(words(n)) > 1}
+    assert imported  # the list read has such names
+    said = {
+        d.message.split("'")[1]
+        for d in names_everywhere.warnings
+        if d.code == "CG106" and "since the tool's module has" in d.message
+    }
+    assert imported <= said
+    for wire in ("spec_maker", "raw_maker", "result_maker"):
+        module = import_module(
+            f"{names_everywhere.package.__name__}.tools.{_tool(names_everywhere, wire).module}"
+        )
+        for name in imported & set(vars(module)):
+            assert getattr(module, name) is getattr(names_everywhere.package._runtime, name)
 
 
 def test_the_issue_s_three_line_catalog(catalog_from_yaml: Any) -> None:
@@ -248,9 +335,9 @@ def test_any_catalog_of_such_names_keeps_every_name_apart(
         module = import_module(f"{pkg.__name__}.tools.{tool.module}")
         request = getattr(pkg, tool.parse_name)({"spec": {"n": 1}, "date": {"n": 2}})
         assert request.ok and request == pkg.parse(tool.wire_name, request.raw_arguments)
-        assert type(request.arguments) is getattr(pkg, tool.class_names[0])
+        assert type(request.arguments) is getattr(pkg, class_names(tool)[0])
         assert getattr(pkg, tool.parse_name) is getattr(module, tool.parse_name)
-        if tool.class_names[1] is not None:
-            assert getattr(pkg, tool.class_names[1]) is getattr(module, tool.class_names[1])
+        if class_names(tool)[1] is not None:
+            assert getattr(pkg, class_names(tool)[1]) is getattr(module, class_names(tool)[1])
         exported = {id(getattr(pkg, name)) for name in pkg.__all__}
-        assert all(id(getattr(module, name)) in exported for name in tool.nested_classes)
+        assert all(id(getattr(module, name)) in exported for name in nested_classes(tool))

@@ -8,8 +8,17 @@ from typing import Any
 from codegen.catalog.context import GONE, ToolContext
 from codegen.catalog.defaults import COERCE_AS
 from codegen.catalog.keywords import beside_choices
-from codegen.catalog.kinds import AnyKind, EnumKind, JsonChoiceKind, Kind, NullKind
-from codegen.catalog.names import pascal, snake
+from codegen.catalog.kinds import (
+    CHOICES,
+    FOLDED,
+    TABLE,
+    VALUES,
+    AnyKind,
+    EnumKind,
+    JsonChoiceKind,
+    Kind,
+    NullKind,
+)
 from codegen.diagnostics import JsonPath, excerpt, quoted
 from codegen.runtime import _runtime as rt
 
@@ -50,24 +59,23 @@ def enum_kind(
         ctx.warn((*path, word), message, "CG101")
     if not choices:
         return (
-            NullKind(code="enum_out_of_range", helper=ctx.helper_name(parts))
+            NullKind(code="enum_out_of_range", helper_slot=ctx.helper_slot(parts))
             if nullable
             else AnyKind()
         )
-    stem = "".join(pascal(p) for p in parts)
-    alias = ctx.class_name(path, ctx.pascal + stem)
-    table = ctx.names.take("_" + "_".join(snake(p).upper() for p in parts))
-    folded_table = ctx.names.take(table + "_FOLDED")
+    alias = ctx.class_slot(path, parts)
+    table = ctx.want(TABLE, parts)
+    folded = ctx.want(FOLDED, base=table)
     one_type = len({type(c) for c in choices}) == 1
     return EnumKind(
         choices=tuple(choices),
         case_sensitive=schema.get("x-case-sensitive") is True,
-        alias=alias,
-        table=table,
-        folded_table=folded_table,
-        value_set=ctx.names.take(table + "_VALUES") if one_type else "",
+        alias_slot=alias,
+        table_slot=table,
+        folded_slot=folded,
+        values_slot=ctx.want(VALUES, base=table) if one_type else -1,
         nullable=nullable,
-        helper=ctx.helper_name(parts),
+        helper_slot=ctx.helper_slot(parts),
     )
 
 
@@ -127,9 +135,9 @@ def json_choice_kind(
         ctx.warn((*path, word), message, "CG101")
     return JsonChoiceKind(
         choices=tuple(choice for choice in raw if choice is not None),
-        table=ctx.names.take("_" + "_".join(snake(p).upper() for p in parts) + "_CHOICES"),
+        table_slot=ctx.want(CHOICES, parts),
         nullable=nullable or any(choice is None for choice in raw),
-        helper=ctx.helper_name(parts),
+        helper_slot=ctx.helper_slot(parts),
     )
 
 

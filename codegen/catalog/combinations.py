@@ -128,7 +128,7 @@ def union_of(
         if kind.nullable and not kind.accepts_anything:
             nullable = True
             kind = dataclasses.replace(
-                kind, nullable=False, helper=ctx.helper_name((*parts, "value"))
+                kind, nullable=False, helper_slot=ctx.helper_slot((*parts, "value"))
             )
         members.append(kind)
     if all(member is False for member in branches):
@@ -138,7 +138,7 @@ def union_of(
         )
         return AnyKind()
     if not members:
-        return NullKind(helper=ctx.helper_name(parts))
+        return NullKind(helper_slot=ctx.helper_slot(parts))
     if len(members) == 1:
         only = members[0]
         if not nullable or only.accepts_anything:
@@ -146,7 +146,7 @@ def union_of(
         # A shared definition keeps its own helper for its other uses; a private one is reused.
         shared = any(only is kind for kind in ctx.shared.values())
         return dataclasses.replace(
-            only, nullable=True, helper=ctx.helper_name(parts) if shared else only.helper
+            only, nullable=True, helper_slot=ctx.helper_slot(parts) if shared else only.helper_slot
         )
     # Members that take disjoint JSON types never both match: oneOf is then anyOf.
     disjoint = sum(len(m.json_types) for m in members) == len(
@@ -155,6 +155,6 @@ def union_of(
     return UnionKind(
         members=tuple(members),
         nullable=nullable,
-        helper=ctx.helper_name(parts),
+        helper_slot=ctx.helper_slot(parts),
         exactly_one=combiner == "oneOf" and not disjoint,
     )

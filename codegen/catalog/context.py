@@ -1,5 +1,5 @@
-"""The context of the rules that normalize one tool: its schema, its module's names, where it is,
-and the problems found.
+"""The context of the rules that normalize one tool: its schema, the module-level names it needs
+(`Want`s: the code back end names them), where it is, and the problems found.
 
 Each rule is a plain function of a context and a schema (`rules.kind_of` dispatches, the rules live
 in `scalars`, `containers`, `objects`, `choices` and `combinations`); a rule reaches a nested
@@ -14,10 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from codegen.catalog.keywords import empty_ranges, unenforced
-from codegen.catalog.kinds import Kind
+from codegen.catalog.kinds import CLASS, HELPER, Kind, Want
 from codegen.catalog.load import LoadedCatalog
-from codegen.catalog.names import BOUND, Names, snake
-from codegen.diagnostics import Diagnostic, JsonPath, quoted
+from codegen.diagnostics import Diagnostic, JsonPath
 
 # The value of a fix that takes a keyword out.
 GONE: Any = object()
@@ -31,7 +30,7 @@ KindOf = Callable[["ToolContext", Any, JsonPath, tuple[str, ...]], Kind]
 
 
 class ToolContext:
-    """One tool being normalized: its schema, its module's names, and the problems found."""
+    """One tool being normalized: its schema, the names its module needs, and the problems found."""
 
     def __init__(
         self,
@@ -39,9 +38,7 @@ class ToolContext:
         index: int,
         spec: dict[str, Any],
         problems: list[Diagnostic],
-        python_name: tuple[str, str],
         lines: dict[JsonPath, int],
-        reserved: frozenset[str],
         kind_of: KindOf,
     ) -> None:
         self.kind_of = kind_of
@@ -54,11 +51,11 @@ class ToolContext:
         self.root: dict[str, Any] = spec["parameters"]
         self.base: JsonPath = ("tools", index, "parameters")
         self.problems = problems
-        # The names the back end binds in every module (its imports): no generated name takes one.
-        self.names = Names(reserved)
-        self.module, self.pascal = python_name  # the module's name, and the stem of its classes
-        self.own_classes = tuple(f"{self.pascal}{role}" for role in ("Args", "Keywords", "Result"))
-        self.root_helper = self.names.take("_arguments")  # before any parameter can claim the name
+        # The module-level names the tool's module needs, in the order met (the back end names
+        # them in this order, so which of two that want one name gets it is the catalog's order).
+        self.wants: list[Want] = []
+        self.in_result = False  # normalizing the result: its classes are named from <Tool>Result
+        self.root_helper = self.want(HELPER, ("arguments",))  # before any parameter can claim it
         self.shared: dict[str, Kind] = {}  # $ref target → kind, so one definition is one class
         self.resolving: list[str] = []
         self.failed = False
@@ -98,25 +95,24 @@ class ToolContext:
         """The kind of a nested `schema` at `path` inside the parameters, by every rule."""
         return self.kind_of(self, schema, path, parts)
 
-    def class_name(self, path: JsonPath, wanted: str) -> str:
-        """The name of a class (or type alias) of the tool's module, which users see: `wanted`,
-        or a suffixed one when the module binds it already. That is said (CG106) when the holder is
-        a name the module binds for itself or one of the tool's own classes (a parameter `result`
-        beside the tool's `<Tool>Result`); schemas of one tool whose parts spell one name (the
-        branches of a union, `a.b` beside `a_b`, whose parameter names are said) are numbered
-        quietly."""
-        held = self.names.held.get(wanted)
-        given = self.names.take(wanted)
-        if given != wanted and (held == BOUND or wanted in self.own_classes):
-            message = (
-                f"class {quoted(wanted)} becomes {quoted(given)}, since the tool's module has"
-                f" {quoted(wanted)} already (set x-python-name on the tool to choose its stem)"
-            )
-            self.warn(path, message, "CG106")
-        return given
+    def want(
+        self,
+        role: str,
+        parts: tuple[str, ...] = (),
+        base: int | None = None,
+        path: JsonPath = (),
+    ) -> int:
+        """The slot of a module-level name the tool's module needs, for `role` from `parts`."""
+        self.wants.append(Want(role, parts, path, base, self.in_result))
+        return len(self.wants) - 1
 
-    def helper_name(self, parts: tuple[str, ...]) -> str:
-        return self.names.take("_" + "_".join(snake(p) for p in parts))
+    def class_slot(self, path: JsonPath, parts: tuple[str, ...]) -> int:
+        """The slot of a class (or type alias) of the tool's module, which users see: the back end
+        says where a class cannot have its name (CG106) at `path` (inside the parameters)."""
+        return self.want(CLASS, parts, path=(*self.base[2:], *path))
+
+    def helper_slot(self, parts: tuple[str, ...]) -> int:
+        return self.want(HELPER, parts)
 
     def check_bounds(self, schema: dict[str, Any], path: JsonPath) -> None:
         for word, message in empty_ranges(schema):

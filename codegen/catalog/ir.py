@@ -1,11 +1,12 @@
-"""The IR of a catalog: plain frozen data that templates loop over, every name already resolved."""
+"""The IR of a catalog: plain frozen data that templates loop over. It holds wire names and paths;
+the names of a tool's module are the code back end's (`python.module_names`), from its `wants`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind
+from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind, ObjectKind, StringKind, Want
 from codegen.outputs import ALL_PROVIDERS
 
 
@@ -25,10 +26,12 @@ class Tool:
     wire_name: str
     description: str
     title: str | None
-    module: str  # the module under tools/, and the stem of every public name of the tool
+    module: str  # the module under tools/ (`python.namespace.tool_names`)
+    pinned: str | None  # the tool's `x-python-name`, as written (None: none)
     args: ObjectKind  # the root object: <Pascal>Args
     parse_name: str
-    keywords_name: str  # the Protocol of a handler that takes the parameters as keywords
+    # The module-level names its module needs, in the order met: kinds hold their slots here.
+    wants: tuple[Want, ...]
     schema: dict[str, Any]  # the parameters exactly as the catalog wrote them
     classes: tuple[ObjectKind, ...]  # dataclasses, children before parents
     enums: tuple[EnumKind, ...]
@@ -55,19 +58,10 @@ class Tool:
     result: Result | None = None
 
     @property
-    def class_names(self) -> tuple[str, str | None]:
-        """Its `<Tool>Args` class and its `<Tool>Result` class (None: it declares no result):
-        what the catalog's checks and the modules that list every tool read of its kinds."""
-        return self.args.class_name, None if self.result is None else self.result.kind.class_name
-
-    @property
-    def nested_classes(self) -> tuple[str, ...]:
-        """Its dataclasses but `<Tool>Args` and `<Tool>Result` (`UpdateConfigSettings`): the
-        package exports them beside those, for its users' annotations."""
-        own = self.class_names
-        return tuple(
-            k.class_name for k in (*self.classes, *self.result_classes) if k.class_name not in own
-        )
+    def class_slots(self) -> tuple[int, ...]:
+        """The slots of its dataclasses (`Want`s), its arguments' and its result's among them:
+        what the package exports of it beside its parser. A record keeps them (`reuse.HEAD`)."""
+        return tuple(k.class_slot for k in (*self.classes, *self.result_classes))
 
     @property
     def result_classes(self) -> tuple[ObjectKind, ...]:
@@ -87,7 +81,7 @@ class Tool:
 def classes_of(kinds: tuple[Kind, ...]) -> tuple[ObjectKind, ...]:
     """The dataclasses among `kinds`, children before parents; a nullable use of a shared
     definition is a kind of its own with the same class, which is defined once."""
-    found = {k.class_name: k for k in reversed(kinds) if isinstance(k, ObjectKind)}
+    found = {k.class_slot: k for k in reversed(kinds) if isinstance(k, ObjectKind)}
     return tuple(found.values())[::-1]
 
 

@@ -1,8 +1,9 @@
 """The IR of parameter types: one class per kind of value, neutral to every back end.
 
 A kind holds what the catalog says a value may be (its constraints, its choices, its members), the
-names the front end resolved for it, and what follows from the schema alone (the JSON types it
-accepts, whether the text "null" means null). How a back end writes it lives in that back end:
+slots of the module-level names it needs (`Want`s, which the code back end names:
+`python.module_names`), and what follows from the schema alone (the JSON types it accepts, whether
+the text "null" means null). How a back end writes it lives in that back end:
 `codegen/python/model.py` for code, `codegen/text/describe.py` for prompts and docs, each with one
 entry per kind here (tests/test_kinds.py holds that none is missing).
 """
@@ -18,12 +19,41 @@ ALL_JSON_TYPES: frozenset[str] = frozenset(
 )
 
 
+# What a module-level name of a tool's module is for (`Want.role`).
+HELPER = "helper"  # a node's slow path: `_settings_mode`
+CLASS = "class"  # a dataclass or a `Literal` alias users see: `<Tool>SettingsMode`
+TABLE = "table"  # an enum's lookup table: `_SETTINGS_MODE`
+FOLDED = "folded"  # its case-folded twin: `<table>_FOLDED`
+VALUES = "values"  # its set of values: `<table>_VALUES`
+CHOICES = "choices"  # a JSON choice's list: `_SETTINGS_MODE_CHOICES`
+PATTERN = "pattern"  # a compiled pattern: `_SETTINGS_ID_PATTERN`
+KEYS = "keys"  # an object's declared wire names: `_<helper>_KEYS`
+DRAFT = "draft"  # an object's writable twin: `_<helper>_DRAFT`
+KEYWORDS, ARGS, RESULT = "keywords", "args", "result"  # the tool's own: `<Tool>Keywords`, ...
+
+
+@dataclass(frozen=True)
+class Want:
+    """A module-level name a tool's module needs, as the front end met it: what it is for and the
+    wire names it comes from, never the name itself. A tool lists its wants in the order met
+    (`Tool.wants`); a kind holds its wants' slots (indexes there), and the code back end names
+    them all in that order by one rule (`python.module_names`)."""
+
+    role: str
+    parts: tuple[str, ...] = ()  # wire names (property names, `item`, `value`, ...)
+    # Inside its tool: where a class that cannot have its name is said (CG106).
+    path: tuple[str | int, ...] = ()
+    # The slot whose name this one extends (a table's `_FOLDED`, a helper's `_KEYS`).
+    base: int | None = None
+    in_result: bool = False  # a class of the tool's result: named from `<Tool>Result`
+
+
 @dataclass(frozen=True, kw_only=True, eq=False)
 class Kind:
     nullable: bool = False
-    # The name of the generated helper for this node's slow path, resolved with the module's other
-    # names (a back end that needs no helper ignores it).
-    helper: str = ""
+    # The slot of the generated helper for this node's slow path (a back end that needs no
+    # helper ignores it).
+    helper_slot: int = -1
 
     # Whether the text "null" means null here; for plain strings it is a valid value.
     null_text_is_null: ClassVar[bool] = True
@@ -74,8 +104,7 @@ class StringKind(Kind):
     min_length: int | None = None
     max_length: int | None = None
     pattern: str | None = None
-    # Module-level name of the compiled pattern, assigned by the normalizer.
-    pattern_name: str = ""
+    pattern_slot: int = -1  # of the compiled pattern (-1: no pattern)
 
     null_text_is_null: ClassVar[bool] = False
     json_types: ClassVar[frozenset[str]] = frozenset({"string"})
@@ -120,13 +149,13 @@ class EnumKind(Kind):
 
     choices: tuple[str | int | float | bool, ...]
     case_sensitive: bool = False
-    # Module-level names assigned by the normalizer: the Literal alias and the lookup tables.
-    alias: str = ""
-    table: str = ""
-    folded_table: str = ""
-    # The allowed values as a set, when all are of one type: then, after the type check, membership
-    # is exact and costs a third of a lookup in the table keyed by (type, value).
-    value_set: str = ""
+    # Slots of the Literal alias and the lookup tables.
+    alias_slot: int = -1
+    table_slot: int = -1
+    folded_slot: int = -1
+    # Of the allowed values as a set, when all are of one type (-1: not all): then, after the type
+    # check, membership is exact and costs a third of a lookup in the table keyed by (type, value).
+    values_slot: int = -1
 
     @property
     def null_text_is_null(self) -> bool:  # type: ignore[override]
@@ -156,7 +185,7 @@ class JsonChoiceKind(Kind):
     JSON (1 equals 1.0, true is not 1, objects in any key order). Nothing is coerced."""
 
     choices: tuple[object, ...]
-    table: str = ""  # module-level name of the list of choices, assigned by the normalizer
+    table_slot: int = -1  # of the list of choices
 
     @property
     def json_types(self) -> frozenset[str]:  # type: ignore[override]
@@ -253,7 +282,7 @@ class Field:
 class ObjectKind(Kind):
     """`type: object` with properties: a record of its own (a frozen dataclass in Python)."""
 
-    class_name: str
+    class_slot: int
     description: str = ""
     fields: tuple[Field, ...] = ()
     # The kind of undeclared keys when `additionalProperties` has a schema; else they are unknown.
@@ -262,8 +291,8 @@ class ObjectKind(Kind):
     # `properties`): the back end gives them a field of their own.
     open: bool = False
     root: bool = False
-    keys_name: str = ""  # the module-level frozenset of declared wire names
-    draft_name: str = ""  # the module-level writable twin of the dataclass (runtime.draft_class)
+    keys_slot: int = -1  # of the frozenset of declared wire names
+    draft_slot: int = -1  # of the writable twin of the dataclass (runtime.draft_class)
 
     json_types: ClassVar[frozenset[str]] = frozenset({"object"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import keyword
 import re
 import unicodedata
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -148,23 +148,3 @@ def resolve(
             holder[name] = claim.owner
         given[claim.owner] = names
     return given, renames
-
-
-# The owner of the names a module binds before any is taken (`Names(bound)`).
-BOUND = -1
-
-
-class Names:
-    """Module-level names of one generated module, taken one by one in catalog order by the
-    same rule (`resolve`): a name already bound takes a suffix."""
-
-    def __init__(self, bound: Iterable[str]) -> None:
-        self.held: dict[str, int] = dict.fromkeys(bound, BOUND)
-
-    def take(self, name: str) -> str:
-        style = class_stem if name[:1].isupper() else identifier
-        owner = len(self.held)  # a new owner each time: a name is never handed out twice
-        given, _ = resolve([Claim(owner, lambda n: (style(name, n),))], self.held)
-        (chosen,) = given[owner]
-        self.held[chosen] = owner
-        return chosen

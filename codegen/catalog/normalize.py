@@ -1,4 +1,4 @@
-"""Turn a validated catalog into the IR: kinds, resolved names, checked defaults.
+"""Turn a validated catalog into the IR: kinds, the names they need, checked defaults.
 
 Problems are collected, not raised, so that one run reports every one of them.
 """
@@ -14,7 +14,16 @@ from typing import Any
 
 from codegen.catalog.context import ToolContext
 from codegen.catalog.ir import Catalog, Tool, classes_of
-from codegen.catalog.kinds import EnumKind, JsonChoiceKind, ObjectKind, StringKind, walk
+from codegen.catalog.kinds import (
+    ARGS,
+    KEYWORDS,
+    RESULT,
+    EnumKind,
+    JsonChoiceKind,
+    ObjectKind,
+    StringKind,
+    walk,
+)
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.objects import object_kind
 from codegen.catalog.returns import has_result, result_of
@@ -42,18 +51,16 @@ def normalize(
     skip: set[int] | frozenset[int] = frozenset(),
     results: ToolResults | None = None,
     *,
-    python_names: Mapping[int, tuple[str, str]],
-    reserved: frozenset[str],
+    modules: Mapping[int, str],
     named: Callable[[Tool], list[Diagnostic]],
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are
-    left out. Each tool's module and class stem are the code back end's (`python_names`, by
-    index: `python.namespace.tool_names`). With `results`, a tool the last build normalized with
-    the same definition, Python names and layout is taken from there, its findings anchored where
-    it is now. No name the IR gives a tool's module is in `reserved` (the names the code back end
-    binds in every module). `named` says what the code back end finds in a tool's names
-    (`python.attributes.findings`): kept with the tool's own findings, so a rebuild gives them
-    back with the rest."""
+    left out. Each tool's module is the code back end's (`modules`, by index:
+    `python.namespace.tool_names`); every other name is the back end's, from the tool's `wants`.
+    With `results`, a tool the last build normalized with the same definition, module and layout
+    is taken from there, its findings anchored where it is now. `named` says what the code back
+    end finds in a tool's names (`python.module_names.findings`): kept with the tool's own
+    findings, so a rebuild gives them back with the rest."""
     data = loaded.data
     problems: list[Diagnostic] = []
     if keyword.iskeyword(data["name"]):
@@ -76,23 +83,21 @@ def normalize(
                 )
             )
             continue
-        python_name = python_names[index]
+        module = modules[index]
         lines_of_tool = lines.get(index, {})
         line, path = loaded.line_of(("tools", index)), format_path(("tools", index))
         where = (keys[index],) if keys else (spec_digest(spec), layout(lines_of_tool, line))
-        parts = (*where, *python_name)
+        parts = (*where, module)
         # The tool's context, but for the list its findings go to.
         context = partial(
             ToolContext,
             loaded,
             index,
             spec,
-            python_name=python_name,
             lines=lines_of_tool,
-            reserved=reserved,
             kind_of=kind_of,
         )
-        reused = _reused(results, parts, partial(_normalized_again, context))
+        reused = _reused(results, parts, partial(_normalized_again, context, module))
         tool: Tool | None
         if reused is not None:
             stored, found, whole = reused
@@ -102,7 +107,7 @@ def normalize(
         else:
             start = len(problems)
             try:
-                tool = tool_ir(context(problems=problems))
+                tool = tool_ir(context(problems=problems), module)
             except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
                 problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
                 continue
@@ -162,9 +167,9 @@ def _stored_ir(results: ToolResults, parts: tuple[str, ...], again: Callable[[],
     return again() if tool is None else tool
 
 
-def _normalized_again(context: Callable[..., ToolContext]) -> Tool:
+def _normalized_again(context: Callable[..., ToolContext], module: str) -> Tool:
     # The tool's findings are the head's already: the definition is the same, and so are they.
-    tool = tool_ir(context(problems=[]))
+    tool = tool_ir(context(problems=[]), module)
     if tool is None:  # the same definition normalized without an error before
         raise LookupError("a tool normalized before failed to normalize again")
     return tool
@@ -186,15 +191,16 @@ def definition_digest(spec: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def tool_ir(ctx: ToolContext) -> Tool | None:
-    """One tool of the IR, from its context (None when its parameters have an error)."""
+def tool_ir(ctx: ToolContext, module: str) -> Tool | None:
+    """One tool of the IR, from its context (None when its parameters have an error), its module
+    `module` (the code back end's)."""
     # Before any parameter's class can claim one: the tool's own names are the ones the code back
     # end resolved against every other tool's and the package's (`python.namespace`).
-    keywords_name = ctx.names.take(f"{ctx.pascal}Keywords")
-    args_name = ctx.names.take(f"{ctx.pascal}Args")
-    result_name = ctx.names.take(f"{ctx.pascal}Result") if has_result(ctx.spec) else ""
-    root = object_kind(ctx, ctx.root, (), (), args_name, ctx.root_helper, root=True)
-    result = result_of(ctx, result_name)
+    ctx.want(KEYWORDS)
+    args_slot = ctx.want(ARGS)
+    result_slot = ctx.want(RESULT) if has_result(ctx.spec) else -1
+    root = object_kind(ctx, ctx.root, (), (), args_slot, ctx.root_helper, root=True)
+    result = result_of(ctx, result_slot)
     if ctx.failed or not isinstance(root, ObjectKind):
         return None
     kinds = list(dict.fromkeys(walk(root)))  # a shared definition appears once
@@ -205,10 +211,11 @@ def tool_ir(ctx: ToolContext) -> Tool | None:
         wire_name=ctx.spec["name"],
         description=ctx.spec["description"],
         title=ctx.spec.get("title"),
-        module=ctx.module,
+        module=module,
+        pinned=ctx.spec.get("x-python-name"),
         args=root,
-        parse_name=f"parse_{ctx.module}",
-        keywords_name=keywords_name,
+        parse_name=f"parse_{module}",
+        wants=tuple(ctx.wants),
         schema=ctx.fixed_schema(),
         classes=classes,
         enums=tuple(k for k in kinds if isinstance(k, EnumKind)),

@@ -11,6 +11,8 @@ from typing import Any
 from codegen.catalog.context import GONE, ToolContext
 from codegen.catalog.defaults import corrected, format_reading
 from codegen.catalog.kinds import (
+    DRAFT,
+    KEYS,
     AnyKind,
     Field,
     IntegerKind,
@@ -18,7 +20,6 @@ from codegen.catalog.kinds import (
     MapKind,
     ObjectKind,
 )
-from codegen.catalog.names import pascal
 from codegen.diagnostics import JsonPath, quoted, worded
 
 
@@ -28,9 +29,9 @@ def object_type(
     """An object: with properties a record of its own, without them a map or a free-form dict.
     `additionalProperties: false` alone allows no name at all: a record without fields."""
     if "properties" in schema or schema.get("additionalProperties") is False:
-        class_name = ctx.class_name(path, ctx.pascal + "".join(pascal(p) for p in parts))
+        class_slot = ctx.class_slot(path, parts)
         return object_kind(
-            ctx, schema, path, parts, class_name, ctx.helper_name(parts), nullable=nullable
+            ctx, schema, path, parts, class_slot, ctx.helper_slot(parts), nullable=nullable
         )
     extra = schema.get("additionalProperties")
     values = (
@@ -45,7 +46,7 @@ def object_type(
         values=values,
         required=tuple(required),
         nullable=nullable,
-        helper=ctx.helper_name(parts),
+        helper_slot=ctx.helper_slot(parts),
     )
 
 
@@ -54,8 +55,8 @@ def object_kind(
     schema: dict[str, Any],
     path: JsonPath,
     parts: tuple[str, ...],
-    class_name: str,
-    helper: str,
+    class_slot: int,
+    helper_slot: int,
     root: bool = False,
     nullable: bool = False,
 ) -> Kind:
@@ -88,9 +89,8 @@ def object_kind(
     extra = None
     if isinstance(extra_schema, dict) and extra_schema:
         extra = ctx.kind(extra_schema, (*path, "additionalProperties"), (*parts, "extra"))
-    constant = helper.strip("_").upper() or "ARGUMENTS"
     return ObjectKind(
-        class_name=class_name,
+        class_slot=class_slot,
         description=schema.get("description", ""),
         fields=tuple(fields),
         extra=extra,
@@ -98,9 +98,9 @@ def object_kind(
         open=extra_schema is True or isinstance(extra_schema, dict),
         root=root,
         nullable=nullable,
-        helper=helper,
-        keys_name=ctx.names.take(f"_{constant}_KEYS"),
-        draft_name=ctx.names.take(f"_{constant}_DRAFT"),
+        helper_slot=helper_slot,
+        keys_slot=ctx.want(KEYS, base=helper_slot),
+        draft_slot=ctx.want(DRAFT, base=helper_slot),
     )
 
 

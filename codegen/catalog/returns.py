@@ -29,8 +29,8 @@ def has_result(spec: dict[str, Any]) -> bool:
     return RETURNS in spec or OUTPUT_SCHEMA in spec
 
 
-def result_of(tool: ToolContext, class_name: str) -> Result | None:
-    """The typed result of the tool `tool` normalizes, its class `class_name` (taken before its
+def result_of(tool: ToolContext, class_slot: int) -> Result | None:
+    """The typed result of the tool `tool` normalizes, its class in slot `class_slot` (taken before its
     arguments' classes), or None when it declares none (or an `outputSchema` that cannot be
     typed, said as a warning)."""
     spec = tool.spec
@@ -55,16 +55,18 @@ def result_of(tool: ToolContext, class_name: str) -> Result | None:
     twin.root, twin.base, twin.fixes = schema, path, []
     twin.shared, twin.resolving, twin.failed = {}, [], False
     # Its classes are named from `<Tool>Result`: `<Tool>ResultHitsItem`, `<Tool>ResultEventTime`.
-    twin.pascal = f"{tool.pascal}Result"
+    twin.in_result = True
     found: list[Diagnostic] = []
     twin.problems = found
-    root = object_kind(twin, schema, (), (), class_name, tool.names.take("_result"), root=True)
+    met = len(tool.wants)  # the twin's wants are the tool's (one module)
+    root = object_kind(twin, schema, (), (), class_slot, tool.helper_slot(("result",)), root=True)
     if source == RETURNS or not twin.failed:
         tool.problems.extend(found)
         tool.failed = tool.failed or twin.failed
     else:
         errors = [d for d in found if d.level == "error"]
         _untyped(tool, path, errors[0].message)
+        del tool.wants[met:]  # nothing of the result is written: its names are not wanted
         return None
     if twin.failed or not isinstance(root, ObjectKind):
         return None

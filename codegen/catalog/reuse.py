@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Tool
+from codegen.catalog.kinds import Want
 from codegen.diagnostics import Diagnostic, JsonPath
 from codegen.memory import BuildMemory, Record
 
@@ -294,7 +295,8 @@ class _IrUnpickler(pickle.Unpickler):
 
 
 # A tool's fields the stages that read every tool of a catalog read (its names, description,
-# examples and what its kinds are called): kept beside its whole IR in the record, so that a
+# examples, the names its module wants and which are its dataclasses: the code back end names its
+# exports from these, `python.module_names`): kept beside its whole IR in the record, so that a
 # rebuild gives an unchanged tool without unpickling its kinds (`StoredTool`). `lines` and `line`
 # and `path` are where the tool is now, never stored.
 HEAD = (
@@ -302,12 +304,12 @@ HEAD = (
     "description",
     "title",
     "module",
+    "pinned",
     "parse_name",
-    "keywords_name",
     "sha256",
     "examples",
-    "class_names",
-    "nested_classes",
+    "wants",
+    "class_slots",
 )
 
 
@@ -320,17 +322,18 @@ def is_head(value: Any) -> bool:
     """The shape of `head`'s value."""
     if not (isinstance(value, dict) and tuple(value) == HEAD):
         return False
-    lists = ("title", "examples", "class_names", "nested_classes")
-    texts = [value[name] for name in HEAD if name not in lists]
-    args_class, result_class = value["class_names"]
-    nested = value["nested_classes"]
+    others = ("title", "pinned", "examples", "wants", "class_slots")
+    texts = [value[name] for name in HEAD if name not in others]
+    wants, slots = value["wants"], value["class_slots"]
     return (
-        all(isinstance(text, str) for text in (*texts, args_class))
-        and isinstance(nested, tuple)
-        and all(isinstance(name, str) for name in nested)
+        all(isinstance(text, str) for text in texts)
         and isinstance(value["title"], str | None)
-        and isinstance(result_class, str | None)
+        and isinstance(value["pinned"], str | None)
         and isinstance(value["examples"], tuple)
+        and isinstance(wants, tuple)
+        and all(isinstance(want, Want) for want in wants)
+        and isinstance(slots, tuple)
+        and all(type(slot) is int and 0 <= slot < len(wants) for slot in slots)
     )
 
 
@@ -347,20 +350,15 @@ class StoredTool(Tool):
         place: tuple[int, str, dict[JsonPath, int]],
         whole: Callable[[], Tool],
     ) -> None:
-        # Set in the instance's own dictionary: the dataclass is frozen, and `class_names` and
-        # `nested_classes` are properties of the class.
+        # Set in the instance's own dictionary: the dataclass is frozen, and `class_slots` is a
+        # property of the class.
         line, path, lines = place
         self.__dict__.update(stored, line=line, path=path, lines=lines, _stored=whole)
 
     @property
-    def class_names(self) -> tuple[str, str | None]:
-        names: tuple[str, str | None] = self.__dict__["class_names"]
-        return names
-
-    @property
-    def nested_classes(self) -> tuple[str, ...]:
-        names: tuple[str, ...] = self.__dict__["nested_classes"]
-        return names
+    def class_slots(self) -> tuple[int, ...]:
+        slots: tuple[int, ...] = self.__dict__["class_slots"]
+        return slots
 
     def whole(self) -> Tool:
         """The tool's whole IR, where the tool is now (unpickled once)."""

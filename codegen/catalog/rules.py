@@ -76,14 +76,14 @@ def kind_of(ctx: ToolContext, schema: Any, path: JsonPath, parts: tuple[str, ...
         types.remove("null")
         if not types:
             ctx.check_keywords(schema, path, ["null"])
-            return NullKind(helper=ctx.helper_name(parts))
+            return NullKind(helper_slot=ctx.helper_slot(parts))
     ctx.check_keywords(schema, path, types)
     if not types:
         return AnyKind()
     if len(types) == 1:
         return typed(ctx, types[0], schema, path, parts, nullable)
     members = tuple(typed(ctx, t, schema, path, (*parts, t), False) for t in types)
-    return UnionKind(members=members, nullable=nullable, helper=ctx.helper_name(parts))
+    return UnionKind(members=members, nullable=nullable, helper_slot=ctx.helper_slot(parts))
 
 
 def typed(

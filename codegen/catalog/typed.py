@@ -11,6 +11,7 @@ from typing import Any
 from codegen.catalog.backtracking import BACKTRACKING_WARNING, exponential_shape
 from codegen.catalog.context import GONE, ToolContext
 from codegen.catalog.kinds import (
+    PATTERN,
     AnyKind,
     ArrayKind,
     BooleanKind,
@@ -22,7 +23,6 @@ from codegen.catalog.kinds import (
     StringKind,
     TextFormatKind,
 )
-from codegen.catalog.names import snake
 from codegen.diagnostics import JsonPath, quoted
 from codegen.runtime import _runtime as rt
 
@@ -35,19 +35,19 @@ MOMENTS: dict[str, type[DateTimeKind]] = {"date-time": DateTimeKind, "date": Dat
 def boolean_kind(
     ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
 ) -> Kind:
-    return BooleanKind(nullable=nullable, helper=ctx.helper_name(parts))
+    return BooleanKind(nullable=nullable, helper_slot=ctx.helper_slot(parts))
 
 
 def integer_kind(
     ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
 ) -> Kind:
-    return IntegerKind(nullable=nullable, helper=ctx.helper_name(parts), **_bounds(schema))
+    return IntegerKind(nullable=nullable, helper_slot=ctx.helper_slot(parts), **_bounds(schema))
 
 
 def number_kind(
     ctx: ToolContext, schema: dict[str, Any], path: JsonPath, parts: tuple[str, ...], nullable: bool
 ) -> Kind:
-    return NumberKind(nullable=nullable, helper=ctx.helper_name(parts), **_bounds(schema))
+    return NumberKind(nullable=nullable, helper_slot=ctx.helper_slot(parts), **_bounds(schema))
 
 
 def _bounds(schema: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +75,7 @@ def string_kind(
                 f"format {quoted(fmt)} is not checked: values are kept as text",
                 "CG101",
             )
-    helper = ctx.helper_name(parts)
+    helper = ctx.helper_slot(parts)
     if issubclass(cls, DateTimeKind):
         for word in ("minLength", "maxLength", "pattern"):
             if word in schema:
@@ -84,9 +84,9 @@ def string_kind(
                     f"keyword {quoted(word)} is not enforced on a {fmt} value",
                     "CG101",
                 )
-        return cls(nullable=nullable, helper=helper)
+        return cls(nullable=nullable, helper_slot=helper)
     pattern = schema.get("pattern")
-    pattern_name = ""
+    pattern_slot = -1
     if pattern is not None:
         try:
             re.compile(pattern)
@@ -100,9 +100,7 @@ def string_kind(
             ctx.fix((*path, "pattern"), GONE)
             pattern = None
         else:
-            pattern_name = ctx.names.take(
-                "_" + "_".join(snake(p).upper() for p in parts) + "_PATTERN"
-            )
+            pattern_slot = ctx.want(PATTERN, parts)
             if exponential_shape(pattern):
                 ctx.warn(
                     (*path, "pattern"),
@@ -114,11 +112,11 @@ def string_kind(
     )
     return made(
         nullable=nullable,
-        helper=helper,
+        helper_slot=helper,
         min_length=schema.get("minLength"),
         max_length=schema.get("maxLength"),
         pattern=pattern,
-        pattern_name=pattern_name,
+        pattern_slot=pattern_slot,
     )
 
 
@@ -149,5 +147,5 @@ def array_kind(
         min_items=schema.get("minItems"),
         max_items=max_items,
         nullable=nullable,
-        helper=ctx.helper_name(parts),
+        helper_slot=ctx.helper_slot(parts),
     )

@@ -1,7 +1,7 @@
 """The names a generated tool module may import, and where each comes from.
 
-The renderer writes a module's imports from the names its body uses; the build hands `TAKEN` to
-the normalizer, which keeps every generated name clear of them.
+The renderer writes a module's imports from the names its body uses; `module_names` keeps every
+name a tool's module defines clear of `TAKEN`.
 """
 
 from __future__ import annotations

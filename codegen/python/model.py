@@ -7,8 +7,9 @@ the `coerce.jinja` macro that writes that helper. Templates loop and branch over
 is a class here, an entry in `MODELS`, and a macro when no existing one fits (tests/test_kinds.py
 fails until `MODELS` names every kind).
 
-A model reads through to the IR for the rest (`kind.helper`, `kind.choices`, `tool.wire_name`):
-names are resolved once, in the front end. Catalog values reach code only through `literal()`.
+A model reads through to the IR for the rest (`kind.choices`, `tool.wire_name`); the names of
+the module's helpers, classes and tables are the tool's `module_names`, by the slots the kinds
+hold. Catalog values reach code only through `literal()`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import (
+    KEYWORDS,
     AnyKind,
     ArrayKind,
     BooleanKind,
@@ -41,6 +43,7 @@ from codegen.catalog.kinds import (
 )
 from codegen.python.attributes import attributes
 from codegen.python.literals import literal
+from codegen.python.module_names import ModuleNames, module_names, own_name
 from codegen.runtime import _runtime as rt
 from codegen.runtime._runtime import keyword_names
 
@@ -92,6 +95,7 @@ class PyKind(Generic[K]):
     """A kind that constrains nothing: the base of the others."""
 
     kind: K  # the IR's
+    names: ModuleNames  # of the tool's module: the kind's slots' names
 
     macro: ClassVar[str] = "scalar"
     runtime: ClassVar[str] = ""
@@ -100,8 +104,8 @@ class PyKind(Generic[K]):
     json_type: ClassVar[str | None] = None
 
     def __getattr__(self, name: str) -> Any:
-        # The IR's own fields (helper, nullable, choices, ...), for templates.
-        if name == "kind":
+        # The IR's own fields (nullable, choices, ...), for templates.
+        if name in ("kind", "names"):
             raise AttributeError(name)
         return getattr(self.kind, name)
 
@@ -109,7 +113,7 @@ class PyKind(Generic[K]):
     # __getattr__ costs an exception each time.
     @property
     def helper(self) -> str:
-        return self.kind.helper
+        return self.names[self.kind.helper_slot]
 
     @property
     def nullable(self) -> bool:
@@ -127,7 +131,7 @@ class PyKind(Generic[K]):
     @property
     def plain_is_typed(self) -> bool:
         """Whether a JSON value of this kind is already its typed value (no dataclass, no datetime inside)."""
-        return all(model(child).plain_is_typed for child in self.kind.children())
+        return all(model(child, self.names).plain_is_typed for child in self.kind.children())
 
     def type_check(self, var: str) -> str:
         return "True"
@@ -160,7 +164,7 @@ class PyKind(Generic[K]):
     @property
     def coerce(self) -> str:
         """The function that handles a value on the slow path."""
-        return self.kind.helper if self.needs_helper else self.runtime
+        return self.helper if self.needs_helper else self.runtime
 
 
 class PyBoolean(PyKind[BooleanKind]):
@@ -216,8 +220,13 @@ class PyString(PyKind[StringKind]):
         kind = self.kind
         yield from _length_checks(var, "Length", kind.min_length, kind.max_length)
         if kind.pattern is not None:
-            condition = f"{kind.pattern_name}.search({var})"
+            condition = f"{self.pattern_name}.search({var})"
             yield Check(condition, "pattern_mismatch", literal({"pattern": kind.pattern}))
+
+    @property
+    def pattern_name(self) -> str:
+        """The module's compiled pattern."""
+        return self.names[self.kind.pattern_slot]
 
 
 class PyTextFormat(PyString):
@@ -235,7 +244,7 @@ class PyTextFormat(PyString):
 
     @property
     def coerce(self) -> str:
-        return self.kind.helper if self.needs_helper else self._coercion
+        return self.helper if self.needs_helper else self._coercion
 
     @property
     def _coercion(self) -> str:
@@ -273,8 +282,27 @@ class PyEnum(PyKind[EnumKind]):
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
         if self.literal_ok:
-            return self.kind.alias
+            return self.alias
         return " | ".join(self.kind.type_names)
+
+    @property
+    def alias(self) -> str:
+        """The `Literal` alias of the choices."""
+        return self.names[self.kind.alias_slot]
+
+    @property
+    def table(self) -> str:
+        return self.names[self.kind.table_slot]
+
+    @property
+    def folded_table(self) -> str:
+        return self.names[self.kind.folded_slot]
+
+    @property
+    def value_set(self) -> str:
+        """The set of the choices ("" when they are not all of one type)."""
+        slot = self.kind.values_slot
+        return "" if slot < 0 else self.names[slot]
 
     def type_check(self, var: str) -> str:
         names = self.kind.type_names
@@ -283,17 +311,17 @@ class PyEnum(PyKind[EnumKind]):
         return f"type({var}) in ({', '.join(names)})"
 
     def fast_check(self, var: str, tmp: str = "c") -> str | None:
-        if self.kind.value_set:
-            return f"{self.type_check(var)} and {var} in {self.kind.value_set}"
+        if self.value_set:
+            return f"{self.type_check(var)} and {var} in {self.value_set}"
         # The exact table is keyed by (type, value) so that True never passes for 1, nor 1.0 for 1.
-        return f"{self.type_check(var)} and ({tmp} := {self.kind.table}.get((type({var}), {var}), INVALID)) is not INVALID"
+        return f"{self.type_check(var)} and ({tmp} := {self.table}.get((type({var}), {var}), INVALID)) is not INVALID"
 
     def fast_value(self, var: str, tmp: str = "c") -> str:
-        return var if self.kind.value_set else tmp
+        return var if self.value_set else tmp
 
     def runtime_call(self, var: str) -> str:
-        folded = self.kind.folded_table if self.kind.folded else "NO_FOLDING"
-        return f"to_choice({var}, {self.kind.table}, {folded}, path, warnings, errors)"
+        folded = self.folded_table if self.kind.folded else "NO_FOLDING"
+        return f"to_choice({var}, {self.table}, {folded}, path, warnings, errors)"
 
     @property
     def needs_helper(self) -> bool:
@@ -307,7 +335,12 @@ class PyJsonChoice(PyKind[JsonChoiceKind]):
         return None
 
     def runtime_call(self, var: str) -> str:
-        return f"to_json_choice({var}, {self.kind.table}, path, errors)"
+        return f"to_json_choice({var}, {self.table}, path, errors)"
+
+    @property
+    def table(self) -> str:
+        """The module's list of the choices."""
+        return self.names[self.kind.table_slot]
 
     @property
     def needs_helper(self) -> bool:
@@ -354,7 +387,7 @@ class _PyCollection(PyKind[C]):
     @cached_property
     def element(self) -> PyKind[Any] | None:
         element = self.kind.element
-        return None if element is None else model(element)
+        return None if element is None else model(element, self.names)
 
     @property
     def macro(self) -> str:  # type: ignore[override]
@@ -433,7 +466,7 @@ class PyField:
     kind: PyKind[Any]
 
     @classmethod
-    def of(cls, field: Field, py_name: str) -> PyField:
+    def of(cls, field: Field, py_name: str, names: ModuleNames) -> PyField:
         return cls(
             field,
             field.wire_name,
@@ -441,7 +474,7 @@ class PyField:
             field.required,
             field.has_default,
             field.default,
-            model(field.kind),
+            model(field.kind, names),
         )
 
     @property
@@ -489,11 +522,11 @@ class PyObject(PyKind[ObjectKind]):
 
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
-        return self.kind.class_name
+        return self.class_name
 
     @property
     def class_name(self) -> str:
-        return self.kind.class_name
+        return self.names[self.kind.class_slot]
 
     @property
     def root(self) -> bool:
@@ -506,20 +539,20 @@ class PyObject(PyKind[ObjectKind]):
 
     @property
     def keys_name(self) -> str:
-        return self.kind.keys_name
+        return self.names[self.kind.keys_slot]
 
     @property
     def draft_name(self) -> str:
-        return self.kind.draft_name
+        return self.names[self.kind.draft_slot]
 
     @cached_property
     def fields(self) -> tuple[PyField, ...]:
         names = attributes(self.kind).fields
-        return tuple(PyField.of(f, names[f.wire_name]) for f in self.kind.fields)
+        return tuple(PyField.of(f, names[f.wire_name], self.names) for f in self.kind.fields)
 
     @cached_property
     def extra(self) -> PyKind[Any] | None:
-        return None if self.kind.extra is None else model(self.kind.extra)
+        return None if self.kind.extra is None else model(self.kind.extra, self.names)
 
     @property
     def extra_annotation(self) -> str:
@@ -547,7 +580,7 @@ class PyUnion(PyKind[UnionKind]):
 
     @cached_property
     def members(self) -> tuple[PyKind[Any], ...]:
-        return tuple(model(m) for m in self.kind.members)
+        return tuple(model(m, self.names) for m in self.kind.members)
 
     @property
     def base_annotation(self) -> str:  # type: ignore[override]
@@ -595,9 +628,9 @@ MODELS: dict[type[Kind], type[PyKind[Any]]] = {
 }
 
 
-def model(kind: Kind) -> PyKind[Any]:
-    """The Python model of an IR kind."""
-    return MODELS[type(kind)](kind)
+def model(kind: Kind, names: ModuleNames) -> PyKind[Any]:
+    """The Python model of an IR kind, in the module whose names are `names`."""
+    return MODELS[type(kind)](kind, names)
 
 
 @dataclass(frozen=True, eq=False)
@@ -613,6 +646,15 @@ class PyTool:
         return getattr(self.tool, name)
 
     @cached_property
+    def names(self) -> ModuleNames:
+        return module_names(self.tool)
+
+    @property
+    def keywords_name(self) -> str:
+        """The Protocol of a handler that takes the parameters as keywords."""
+        return own_name(self.tool, KEYWORDS)
+
+    @cached_property
     def args(self) -> PyObject:
         # The very model among `classes`: the template tells the arguments' class by identity.
         return next(c for c in self.classes if c.kind is self.tool.args)
@@ -624,15 +666,21 @@ class PyTool:
         kinds = list(dict.fromkeys(walk(self.tool.args)))
         if self.tool.result is not None:
             kinds += self.tool.result.kinds
-        return tuple(m for m in map(model, kinds) if m.needs_helper)
+        return tuple(m for m in (model(k, self.names) for k in kinds) if m.needs_helper)
 
     @cached_property
     def classes(self) -> tuple[PyObject, ...]:
-        return tuple(PyObject(k) for k in self.tool.classes)
+        return tuple(PyObject(k, self.names) for k in self.tool.classes)
 
     @cached_property
     def result_classes(self) -> tuple[PyObject, ...]:
-        return tuple(PyObject(k) for k in self.tool.result_classes)
+        return tuple(PyObject(k, self.names) for k in self.tool.result_classes)
+
+    @cached_property
+    def result_root(self) -> PyObject | None:
+        """The result's dataclass (None: the tool declares no typed result)."""
+        result = self.tool.result
+        return None if result is None else PyObject(result.kind, self.names)
 
     @property
     def wire_names(self) -> dict[str, list[str]]:
@@ -645,7 +693,15 @@ class PyTool:
 
     @cached_property
     def enums(self) -> tuple[PyEnum, ...]:
-        return tuple(PyEnum(k) for k in self.tool.enums)
+        return tuple(PyEnum(k, self.names) for k in self.tool.enums)
+
+    @cached_property
+    def patterns(self) -> tuple[PyString, ...]:
+        return tuple(PyString(k, self.names) for k in self.tool.patterns)
+
+    @cached_property
+    def choice_lists(self) -> tuple[PyJsonChoice, ...]:
+        return tuple(PyJsonChoice(k, self.names) for k in self.tool.choice_lists)
 
     @property
     def keyword_parameters(self) -> list[str]:

@@ -29,6 +29,7 @@ from codegen.catalog.names import (
 )
 from codegen.catalog.returns import has_result
 from codegen.diagnostics import Diagnostic, quoted, warning
+from codegen.python.module_names import class_names, nested_classes
 
 # The owner of the names the package binds itself, in `resolve`'s claims of tools (indexes).
 PACKAGE = -1
@@ -154,7 +155,7 @@ def package_exports(
     when another export holds it, a suffixed one, with a CG106 finding."""
     tools = sorted(catalog.tools, key=lambda tool: tool.module)
     own = {tool.module: _own(tool) for tool in tools}
-    nested = {tool.module: tool.nested_classes for tool in tools}
+    nested = {tool.module: nested_classes(tool) for tool in tools}
     held = dict.fromkeys(reserved, _PACKAGE_EXPORT)
     held.update({name: (module, name) for module, names in own.items() for name in names})
     # Most nested classes meet no other name: they keep theirs, and only the rest go through the
@@ -195,5 +196,5 @@ def _suffixed(name: str, n: int) -> tuple[str, ...]:
 
 
 def _own(tool: Tool) -> Sequence[str]:
-    args, result = tool.class_names
+    args, result = class_names(tool)
     return (tool.parse_name, args) if result is None else (tool.parse_name, args, result)

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import symtable
-from functools import cache
+from functools import cache, partial
 
 import jinja2
 
 from codegen import __version__, runtime
 from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.kinds import KEYWORDS
 from codegen.outputs import PAYLOAD_FILES, PAYLOAD_TYPES, PAYLOADS_DIR, emitted
 from codegen.python import layout
 from codegen.python.imports import RUNTIME, STDLIB
 from codegen.python.literals import docstring, literal, one_line
 from codegen.python.model import PyTool
+from codegen.python.module_names import class_names, own_name
 from codegen.python.namespace import package_exports
 from codegen.resources import template_environment
 from codegen.runtime import _types
@@ -26,13 +28,15 @@ def environment() -> jinja2.Environment:
     env.filters["docstring"] = docstring
     env.globals["layout"] = layout
     env.globals["handler_returns"] = handler_returns
+    env.globals["class_names"] = class_names
+    env.globals["keywords_name"] = partial(own_name, role=KEYWORDS)
     return env
 
 
 def handler_returns(tool: Tool) -> str:
     """What a handler of `tool` returns, as a type: anything, or for a tool that declares
     `returns` its `<Tool>Result` or plain values, directly or awaited (the executor checks both)."""
-    result = tool.class_names[1]
+    result = class_names(tool)[1]
     if result is None:
         return "object"
     value = f"{result} | Mapping[str, object]"
@@ -223,7 +227,7 @@ def render_handlers(catalog: Catalog) -> str:
         .render(
             names=names,
             imports=tools,
-            results=any(tool.class_names[1] is not None for tool in tools),
+            results=any(class_names(tool)[1] is not None for tool in tools),
         )
     )
     # Handlers' types are text, so that only type checkers import the tool modules they name.

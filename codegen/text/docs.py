@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from codegen import __version__
 from codegen.catalog.ir import Catalog, Tool
+from codegen.python.module_names import class_names
 from codegen.text.describe import rows, tool_call_sample
 from codegen.text.environment import environment
 
@@ -36,11 +37,15 @@ def render_tool_doc(source: str, tool: Tool, names: list[tuple[str, str]]) -> st
     """A tool's page; `names` is the name each provider is sent, in provider order."""
     arguments = tool_call_sample(tool)
     example = None if arguments is None else {"name": tool.wire_name, "parameters": arguments}
+    args_class, result_class = class_names(tool)
     body = (
         environment()
         .get_template("docs/tool.md.jinja")
         .render(
             tool=tool,
+            # The Python names the page shows are the code back end's.
+            args_class=args_class,
+            result_class=result_class,
             rows=list(rows(tool.args)),
             result_rows=None if tool.result is None else list(rows(tool.result.kind)),
             example=example,

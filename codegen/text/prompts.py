@@ -107,18 +107,18 @@ def listed_parameters(args: ObjectKind, call: dict[str, Any] | None = None) -> I
 
 
 def _listed(
-    obj: ObjectKind, prefix: str, depth: int, owners: dict[str, str], values: Any
+    obj: ObjectKind, prefix: str, depth: int, owners: dict[int, str], values: Any
 ) -> Iterator[Listed]:
     for field in obj.fields:
         path = prefix + field.wire_name
         given = isinstance(values, dict)
         value = values.get(field.wire_name, _NOT_IN_CALL) if given else _NOT_IN_CALL
         inner, steps = _inner_object(field.kind)
-        owner = owners.get(inner.class_name) if inner is not None and inner.fields else None
+        owner = owners.get(inner.class_slot) if inner is not None and inner.fields else None
         yield Listed(field, depth, owner, value)
         if owner is None and inner is not None:
             # One class is one definition: a nullable use of it is another kind of the same class.
-            owners[inner.class_name] = path + steps
+            owners[inner.class_slot] = path + steps
             # The call's values are followed through objects only: an array's items are many.
             inner_values = value if steps == "" else _NOT_IN_CALL
             yield from _listed(inner, f"{path}{steps}.", depth + 1, owners, inner_values)
@@ -130,14 +130,14 @@ def shares_fields(tool: Tool) -> bool:
     return _meets_again(tool.args, set())
 
 
-def _meets_again(obj: ObjectKind, seen: set[str]) -> bool:
+def _meets_again(obj: ObjectKind, seen: set[int]) -> bool:
     for field in obj.fields:
         inner, _ = _inner_object(field.kind)
         if inner is None or not inner.fields:
             continue
-        if inner.class_name in seen:
+        if inner.class_slot in seen:
             return True
-        seen.add(inner.class_name)
+        seen.add(inner.class_slot)
         if _meets_again(inner, seen):
             return True
     return False
