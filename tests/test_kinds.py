@@ -54,7 +54,8 @@ def _imports(source: str, package: str) -> list[tuple[int, str]]:
 
 # Every part of codegen (a folder, or a module at its top), in layers from the bottom: a part
 # imports only parts of lower layers, so there is no circle and no arrow up, and the parts of one
-# layer import none of each other (the back ends read the front end's IR, never each other).
+# layer import none of each other (the back ends read the front end's IR, never each other; the
+# docs read the Python names the code back end gives).
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("runtime",),  # copied into every generated package: the standard library only
     (
@@ -70,19 +71,18 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     ("cache", "config"),
     ("catalog",),  # the front end
-    ("python", "payloads", "text", "importers", "examples"),  # back ends, and `codegen import`
+    ("python", "payloads", "importers", "examples"),  # back ends, and `codegen import`
+    # The package's docs and prompts name its Python classes, as the code back end names them.
+    ("text",),
     ("tool_outputs",),
     ("build",),
     ("emit", "lint", "sandbox", "watch", "playground"),
     ("cli",),
     ("docs_tables", "__main__"),
 )
-# Imports against the layers, each with the change that removes it; none may be added.
-ARROWS_UP = {
-    # `codegen playground` takes the parser's codes from the docs tables: issue 34 item 3 moves
-    # that table into the runtime, and this entry goes.
-    ("cli", "docs_tables"),
-}
+# Imports against the layers: none (the last, `cli` reading the docs tables' codes, went with
+# issue 34 item 3). None may be added.
+ARROWS_UP: set[tuple[str, str]] = set()
 ROOT = CATALOG.parent
 PROJECT = ROOT.parent
 

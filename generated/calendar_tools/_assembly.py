@@ -32,7 +32,7 @@ class PartialCall(NamedTuple):
 
     position: int  # the call's place among the stream's calls, from 0
     tool_name: str  # "" while the name has not come
-    tool_call_id: str
+    tool_call_id: str  # "" for a call without an id: it gets one when the stream ends (`_ids`)
     raw_arguments: str
     values: dict[str, object]
 
@@ -154,6 +154,8 @@ class _Assembler:
         self.event = 0
         self.ids = ReplyIds()
         self._next = 0  # the first slot not yet yielded
+        self._yielded = 0  # the requests yielded so far
+        self._ended = False
         self._changed: dict[int, _Slot] = {}  # slots whose text grew in this event
 
     # -- driving ------------------------------------------------------------------------------
@@ -172,6 +174,7 @@ class _Assembler:
 
     def finish(self) -> list[ToolCallRequest[object]]:
         """The stream ended: every call still open is complete, or cut off."""
+        self._ended = True
         self.end_open()
         return self._ready()
 
@@ -241,29 +244,34 @@ class _Assembler:
     # -- yielding ---------------------------------------------------------------------------
 
     def _ready(self) -> list[ToolCallRequest[object]]:
+        """The calls complete now, in the order they began. A call without an id waits for the
+        end of the stream, and every call after it with it: its id is minted once every id the
+        model gave is known (`ReplyIds.mint`), as in the whole reply."""
         out: list[ToolCallRequest[object]] = []
         while self._next < len(self.slots) and self.ready(self.slots[self._next]):
             slot = self.slots[self._next]
+            if not slot.call_id and not self._ended:
+                break
             slot.emitted = True
             self._next += 1
-            call_id = slot.call_id or self.ids.unused(f"call_{slot.position}")
             try:
-                request = self._request(slot, call_id)
+                request = self._request(slot)
             except Exception as exc:  # noqa: BLE001 - arguments whose own methods raise
-                request = failed_request(f"unreadable_tool_call:{type(exc).__name__}", call_id)
+                request = failed_request(f"unreadable_tool_call:{type(exc).__name__}", slot.call_id)
             dropped = self.ids.claim(request)
             if dropped is None:
                 out.append(request)
             else:
                 self.problem(dropped.code, dropped.detail)
+        out = self.ids.mint(out, self._yielded)
+        self._yielded += len(out)
         return out
 
-    def _request(self, slot: _Slot, call_id: str) -> ToolCallRequest[object]:
+    def _request(self, slot: _Slot) -> ToolCallRequest[object]:
         """The call's request, made as a whole reply's is (`_providers.call_request`)."""
         raw = self.raw_arguments(slot)
-        given_id = slot.call_id or None
         request = call_request(
-            slot.name, given_id, call_id, slot.id_expected, raw, self.parse, tuple(slot.warnings)
+            slot.name, slot.call_id, slot.id_expected, raw, self.parse, tuple(slot.warnings)
         )
         if slot.cut and request.tool_name and "truncated_arguments" not in request.errors:
             request = refused(request, "truncated_arguments")
@@ -289,7 +297,7 @@ class _Assembler:
         for slot in changed.values():
             if slot.emitted or slot.credit < slot.length:
                 continue
-            call_id = slot.call_id or self.ids.unused(f"call_{slot.position}")
+            call_id = slot.call_id  # "" until the stream ends, for a call without an id
             text = slot.arguments
             if text is not None:
                 shown = slot.shown()

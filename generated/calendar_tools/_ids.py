@@ -12,20 +12,31 @@ twice. So a call whose id an earlier call of the same reply has is never a secon
   the two the model meant is unknown, and a second request would answer the id twice.
 
 Either way the later call is dropped, and the reader says so: a problem where it has problems
-(stream readers, `parse_reply`, JSONL), else a warning on the request that keeps the id. A made-up
-id (`call_<n>` for a call without one) is never an id the reply used before.
+(stream readers, `parse_reply`, JSONL), else a warning on the request that keeps the id.
+
+A call that came without an id is made (by its reader) with the id "", and gets its id here once
+every id the model gave in the reply is known (`ReplyIds.mint`): `call_<n>`, where n is the call's
+position among the reply's requests, from 0 (the position OpenAI's and Anthropic's streams give a
+call, `index`, and a stream's `PartialCall.position`); when a call of the reply holds that id,
+`call_<n>_2`, `call_<n>_3`, ...: the first no call holds. So an id the model gave is never changed
+or refused because of a made-up one, and a stream gives the ids its whole reply gives (a stream
+yields a call without an id when it ends, `_assembly`). A stream of JSONL lines is the one reader
+that mints at once, as each line ends (see `_jsonl.LineReader`).
 """
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeVar, cast
 
 from ._outbound import well_formed
-from ._runtime import ToolCallRequest
+from ._runtime import ReadyRequest, RefusedRequest, ToolCallRequest
 
 # Codes of a call dropped because its id was taken (see above).
 REPLAYED: Final = "duplicate_call"
 ID_REUSED: Final = "duplicate_call_id"
+
+# An item of a reader's list: a request, or what the reader keeps beside them (a problem).
+_Item = TypeVar("_Item")
 
 
 class Dropped(NamedTuple):
@@ -45,16 +56,6 @@ class ReplyIds:
         # id → (tool name, raw arguments, the place its caller gave)
         self._calls: dict[str, tuple[str, str, int]] = {}
 
-    def unused(self, candidate: str) -> str:
-        """`candidate` for a call that came without an id, or, when a call of this reply holds it,
-        `candidate_2`, `candidate_3`, ...: the first one no call holds."""
-        if candidate not in self._calls:
-            return candidate
-        number = 2
-        while f"{candidate}_{number}" in self._calls:
-            number += 1
-        return f"{candidate}_{number}"
-
     def mark(self) -> int:
         """Where the ids stand now, for `rollback`."""
         return len(self._calls)
@@ -66,8 +67,11 @@ class ReplyIds:
             del self._calls[call_id]
 
     def claim(self, request: ToolCallRequest[object], place: int = 0) -> Dropped | None:
-        """Record the request's id (`place`: where the caller keeps it); None when the id is new,
-        else why the request must be dropped."""
+        """Record the request's id (`place`: where the caller keeps it); None when the id is new
+        or the request has none yet (its id is minted later), else why the request must be
+        dropped."""
+        if not request.tool_call_id:
+            return None
         call = (request.tool_name, request.raw_arguments, place)
         # By the id as it is sent (`_outbound`: a lone surrogate is U+FFFD there), so that two
         # ids the provider would read as one are one here.
@@ -79,3 +83,25 @@ class ReplyIds:
             return Dropped(REPLAYED, f"the call {shown} came again", held[2])
         detail = f"another call with the id {shown}: {request.tool_name or '?'}"
         return Dropped(ID_REUSED, detail, held[2])
+
+    def mint(self, items: list[_Item], first: int = 0) -> list[_Item]:
+        """`items`, each request without an id given one, in place, once every id the model gave
+        in the reply is claimed: `call_<position>` (see above), the position counted among the
+        requests of `items` from `first` (the requests a stream yielded before them)."""
+        position = first
+        for index, item in enumerate(items):
+            if isinstance(item, (ReadyRequest, RefusedRequest)):
+                if not item.tool_call_id:
+                    request = item._replace(tool_call_id=self._unused(f"call_{position}"))
+                    self.claim(request)
+                    items[index] = cast(_Item, request)
+                position += 1
+        return items
+
+    def _unused(self, candidate: str) -> str:
+        if candidate not in self._calls:
+            return candidate
+        number = 2
+        while f"{candidate}_{number}" in self._calls:
+            number += 1
+        return f"{candidate}_{number}"

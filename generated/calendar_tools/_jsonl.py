@@ -114,7 +114,7 @@ def read_line(parse: Parse, text: str, number: int, ids: ReplyIds) -> list[Item]
         found = _loads(stripped)
     except (ValueError, RecursionError) as exc:
         return _several(parse, stripped, text, number, exc, ids)
-    return [call_of(parse, found, number, f"call_{number}", ids, (), text)]
+    return [call_of(parse, found, number, ids, (), text)]
 
 
 def _several(
@@ -128,15 +128,14 @@ def _several(
     outside.append(stripped[values[-1].end :] if values else stripped)
     codes = gap_codes(" ".join(outside))
     items: list[Item] = []
-    for index, found in enumerate(values, 1):
+    for found in values:
         if found.reason == "truncated":
             items.append(Problem(number, "truncated_line", "the line was cut off", text[:SHOWN]))
         elif found.reason:
             items.append(Problem(number, "invalid_json", _reason(exc), text[:SHOWN]))
         else:
-            call_id = f"call_{number}" if index == 1 else f"call_{number}_{index}"
             warnings = (*found.warnings, *codes)
-            items.append(call_of(parse, found.value, number, call_id, ids, warnings, text))
+            items.append(call_of(parse, found.value, number, ids, warnings, text))
     if not values or any("{" in gap for gap in outside):
         items.append(Problem(number, "invalid_json", _reason(exc), text[:SHOWN]))
     return items
@@ -159,22 +158,21 @@ def call_of(
     parse: Parse,
     found: object,
     number: int,
-    default_id: str,
     ids: ReplyIds,
     warnings: tuple[str, ...] = (),
     text: str = "",
 ) -> Item:
     """The request for one decoded call object, in any envelope `call_parts` knows, or the
     problem that keeps it from being one: its id one an earlier call of the reply has too
-    (`ids` says, and makes `default_id` one no call has)."""
+    (`ids` says). A call without an id has the id "" until `ids` mints it (`ReplyIds.mint`)."""
     parts = call_parts(found, parse if isinstance(parse, Catalog) else None)
     if isinstance(parts, Refused):
         return Problem(number, parts.reason, parts.detail, text[:SHOWN] or _shown(found))
     call_id = parts.call_id
     if type(call_id) is int:
         call_id = str(call_id)
-    if type(call_id) is not str or not call_id:
-        call_id = ids.unused(default_id)
+    if type(call_id) is not str:
+        call_id = ""
     parameters = parts.arguments
     warnings = (*warnings, *parts.warnings)
     raw: RawArguments
@@ -228,9 +226,14 @@ class LineReader:
     is then a problem), so where a chunk splits a character, an escape or a line never matters.
     A line that grows past `max_line` characters is dropped as it comes (its first characters
     kept for the problem), so nothing longer is ever held.
+
+    A stream yields each call as its line ends, before the later lines' ids are known, so a call
+    without an id gets its id (`ReplyIds.mint`) then: a later line that gives itself that id is
+    `duplicate_call_id`. A whole reply (`whole`, `parse_jsonl`) mints once every line is read,
+    so there an id the model gave is never refused because of a made-up one.
     """
 
-    def __init__(self, parse: Parse, max_line: int = MAX_LINE) -> None:
+    def __init__(self, parse: Parse, max_line: int = MAX_LINE, whole: bool = False) -> None:
         self._parse = parse
         self._max = max(1, max_line)
         self._pieces: list[str] = []
@@ -240,6 +243,8 @@ class LineReader:
         self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
         self._saw_bytes = False
         self._ids = ReplyIds()
+        self._whole = whole
+        self._calls = 0  # the requests a stream yielded so far
 
     def feed(self, chunk: Chunk) -> Iterator[Item]:
         """The items of every line this chunk completes."""
@@ -300,7 +305,16 @@ class LineReader:
         if self._saw_bytes and (bad := _NOT_UTF8.search(text)) is not None:
             detail = f"invalid UTF-8 at character {bad.start() + 1}"
             return [Problem(number, "invalid_utf8", detail, _readable(text[:SHOWN]))]
-        return read_line(self._parse, text, number, self._ids)
+        items = read_line(self._parse, text, number, self._ids)
+        if self._whole:
+            return items
+        minted = self._ids.mint(items, self._calls)
+        self._calls += sum(not isinstance(item, Problem) for item in minted)
+        return minted
+
+    def minted(self, items: list[Item]) -> list[Item]:
+        """The items of a whole reply (every line read), each call with its id."""
+        return self._ids.mint(items)
 
 
 # What the decoder makes of bytes that are not UTF-8.
@@ -341,7 +355,8 @@ def batch(items: Iterable[Item]) -> CallBatch:
 
 
 def parse_jsonl(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBatch:
-    return batch(iter_jsonl(parse, (reply,), max_line))
+    reader = LineReader(parse, max_line, whole=True)
+    return batch(reader.minted([*reader.feed(reply), *reader.close()]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,9 +423,11 @@ def parse_single_json(parse: Parse, reply: Chunk) -> CallBatch:
             warnings = repaired.warnings
     ids = ReplyIds()
     if type(found) is not list:
-        return batch((call_of(parse, found, line, "call_1", ids, warnings),))
+        return batch(ids.mint([call_of(parse, found, line, ids, warnings)]))
     return batch(
-        _item(parse, item, line, index, ids, warnings) for index, item in enumerate(found, 1)
+        ids.mint(
+            [_item(parse, item, line, index, ids, warnings) for index, item in enumerate(found, 1)]
+        )
     )
 
 
@@ -423,7 +440,7 @@ def _item(
     warnings: tuple[str, ...],
 ) -> Item:
     """The call of the `index`th object of an array of calls (a problem says which it was)."""
-    item = call_of(parse, found, line, f"call_{index}", ids, warnings)
+    item = call_of(parse, found, line, ids, warnings)
     if isinstance(item, Problem):
         return item._replace(detail=f"item {index}: {item.detail}")
     return item

@@ -68,6 +68,58 @@ ABSENT: Final = object()
 NO_FOLDING: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
+class Detail(str):
+    """A warning or error as the text `warnings` and `errors` hold (`out_of_range:limit`), with
+    its parts: the `code`, the `path` of the parameter it is about ("" for the whole call), and
+    the `context` its words need (the bound broken, the allowed values, the format expected),
+    recorded where the parser found it. Read-only, like the text it is."""
+
+    __slots__ = ("code", "context", "path")
+
+    code: str
+    path: str
+    context: Mapping[str, object]
+
+    @property
+    def level(self) -> str:
+        """`warning` or `error` (or `problem`, a reader's), as the table of codes lists it."""
+        from ._codes import CODES  # the table, loaded only when a detail is asked about
+
+        entry = CODES.get(self.code)
+        return "error" if entry is None else entry.level
+
+    @property
+    def message(self) -> str:
+        """The detail in words a model can act on (`limit` must be at most 50)."""
+        from ._explain import words
+
+        return words(self)
+
+
+def detail(
+    code: str, path: str, context: Mapping[str, object], text: str | None = None
+) -> Detail:
+    """The Detail of `code` at `path` with its `context`; its text is `code:path` (`code` alone
+    for the whole call) unless `text` is given."""
+    if text is None:
+        text = f"{code}:{path}" if path else code
+    made = str.__new__(Detail, text)
+    made.code = code
+    made.path = path
+    made.context = context
+    return made
+
+
+def details(warnings: tuple[str, ...], errors: tuple[str, ...]) -> tuple[Detail, ...]:
+    """Each warning, then each error, as a Detail: the one the parser made where it found it, or
+    the code's text read by the table of codes (`_codes.read`)."""
+    if not warnings and not errors:
+        return ()
+    from ._codes import read
+
+    return tuple(map(read, (*warnings, *errors)))
+
+
 class ReadyRequest(NamedTuple, Generic[ArgsT_co]):
     """A call that may run: `arguments` is the tool's typed dataclass, and there are no errors.
 
@@ -93,6 +145,11 @@ class ReadyRequest(NamedTuple, Generic[ArgsT_co]):
     def parse_error(self) -> str | None:
         return "; ".join(self.errors) or None
 
+    @property
+    def details(self) -> tuple[Detail, ...]:
+        """Each warning, then each error, with its code, path and context (`Detail`)."""
+        return details(self.warnings, self.errors)
+
 
 class RefusedRequest(NamedTuple):
     """A call that must not run: it has errors, or names a tool the catalog does not know (which
@@ -117,6 +174,11 @@ class RefusedRequest(NamedTuple):
     @property
     def parse_error(self) -> str | None:
         return "; ".join(self.errors) or None
+
+    @property
+    def details(self) -> tuple[Detail, ...]:
+        """Each warning, then each error, with its code, path and context (`Detail`)."""
+        return details(self.warnings, self.errors)
 
 
 # One tool call as the model sent it, and what the parser made of it: `ok` tells the two apart.
@@ -628,8 +690,10 @@ def _reason(exc: ValueError) -> str:
     return str(exc)
 
 
-def _parse_error(reason: str, original: str) -> str:
-    return f"json_parse_error:{reason} (original: {original[:ORIGINAL_SHOWN]})"
+def _parse_error(reason: str, original: str) -> Detail:
+    shown = original[:ORIGINAL_SHOWN]
+    text = f"json_parse_error:{reason} (original: {shown})"
+    return detail("json_parse_error", "", {"reason": reason, "original": shown}, text)
 
 
 _SCALARS: Final = frozenset({str, int, float, bool, type(None)})
@@ -687,8 +751,9 @@ def is_null_text(v: object, path: str, warnings: list[str]) -> bool:
 
 
 def not_null(v: object, code: str, path: str, errors: list[str]) -> None | Invalid:
-    """The error for a value where only null is allowed (null itself never gets here)."""
-    errors.append(f"{code}:{path}")
+    """The error for a value where only null is allowed (null itself never gets here): a
+    `const: null` (`enum_out_of_range`) names its one allowed value."""
+    errors.append(detail(code, path, {"allowed": [None]} if code == "enum_out_of_range" else {}))
     return INVALID
 
 
@@ -784,6 +849,11 @@ def to_uri(v: object, path: str, warnings: list[str], errors: list[str]) -> str 
     return text
 
 
+# The format a timestamp's error names, so that its words show the form expected.
+_DATE_TIME: Final[Mapping[str, object]] = MappingProxyType({"format": "date-time"})
+_DATE: Final[Mapping[str, object]] = MappingProxyType({"format": "date"})
+
+
 def to_datetime(v: object, path: str, warnings: list[str], errors: list[str]) -> datetime | Invalid:
     """An aware datetime, always: a text without a UTC offset ("2024-05-01 09:30", or a date
     alone) is read as UTC, with a warning, so that handlers never compare naive and aware ones."""
@@ -797,7 +867,7 @@ def to_datetime(v: object, path: str, warnings: list[str], errors: list[str]) ->
                 warnings.append(f"timestamp_without_offset:{path}")
                 return moment.replace(tzinfo=UTC)
             return moment
-    errors.append(f"unsupported_timestamp_literal:{path}")
+    errors.append(detail("unsupported_timestamp_literal", path, _DATE_TIME))
     return INVALID
 
 
@@ -807,8 +877,24 @@ def to_date(v: object, path: str, warnings: list[str], errors: list[str]) -> dat
             return date.fromisoformat(v.strip())
         except ValueError:
             pass
-    errors.append(f"unsupported_timestamp_literal:{path}")
+    errors.append(detail("unsupported_timestamp_literal", path, _DATE))
     return INVALID
+
+
+# The string formats the parser checks, each by its coercion: the one reader of a value of that
+# format, which the build also reads a catalog's default of that format with. A new format is a
+# row here and in `TEXT_FORMATS` (its check and its coercion, beside `to_uri`), and a row of
+# `codegen/vocabulary.FORMATS` (what the payloads and the docs say of it).
+FORMATS: dict[str, Callable[[object, str, list[str], list[str]], object]] = {
+    "date-time": to_datetime,
+    "date": to_date,
+    "uri": to_uri,
+}
+# The formats whose value stays text, each by its check: the generated fast path takes a text it
+# holds as it is, and hands any other value to the format's coercion above.
+TEXT_FORMATS: dict[str, Callable[[str], bool]] = {
+    "uri": is_absolute_uri,
+}
 
 
 def to_choice(
@@ -852,7 +938,9 @@ def to_choice(
             if code:
                 warnings.append(f"{code}:{path}")
             return hit
-    errors.append(f"enum_out_of_range:{path}")
+    # Each allowed value once: 1 and True are two choices, though equal in Python.
+    allowed = list({(type(choice), choice): choice for choice in exact.values()}.values())
+    errors.append(detail("enum_out_of_range", path, {"allowed": allowed}))
     return INVALID
 
 
@@ -863,7 +951,7 @@ def to_json_choice(
     for choice in choices:
         if json_equal(v, choice):
             return v
-    errors.append(f"enum_out_of_range:{path}")
+    errors.append(detail("enum_out_of_range", path, {"allowed": list(choices)}))
     return INVALID
 
 

@@ -32,7 +32,7 @@ from collections.abc import (
 )
 from typing import Any, Final, NamedTuple, NoReturn, cast
 
-from ._explain import decoded_arguments, explain_errors
+from ._explain import explain_errors
 from ._results import ToolCallResult, check_result, unsendable
 from ._runs import HandlerRuns, Outcome
 from ._runtime import LazyTools, ToolCallRequest, ToolSpec
@@ -229,9 +229,7 @@ class ToolExecutor:
         if bound is None:
             return _rejected(request, f"the tool `{name}` is not available")
         if request.errors or request.arguments is None:
-            schema = self._tools[name].schema
-            sent = decoded_arguments(request.raw_arguments)
-            return _rejected(request, explain_errors(request.errors, schema, sent))
+            return _rejected(request, explain_errors(request.errors))
         for parameter in bound.omitted:
             if getattr(request.arguments, parameter.attribute) != parameter.default:
                 return _rejected(

@@ -20,13 +20,15 @@ Handlers = TypedDict(
     {
         "http.get": "Callable[[HttpGetArgs], object] | HttpGetKeywords",
         "http.post": "Callable[[HttpPostArgs], object] | HttpPostKeywords",
+        "http_get": "Callable[[HttpGetArgs], object] | HttpGetKeywords",
+        "http_post": "Callable[[HttpPostArgs], object] | HttpPostKeywords",
     },
     total=False,
 )
 
 
 class Executor(ToolExecutor):
-    """Runs this catalog's tools with the handlers given by wire name; see ToolExecutor."""
+    """Runs this catalog's tools with the handlers given by wire name or alias; see ToolExecutor."""
 
     def __init__(
         self, handlers: Handlers, *, timeout: float | None = None, max_threads: int = MAX_THREADS

@@ -137,7 +137,7 @@ def from_anthropic(obj: object, parse: Parse) -> list[ToolCallRequest[object]]:
 def from_gemini(obj: object, parse: Parse) -> list[ToolCallRequest[object]]:
     """The function calls of a `GenerateContentResponse` (its first candidate), a candidate, a
     `Content`, a list of parts, one part, or one `FunctionCall`; a call without an id gets
-    `call_<position>`."""
+    `call_<position>` (`_ids`)."""
     return requests(read_reply(obj, "gemini", parse))
 
 
@@ -170,7 +170,7 @@ def read_reply(obj: object, provider: Provider, parse: Parse) -> list[Entry]:
             entries[at] = holder._replace(request=kept)
 
     def failed(code: str) -> None:
-        add(failed_request(code, ids.unused(f"call_{len(calls)}")))
+        add(failed_request(code, ""))
 
     pending: list[object] = [obj]
     # The records and lists being walked, by id: one found inside itself is skipped. Holding
@@ -186,7 +186,7 @@ def read_reply(obj: object, provider: Provider, parse: Parse) -> list[Entry]:
             del inside[id(cast(_Leave, node).node)]
             continue
         if kind is _CallAt:
-            add(*_slot(cast(_CallAt, node), ids.unused(f"call_{len(calls)}"), parse))
+            add(*_slot(cast(_CallAt, node), parse))
             continue
         if kind is Kept:
             entries.append(cast(Kept, node))
@@ -214,16 +214,20 @@ def read_reply(obj: object, provider: Provider, parse: Parse) -> list[Entry]:
         inside[id(node)] = node
         pending.append(_Leave(node))
         pending.extend(reversed(found))
+    # Every id the reply gave is claimed: the calls without one get theirs.
+    slots = [cast(CallSlot, entries[at]) for at in calls]
+    for at, slot, request in zip(calls, slots, ids.mint([slot.request for slot in slots])):
+        if request is not slot.request:
+            entries[at] = slot._replace(request=request)
     return entries
 
 
-def _slot(at: _CallAt, generated_id: str, parse: Parse) -> tuple[ToolCallRequest[object], CallSlot]:
+def _slot(at: _CallAt, parse: Parse) -> tuple[ToolCallRequest[object], CallSlot]:
     try:
         call = at.read(at.node)
         request = call_request(
             call.name,
             call.call_id,
-            generated_id,
             call.id_expected,
             call.arguments,
             parse,
@@ -231,7 +235,7 @@ def _slot(at: _CallAt, generated_id: str, parse: Parse) -> tuple[ToolCallRequest
         )
     except Exception as exc:  # noqa: BLE001 - an object whose attributes raise
         # Its id, when that much can be read: the history holds the call under it.
-        call_id = _readable_id(at) or generated_id
+        call_id = _readable_id(at) or ""
         request = failed_request(f"unreadable_tool_call:{type(exc).__name__}", call_id)
         return request, CallSlot(request, "", None, at.node, at.holder)
     name = well_formed(call.name) if isinstance(call.name, str) else ""
@@ -249,21 +253,20 @@ def _readable_id(at: _CallAt) -> str | None:
 def call_request(
     name: object,
     given_id: object,
-    generated_id: str,
     id_expected: bool,
     arguments: object,
     parse: Parse,
     warnings: tuple[str, ...] = (),
     name_field: str = "name",
 ) -> ToolCallRequest[object]:
-    """A call's request, whether the call came whole or streamed: a call without an id gets
-    `generated_id` (`call_<its position among the reply's calls>`, unless a call of the reply
-    has that id), with `tool_call_id_generated` where the provider's form has ids; one without a
-    usable name is refused; absent arguments (_MISSING or None) are none, `""`. `warnings` (a
-    stream's codes) follow the id's."""
+    """A call's request, whether the call came whole or streamed: a call without an id has the
+    id "" (the reply's `ReplyIds.mint` gives it one once every id of the reply is known), with
+    `tool_call_id_generated` where the provider's form has ids; one without a usable name is
+    refused; absent arguments (_MISSING or None) are none, `""`. `warnings` (a stream's codes)
+    follow the id's."""
     # The name and id as exact text: no method of a str subclass runs after this.
     name, given = _text(name), _text(given_id)
-    call_id = given or generated_id
+    call_id = given or ""
     if not given and id_expected:
         warnings = ("tool_call_id_generated", *warnings)
     raw = "" if arguments is _MISSING or arguments is None else arguments

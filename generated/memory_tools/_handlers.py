@@ -28,13 +28,14 @@ Handlers = TypedDict(
         "search_files": "Callable[[SearchFilesArgs], SearchFilesResult | Mapping[str, object] | Awaitable[SearchFilesResult | Mapping[str, object]]] | SearchFilesKeywords",
         "read_file": "Callable[[ReadFileArgs], object] | ReadFileKeywords",
         "update_config": "Callable[[UpdateConfigArgs], object] | UpdateConfigKeywords",
+        "memory_search": "Callable[[MemorySearchArgs], object] | MemorySearchKeywords",
     },
     total=False,
 )
 
 
 class Executor(ToolExecutor):
-    """Runs this catalog's tools with the handlers given by wire name; see ToolExecutor."""
+    """Runs this catalog's tools with the handlers given by wire name or alias; see ToolExecutor."""
 
     def __init__(
         self, handlers: Handlers, *, timeout: float | None = None, max_threads: int = MAX_THREADS

@@ -131,7 +131,7 @@ def parse_reply(parse: Parse, reply: Chunk, max_line: int = MAX_LINE) -> CallBat
         if all(isinstance(item, Problem) for item in items):
             # No JSON call anywhere: a list of pythonic calls in prose is the last shape tried.
             items = reader.pythonic_in_text() or items
-    found = batch(items)
+    found = batch(reader.ids.mint(items))
     if found or found.problems or not reader.call_like(text):
         return found
     # Text with call-like content gave neither a call nor a problem: never silently nothing.
@@ -172,7 +172,6 @@ class _Reader:
         self.text = text
         self.codes = codes
         self._breaks = [match.start() for match in re.finditer("\n", text)]
-        self._count = 0
         self.ids = ReplyIds()
 
     def call_like(self, text: str) -> bool:
@@ -190,10 +189,6 @@ class _Reader:
 
     def line(self, offset: int) -> int:
         return bisect_right(self._breaks, offset - 1) + 1
-
-    def next_id(self) -> str:
-        self._count += 1
-        return f"call_{self._count}"
 
     # -----------------------------------------------------------------------------------------
     # Native formats of open models
@@ -267,7 +262,7 @@ class _Reader:
                 # Functionary v3.1 and Llama 3.1's own tool format: the arguments' JSON inside.
                 offset = base + function.start(2)
                 functionary = ("native_format:functionary",)
-                items.extend(self._arguments(name, body, offset, self.next_id(), functionary))
+                items.extend(self._arguments(name, body, offset, "", functionary))
                 continue
             schemas = self.parse.parameters(name) if isinstance(self.parse, Catalog) else {}
             arguments: dict[str, object] = {}
@@ -275,7 +270,7 @@ class _Reader:
                 key = parameter.group(1).strip()
                 arguments[key] = _xml_value(parameter.group(2), schemas.get(key))
             line = self.line(base + function.start())
-            items.append(self._call(name, arguments, self.next_id(), codes, line))
+            items.append(self._call(name, arguments, "", codes, line))
         return items
 
     def _mistral(self) -> list[Item]:
@@ -293,11 +288,7 @@ class _Reader:
             else:
                 name, call_id, arguments = named.group(1), named.group(2), named.group(3)
                 offset = body_start + named.start(3)
-                items.extend(
-                    self._arguments(
-                        name, arguments, offset, call_id or self.next_id(), codes, bool(call_id)
-                    )
-                )
+                items.extend(self._arguments(name, arguments, offset, call_id or "", codes))
             start = end
         return items
 
@@ -313,7 +304,7 @@ class _Reader:
                 offset += len(name) + 1
             else:
                 name, arguments = kind, rest  # V3.1: `name<sep>{...}`
-            items.extend(self._arguments(name.strip(), arguments, offset, self.next_id(), codes))
+            items.extend(self._arguments(name.strip(), arguments, offset, "", codes))
         return items
 
     def _harmony(self) -> list[Item]:
@@ -321,9 +312,7 @@ class _Reader:
         codes = ("native_format:harmony",)
         for match in _HARMONY.finditer(self.text):
             name = match.group(1)
-            items.extend(
-                self._arguments(name, match.group(2), match.start(2), self.next_id(), codes)
-            )
+            items.extend(self._arguments(name, match.group(2), match.start(2), "", codes))
         return items
 
     def _kimi(self) -> list[Item]:
@@ -331,9 +320,7 @@ class _Reader:
         codes = ("native_format:kimi_k2",)
         for match in _KIMI.finditer(self.text):
             name = match.group(1)
-            items.extend(
-                self._arguments(name, match.group(2), match.start(2), self.next_id(), codes)
-            )
+            items.extend(self._arguments(name, match.group(2), match.start(2), "", codes))
         return items
 
     def _llama(self, start: int) -> list[Item]:
@@ -389,8 +376,11 @@ class _Reader:
         stripped, commented = _uncommented(stripped)
         if commented:
             codes = (*codes, "comment_removed")
-        groups = _groups(stripped)
-        first_id, first_claim = self._count, self.ids.mark()
+        # Its lines, blank ones left out.
+        groups = [
+            g for g in _spans(stripped, 0, len(stripped), "\n") if stripped[g[0] : g[1]].strip()
+        ]
+        first_claim = self.ids.mark()
         items: list[Item] = []
         read = False
         for start, end, whole in groups:
@@ -416,8 +406,7 @@ class _Reader:
                 not isinstance(item, Problem) or item.detail != _NOT_A_CALL for item in found
             )
         if not read:
-            # No call of this text is one: the ids are not used.
-            self._count = first_id
+            # No call of this text is one: the ids it gave are not the reply's.
             self.ids.rollback(first_claim)
             return None
         return items
@@ -427,12 +416,11 @@ class _Reader:
     ) -> list[Item] | None:
         """The calls of one line of pythonic calls (`[f(a=1), g()]` or `f(a=1), g()`), a problem
         for each part that is not one (a JSON call object among them is read as one); None, and
-        no call id spent, when the line cannot be a list or tuple of them."""
-        first_id, first_claim = self._count, self.ids.mark()
+        no call id claimed, when the line cannot be a list or tuple of them."""
+        first_claim = self.ids.mark()
         items: list[Item] = []
-        for start, end in _elements(text, int(listed), len(text) - listed):
-            if start < 0:
-                self._count = first_id
+        for start, end, whole in _spans(text, int(listed), len(text) - listed, ","):
+            if not whole:
                 self.ids.rollback(first_claim)
                 return None
             blank = _BLANK.match(text, start, end)
@@ -478,7 +466,7 @@ class _Reader:
             codes = (*codes, "json_literal_in_call")
         # A literal may be what JSON cannot carry (a set, bytes, a tuple key): the parser's
         # `_values` converts or refuses it, as for any dict a caller passes.
-        return self._call(name, arguments, self.next_id(), codes, line)
+        return self._call(name, arguments, "", codes, line)
 
     # -----------------------------------------------------------------------------------------
     # JSON and JSON-like text
@@ -522,7 +510,7 @@ class _Reader:
             yield item
 
     def _object(self, value: object, line: int, codes: tuple[str, ...], shown: str) -> Item:
-        call = call_of(self.parse, value, line, self.next_id(), self.ids, codes, shown)
+        call = call_of(self.parse, value, line, self.ids, codes, shown)
         return _with(call, self.codes)
 
     # -----------------------------------------------------------------------------------------
@@ -535,16 +523,15 @@ class _Reader:
         offset: int,
         call_id: str,
         codes: tuple[str, ...],
-        given: bool = False,
     ) -> list[Item]:
         """The call of a tool named outside its arguments' JSON (Mistral `[ARGS]`, DeepSeek,
-        harmony): the first JSON object in `text`, fenced or not. `given`: the model wrote the
-        id; else it is made up."""
+        harmony): the first JSON object in `text`, fenced or not. `call_id`: the model's, or ""
+        when it wrote none."""
         line = self.line(offset)
         stripped = text.strip()
         shown = stripped[:SHOWN]
         if not stripped:
-            return [self._call(name, {}, call_id, codes, line, given)]
+            return [self._call(name, {}, call_id, codes, line)]
         if stripped.startswith('"'):
             # The arguments' JSON as a JSON string (Kimi K2): its text goes to the tool's parser,
             # which decodes it (`arguments_unquoted`).
@@ -553,14 +540,14 @@ class _Reader:
             except (ValueError, RecursionError):
                 inner = None
             if type(inner) is str:
-                return [self._call(name, inner, call_id, codes, line, given)]
+                return [self._call(name, inner, call_id, codes, line)]
         for found in iter_values(text):
             if found.reason == "truncated":
                 return [Problem(line, "truncated_reply", "the reply was cut off", shown)]
             if found.reason or type(found.value) is not dict:
                 break
             codes = (*codes, *found.warnings)
-            return [self._call(name, found.value, call_id, codes, line, given)]
+            return [self._call(name, found.value, call_id, codes, line)]
         return [Problem(line, "invalid_json", f"{name}: no JSON object of arguments", shown)]
 
     def _call(
@@ -570,14 +557,13 @@ class _Reader:
         call_id: str,
         codes: tuple[str, ...],
         line: int,
-        given: bool = False,
     ) -> Item:
-        """The call of `name`; `call_id` is the model's (`given`), else one made up for it, which
-        the reply's ids may still change (`ReplyIds.unused`)."""
+        """The call of `name`; `call_id` is the model's, or "" when it wrote none (the reply's
+        ids mint one once the whole reply is read, `ReplyIds.mint`)."""
         found: dict[str, object] = {"name": name, "parameters": arguments}
-        if given:
+        if call_id:
             found["call_id"] = call_id
-        return _with(call_of(self.parse, found, line, call_id, self.ids, codes), self.codes)
+        return _with(call_of(self.parse, found, line, self.ids, codes), self.codes)
 
 
 def _call_like_values(reader: _Reader, body: str, found: list[Found]) -> list[Found]:
@@ -681,22 +667,24 @@ def _blank_text(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
 
 
-def _groups(text: str) -> list[tuple[int, int, bool]]:
-    """The spans of `text` between its line breaks outside brackets, strings and comments (a line
-    ended by `\\` joins the next), blank ones left out, each with whether it can be Python's: a
-    string left open or a bracket closed twice breaks its span (which then ends at its line's
-    end, the next starting after it), a bracket never closed the last span."""
-    groups: list[tuple[int, int, bool]] = []
+def _spans(text: str, start: int, end: int, separator: str) -> Iterator[tuple[int, int, bool]]:
+    """The spans of `text[start:end]` between its `separator`s (a line break, or a comma) outside
+    brackets, strings and comments (a line break after `\\` joins the lines), one by one, each with
+    whether it can be Python's: a string left open makes the rest one broken span, the last; a
+    bracket closed twice breaks its span, which then runs to the next `separator` (brackets and
+    strings aside), the next span starting there; a bracket never closed breaks the last span.
+    The one scanner of pythonic text's structure: its lines (`_pythonic`) and a line's calls
+    (`_calls_of`) alike."""
     depth = 0
-    piece = pos = 0
-    end = len(text)
+    piece = pos = start
     while (found := _SPECIAL.search(text, pos, end)) is not None:
         char, at = found.group(), found.start()
         pos = at + 1
         if char in "'\"":
             string = _PY_STRING.match(text, at, end)
             if string is None:
-                break  # a string left open: the rest is one broken span
+                yield piece, end, False
+                return
             pos = string.end()
         elif char == "#":
             line_end = text.find("\n", at, end)
@@ -706,20 +694,14 @@ def _groups(text: str) -> list[tuple[int, int, bool]]:
         elif char in ")]}":
             depth -= 1
             if depth < 0:
-                line_end = text.find("\n", at, end)
-                pos = end if line_end < 0 else line_end
-                groups.append((piece, pos, False))
+                stop = text.find(separator, at, end)
+                pos = end if stop < 0 else stop
+                yield piece, pos, False
                 depth, piece = 0, pos
-        elif depth == 0 and char == "\n" and text[at - 1 : at] != "\\":
-            if text[piece:at].strip():
-                groups.append((piece, at, True))
+        elif depth == 0 and char == separator and (char == "," or text[at - 1 : at] != "\\"):
+            yield piece, at, True
             piece = at + 1
-    else:
-        if text[piece:end].strip():
-            groups.append((piece, end, depth == 0))
-        return groups
-    groups.append((piece, end, False))
-    return groups
+    yield piece, end, depth == 0
 
 
 def _closing(text: str, start: int) -> int:
@@ -742,40 +724,6 @@ def _closing(text: str, start: int) -> int:
             if depth == 0:
                 return pos
     return -1
-
-
-def _elements(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """The spans of `text[start:end]` between the commas outside brackets, strings and comments,
-    one by one; `(-1, -1)` and no more when the text cannot be Python's list or tuple of them: a
-    string left open, a bracket closed twice or never."""
-    depth = 0
-    piece = pos = start
-    while (found := _SPECIAL.search(text, pos, end)) is not None:
-        char, at = found.group(), found.start()
-        pos = at + 1
-        if char in "'\"":
-            string = _PY_STRING.match(text, at, end)
-            if string is None:
-                yield -1, -1
-                return
-            pos = string.end()
-        elif char == "#":
-            line_end = text.find("\n", at, end)
-            pos = end if line_end < 0 else line_end
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth < 0:
-                yield -1, -1
-                return
-        elif depth == 0 and char == ",":
-            yield piece, at
-            piece = at + 1
-    if depth:
-        yield -1, -1
-        return
-    yield piece, end
 
 
 # What a model writes for JSON's literals in a pythonic call (`f(flag=true, data=null)`).

@@ -20,6 +20,7 @@ from .._runtime import (
     ResultSpec,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_absolute_uri,
     is_null_text,
@@ -172,8 +173,11 @@ _RESULT_DRAFT: Final = draft_class(CreateEventResult)
 
 def _title(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= len(c) <= 200):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (1 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 1}))
+        return INVALID
+    if c is not INVALID and not (len(c) <= 200):
+        errors.append(detail("length_out_of_range", path, {"maxLength": 200}))
         return INVALID
     return c
 
@@ -183,7 +187,9 @@ def _event_time_time_zone(
 ) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_EVENT_TIME_TIME_ZONE_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(
+            detail("pattern_mismatch", path, {"pattern": "^[A-Za-z_]+(/[A-Za-z0-9_+-]+)*$"})
+        )
         return INVALID
     return c
 
@@ -239,7 +245,7 @@ def _location(v: object, path: str, warnings: list[str], errors: list[str]) -> s
         return None
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (len(c) <= 500):
-        errors.append(f"length_out_of_range:{path}")
+        errors.append(detail("length_out_of_range", path, {"maxLength": 500}))
         return INVALID
     return c
 
@@ -252,8 +258,11 @@ def _priority(
 
 def _tags_item(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= len(c) <= 32):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (1 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 1}))
+        return INVALID
+    if c is not INVALID and not (len(c) <= 32):
+        errors.append(detail("length_out_of_range", path, {"maxLength": 32}))
         return INVALID
     return c
 
@@ -269,7 +278,7 @@ def _tags(
         if not (type(item) is str and 1 <= len(item) <= 32):
             items[i] = _tags_item(item, f"{path}[{i}]", warnings, errors)
     if not (len(items) <= 10):
-        errors.append(f"length_out_of_range:{path}")
+        errors.append(detail("length_out_of_range", path, {"maxItems": 10}))
         return INVALID, INVALID
     if len(errors) > failed:
         return [p for p in items if p is not INVALID], INVALID
@@ -288,8 +297,11 @@ def _reminders_item_minutes_before(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
-    if c is not INVALID and not (0 <= c <= 40320):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (0 <= c):
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
+        return INVALID
+    if c is not INVALID and not (c <= 40320):
+        errors.append(detail("out_of_range", path, {"maximum": 40320}))
         return INVALID
     return c
 
@@ -358,7 +370,7 @@ def _reminders(
         if t is not INVALID:
             typed.append(t)
     if not (len(items) <= 5):
-        errors.append(f"length_out_of_range:{path}")
+        errors.append(detail("length_out_of_range", path, {"maxItems": 5}))
         return INVALID, INVALID
     if len(errors) > failed:
         return [p for p in items if p is not INVALID], INVALID
@@ -534,8 +546,8 @@ def _arguments(
 
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (len(c) >= 1):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (1 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 1}))
         return INVALID
     return c
 
@@ -616,7 +628,7 @@ def _result(
 ) -> CreateEventResult | Invalid:
     event_id_: str
     v = src.get("eventId", ABSENT)
-    if type(v) is str and len(v) >= 1:
+    if type(v) is str and 1 <= len(v):
         event_id_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:eventId")

@@ -15,6 +15,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -77,7 +78,7 @@ _ARGUMENTS_DRAFT: Final = draft_class(InviteAttendeesArgs)
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_EVENT_ID_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[a-z0-9]{5,1024}$"}))
         return INVALID
     return c
 
@@ -87,7 +88,9 @@ def _attendees_item_email(
 ) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_ATTENDEES_ITEM_EMAIL_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(
+            detail("pattern_mismatch", path, {"pattern": "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"})
+        )
         return INVALID
     return c
 
@@ -97,7 +100,7 @@ def _attendees_item_display_name(
 ) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (len(c) <= 100):
-        errors.append(f"length_out_of_range:{path}")
+        errors.append(detail("length_out_of_range", path, {"maxLength": 100}))
         return INVALID
     return c
 
@@ -185,8 +188,11 @@ def _attendees(
         items[i] = p
         if t is not INVALID:
             typed.append(t)
-    if not (1 <= len(items) <= 100):
-        errors.append(f"length_out_of_range:{path}")
+    if not (1 <= len(items)):
+        errors.append(detail("length_out_of_range", path, {"minItems": 1}))
+        return INVALID, INVALID
+    if not (len(items) <= 100):
+        errors.append(detail("length_out_of_range", path, {"maxItems": 100}))
         return INVALID, INVALID
     if len(errors) > failed:
         return [p for p in items if p is not INVALID], INVALID
@@ -196,18 +202,21 @@ def _attendees(
 def _message(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (len(c) <= 1000):
-        errors.append(f"length_out_of_range:{path}")
+        errors.append(detail("length_out_of_range", path, {"maxLength": 1000}))
         return INVALID
     return c
 
 
 def _field_2fa_code(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (6 <= len(c) <= 6):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (6 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 6}))
+        return INVALID
+    if c is not INVALID and not (len(c) <= 6):
+        errors.append(detail("length_out_of_range", path, {"maxLength": 6}))
         return INVALID
     if c is not INVALID and not (_FIELD_2FA_CODE_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[0-9]{6}$"}))
         return INVALID
     return c
 

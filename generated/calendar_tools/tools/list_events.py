@@ -16,6 +16,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -70,8 +71,11 @@ def _calendar_ids(
     for i, item in enumerate(items):
         if not (type(item) is str):
             items[i] = to_str(item, f"{path}[{i}]", warnings, errors)
-    if not (1 <= len(items) <= 20):
-        errors.append(f"length_out_of_range:{path}")
+    if not (1 <= len(items)):
+        errors.append(detail("length_out_of_range", path, {"minItems": 1}))
+        return INVALID, INVALID
+    if not (len(items) <= 20):
+        errors.append(detail("length_out_of_range", path, {"maxItems": 20}))
         return INVALID, INVALID
     if len(errors) > failed:
         return [p for p in items if p is not INVALID], INVALID
@@ -83,7 +87,7 @@ def _query(v: object, path: str, warnings: list[str], errors: list[str]) -> str 
         return None
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (len(c) <= 256):
-        errors.append(f"length_out_of_range:{path}")
+        errors.append(detail("length_out_of_range", path, {"maxLength": 256}))
         return INVALID
     return c
 
@@ -96,8 +100,11 @@ def _order_by(
 
 def _max_results(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= c <= 250):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (1 <= c):
+        errors.append(detail("out_of_range", path, {"minimum": 1}))
+        return INVALID
+    if c is not INVALID and not (c <= 250):
+        errors.append(detail("out_of_range", path, {"maximum": 250}))
         return INVALID
     return c
 

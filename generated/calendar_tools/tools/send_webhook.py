@@ -17,6 +17,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_absolute_uri,
     is_null_text,
@@ -123,7 +124,7 @@ def _content_type(
 def _x_request_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_X_REQUEST_ID_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[0-9a-fA-F-]{8,64}$"}))
         return INVALID
     return c
 
@@ -138,8 +139,11 @@ def _timeout_seconds(
     v: object, path: str, warnings: list[str], errors: list[str]
 ) -> float | Invalid:
     c = to_float(v, path, warnings, errors)
-    if c is not INVALID and not (0 < c < 300):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (0 < c):
+        errors.append(detail("out_of_range", path, {"exclusiveMinimum": 0}))
+        return INVALID
+    if c is not INVALID and not (c < 300):
+        errors.append(detail("out_of_range", path, {"exclusiveMaximum": 300}))
         return INVALID
     return c
 

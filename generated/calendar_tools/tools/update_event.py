@@ -16,6 +16,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -79,15 +80,18 @@ _ARGUMENTS_DRAFT: Final = draft_class(UpdateEventArgs)
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_EVENT_ID_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[a-z0-9]{5,1024}$"}))
         return INVALID
     return c
 
 
 def _title(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= len(c) <= 200):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (1 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 1}))
+        return INVALID
+    if c is not INVALID and not (len(c) <= 200):
+        errors.append(detail("length_out_of_range", path, {"maxLength": 200}))
         return INVALID
     return c
 
@@ -99,15 +103,18 @@ def _description(
         return None
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (len(c) <= 8000):
-        errors.append(f"length_out_of_range:{path}")
+        errors.append(detail("length_out_of_range", path, {"maxLength": 8000}))
         return INVALID
     return c
 
 
 def _color_id(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= c <= 11):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (1 <= c):
+        errors.append(detail("out_of_range", path, {"minimum": 1}))
+        return INVALID
+    if c is not INVALID and not (c <= 11):
+        errors.append(detail("out_of_range", path, {"maximum": 11}))
         return INVALID
     return c
 
@@ -115,7 +122,7 @@ def _color_id(v: object, path: str, warnings: list[str], errors: list[str]) -> i
 def _color_id_2(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_COLOR_ID_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^#[0-9a-fA-F]{6}$"}))
         return INVALID
     return c
 
@@ -137,7 +144,7 @@ def _color_id_3(
     if (c2 := _color_id_2(v, path, w2, e2)) is not INVALID and not e2:
         warnings.extend(w2)
         return c2
-    errors.append(f"unsupported_union_literal:{path}")
+    errors.append(detail("unsupported_union_literal", path, {"types": ["integer", "string"]}))
     return INVALID
 
 

@@ -18,6 +18,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -65,18 +66,21 @@ _ARGUMENTS_DRAFT: Final = draft_class(UploadAttachmentArgs)
 def _event_id(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_EVENT_ID_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[a-z0-9]{5,1024}$"}))
         return INVALID
     return c
 
 
 def _file_name(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= len(c) <= 255):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (1 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 1}))
+        return INVALID
+    if c is not INVALID and not (len(c) <= 255):
+        errors.append(detail("length_out_of_range", path, {"maxLength": 255}))
         return INVALID
     if c is not INVALID and not (_FILE_NAME_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[^/\\\\]+$"}))
         return INVALID
     return c
 
@@ -89,8 +93,11 @@ def _class_(
 
 def _image_quality(v: object, path: str, warnings: list[str], errors: list[str]) -> float | Invalid:
     c = to_float(v, path, warnings, errors)
-    if c is not INVALID and not (0 < c <= 1):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (0 < c):
+        errors.append(detail("out_of_range", path, {"exclusiveMinimum": 0}))
+        return INVALID
+    if c is not INVALID and not (c <= 1):
+        errors.append(detail("out_of_range", path, {"maximum": 1}))
         return INVALID
     return c
 

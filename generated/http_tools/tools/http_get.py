@@ -15,6 +15,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_absolute_uri,
     is_null_text,
@@ -64,7 +65,7 @@ def _timeout_seconds(
 ) -> float | Invalid:
     c = to_float(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
         return INVALID
     return c
 

@@ -14,6 +14,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_absolute_uri,
     is_null_text,
@@ -71,7 +72,7 @@ def _body_3(
     if (c2 := to_str(v, path, w2, e2)) is not INVALID and not e2:
         warnings.extend(w2)
         return c2
-    errors.append(f"unsupported_union_literal:{path}")
+    errors.append(detail("unsupported_union_literal", path, {"types": ["object", "string"]}))
     return INVALID
 
 

@@ -14,6 +14,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -39,8 +40,11 @@ _ARGUMENTS_DRAFT: Final = draft_class(MemorySearchArgs)
 
 def _limit(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= c <= 50):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (1 <= c):
+        errors.append(detail("out_of_range", path, {"minimum": 1}))
+        return INVALID
+    if c is not INVALID and not (c <= 50):
+        errors.append(detail("out_of_range", path, {"maximum": 50}))
         return INVALID
     return c
 

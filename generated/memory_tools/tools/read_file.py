@@ -14,6 +14,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -54,8 +55,8 @@ _ARGUMENTS_DRAFT: Final = draft_class(ReadFileArgs)
 
 def _file_path(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (len(c) >= 1):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (1 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 1}))
         return INVALID
     return c
 
@@ -67,7 +68,7 @@ def _start_line(
         return None
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (1 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 1}))
         return INVALID
     return c
 
@@ -83,7 +84,7 @@ def _arguments(
 ) -> ReadFileArgs | Invalid:
     file_path_: str
     v = src.get("filePath", ABSENT)
-    if type(v) is str and len(v) >= 1:
+    if type(v) is str and 1 <= len(v):
         file_path_ = v
     elif v is ABSENT or v is None:
         errors.append("missing_required:filePath")

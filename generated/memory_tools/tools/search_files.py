@@ -17,6 +17,7 @@ from .._runtime import (
     ResultSpec,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -59,8 +60,11 @@ _RESULT_DRAFT: Final = draft_class(SearchFilesResult)
 
 def _max_results(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= c <= 10000):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (1 <= c):
+        errors.append(detail("out_of_range", path, {"minimum": 1}))
+        return INVALID
+    if c is not INVALID and not (c <= 10000):
+        errors.append(detail("out_of_range", path, {"maximum": 10000}))
         return INVALID
     return c
 

@@ -15,6 +15,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -88,7 +89,7 @@ def _settings_timeout(
 ) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
         return INVALID
     return c
 
@@ -104,7 +105,7 @@ def _settings_retry_policy_backoff(
 ) -> float | Invalid:
     c = to_float(v, path, warnings, errors)
     if c is not INVALID and not (0 < c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"exclusiveMinimum": 0}))
         return INVALID
     return c
 
