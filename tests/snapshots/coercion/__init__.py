@@ -11,6 +11,7 @@ from . import _calls, _jsonl, _runtime
 from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
 from ._payloads import lazy_payloads
 from ._runtime import (
+    Detail,
     LazyTools,
     RawArguments,
     ReadyRequest,
@@ -437,6 +438,7 @@ __all__ = [
     "CollectionsPeopleItem",
     "DefaultsArgs",
     "DefaultsOptions",
+    "Detail",
     "EitherCallStream",
     "Executor",
     "FormatsArgs",

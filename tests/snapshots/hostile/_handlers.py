@@ -26,13 +26,16 @@ Handlers = TypedDict(
         "ns:tool_3": "Callable[[NsTool3Args], object] | NsTool3Keywords",
         "import": "Callable[[ImportArgs], object] | ImportKeywords",
         "_runtime": "Callable[[RuntimeArgs], object] | RuntimeKeywords",
+        "hostile-tool_two": "Callable[[HostileToolTwoArgs], object] | HostileToolTwoKeywords",
+        "hostile_tool-one": "Callable[[HostileToolOneArgs], object] | HostileToolOneKeywords",
+        "ns_tool_3": "Callable[[NsTool3Args], object] | NsTool3Keywords",
     },
     total=False,
 )
 
 
 class Executor(ToolExecutor):
-    """Runs this catalog's tools with the handlers given by wire name; see ToolExecutor."""
+    """Runs this catalog's tools with the handlers given by wire name or alias; see ToolExecutor."""
 
     def __init__(
         self, handlers: Handlers, *, timeout: float | None = None, max_threads: int = MAX_THREADS

@@ -26,7 +26,7 @@ Handlers = TypedDict(
 
 
 class Executor(ToolExecutor):
-    """Runs this catalog's tools with the handlers given by wire name; see ToolExecutor."""
+    """Runs this catalog's tools with the handlers given by wire name or alias; see ToolExecutor."""
 
     def __init__(
         self, handlers: Handlers, *, timeout: float | None = None, max_threads: int = MAX_THREADS

@@ -11,6 +11,7 @@ from . import _calls, _jsonl, _runtime
 from ._jsonl import MAX_LINE, CallBatch, Chunk, Item, Problem
 from ._payloads import lazy_payloads
 from ._runtime import (
+    Detail,
     LazyTools,
     RawArguments,
     ReadyRequest,
@@ -394,6 +395,7 @@ __all__ = [
     "AsyncCallStream",
     "CallBatch",
     "CallStream",
+    "Detail",
     "EitherCallStream",
     "Executor",
     "GeminiContent",

@@ -14,6 +14,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -92,8 +93,11 @@ def _limited(
     for i, item in enumerate(items):
         if not (type(item) is int):
             items[i] = to_int(item, f"{path}[{i}]", warnings, errors)
-    if not (1 <= len(items) <= 3):
-        errors.append(f"length_out_of_range:{path}")
+    if not (1 <= len(items)):
+        errors.append(detail("length_out_of_range", path, {"minItems": 1}))
+        return INVALID, INVALID
+    if not (len(items) <= 3):
+        errors.append(detail("length_out_of_range", path, {"maxItems": 3}))
         return INVALID, INVALID
     if len(errors) > failed:
         return [p for p in items if p is not INVALID], INVALID
@@ -109,7 +113,7 @@ def _people_item_role(
 def _people_item_age(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
         return INVALID
     return c
 

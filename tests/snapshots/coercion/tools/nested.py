@@ -16,6 +16,7 @@ from .._runtime import (
     ToolCallRequest,
     ToolSpec,
     copy_containers,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -119,7 +120,7 @@ def _settings_timeout(
 ) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
         return INVALID
     return c
 
@@ -129,7 +130,7 @@ def _settings_retry_attempts(
 ) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (c <= 5):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"maximum": 5}))
         return INVALID
     return c
 
@@ -402,7 +403,7 @@ def _target_3(
     if t2 is not INVALID and not e2:
         warnings.extend(w2)
         return p2, t2
-    errors.append(f"unsupported_union_literal:{path}")
+    errors.append(detail("unsupported_union_literal", path, {"types": ["object"]}))
     return INVALID, INVALID
 
 

@@ -15,6 +15,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -80,7 +81,7 @@ def _id_3(v: object, path: str, warnings: list[str], errors: list[str]) -> int |
     if (c2 := to_str(v, path, w2, e2)) is not INVALID and not e2:
         warnings.extend(w2)
         return c2
-    errors.append(f"unsupported_union_literal:{path}")
+    errors.append(detail("unsupported_union_literal", path, {"types": ["integer", "string"]}))
     return INVALID
 
 

@@ -16,6 +16,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -54,32 +55,44 @@ _ARGUMENTS_DRAFT: Final = draft_class(ScalarsArgs)
 
 def _bounded(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
-    if c is not INVALID and not (1 <= c <= 10):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (1 <= c):
+        errors.append(detail("out_of_range", path, {"minimum": 1}))
+        return INVALID
+    if c is not INVALID and not (c <= 10):
+        errors.append(detail("out_of_range", path, {"maximum": 10}))
         return INVALID
     return c
 
 
 def _exclusive(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
-    if c is not INVALID and not (0 < c < 10):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (0 < c):
+        errors.append(detail("out_of_range", path, {"exclusiveMinimum": 0}))
+        return INVALID
+    if c is not INVALID and not (c < 10):
+        errors.append(detail("out_of_range", path, {"exclusiveMaximum": 10}))
         return INVALID
     return c
 
 
 def _score(v: object, path: str, warnings: list[str], errors: list[str]) -> float | Invalid:
     c = to_float(v, path, warnings, errors)
-    if c is not INVALID and not (0 <= c <= 1):
-        errors.append(f"out_of_range:{path}")
+    if c is not INVALID and not (0 <= c):
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
+        return INVALID
+    if c is not INVALID and not (c <= 1):
+        errors.append(detail("out_of_range", path, {"maximum": 1}))
         return INVALID
     return c
 
 
 def _code(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (2 <= len(c) <= 4):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (2 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 2}))
+        return INVALID
+    if c is not INVALID and not (len(c) <= 4):
+        errors.append(detail("length_out_of_range", path, {"maxLength": 4}))
         return INVALID
     return c
 
@@ -87,7 +100,7 @@ def _code(v: object, path: str, warnings: list[str], errors: list[str]) -> str |
 def _slug(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_SLUG_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[a-z-]+$"}))
         return INVALID
     return c
 

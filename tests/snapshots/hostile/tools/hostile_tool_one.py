@@ -18,6 +18,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -231,7 +232,7 @@ def _dict_(
 def _re(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_RE_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[^\"'\\\\]*$"}))
         return INVALID
     return c
 
@@ -239,7 +240,7 @@ def _re(v: object, path: str, warnings: list[str], errors: list[str]) -> str | I
 def _from_(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
         return INVALID
     return c
 
@@ -253,7 +254,7 @@ def _match(
 def _len(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
         return INVALID
     return c
 
@@ -261,15 +262,15 @@ def _len(v: object, path: str, warnings: list[str], errors: list[str]) -> int | 
 def _v(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (c <= 100):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"maximum": 100}))
         return INVALID
     return c
 
 
 def _src(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
-    if c is not INVALID and not (len(c) >= 1):
-        errors.append(f"length_out_of_range:{path}")
+    if c is not INVALID and not (1 <= len(c)):
+        errors.append(detail("length_out_of_range", path, {"minLength": 1}))
         return INVALID
     return c
 
@@ -432,7 +433,7 @@ def _items(
 def _arguments_2(v: object, path: str, warnings: list[str], errors: list[str]) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
         return INVALID
     return c
 
@@ -804,7 +805,7 @@ def _arguments(
 
     src_: str | None
     v = src.get("src", ABSENT)
-    if type(v) is str and len(v) >= 1:
+    if type(v) is str and 1 <= len(v):
         src_ = v
     elif v is ABSENT:
         src_ = None

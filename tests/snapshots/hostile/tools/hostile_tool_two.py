@@ -17,6 +17,7 @@ from .._runtime import (
     RawArguments,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -535,7 +536,7 @@ def _mixed(
 def _pattern(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_PATTERN_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^(\"\"\"|'''|\\\\|[a-z])+$"}))
         return INVALID
     return c
 

@@ -20,6 +20,7 @@ from .._runtime import (
     ResultSpec,
     ToolCallRequest,
     ToolSpec,
+    detail,
     draft_class,
     is_null_text,
     run_parser,
@@ -161,7 +162,7 @@ def _orders_item_order_id(
 ) -> int | Invalid:
     c = to_int(v, path, warnings, errors)
     if c is not INVALID and not (1 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 1}))
         return INVALID
     return c
 
@@ -169,7 +170,7 @@ def _orders_item_order_id(
 def _money_amount(v: object, path: str, warnings: list[str], errors: list[str]) -> float | Invalid:
     c = to_float(v, path, warnings, errors)
     if c is not INVALID and not (0 <= c):
-        errors.append(f"out_of_range:{path}")
+        errors.append(detail("out_of_range", path, {"minimum": 0}))
         return INVALID
     return c
 
@@ -177,7 +178,7 @@ def _money_amount(v: object, path: str, warnings: list[str], errors: list[str]) 
 def _money_currency(v: object, path: str, warnings: list[str], errors: list[str]) -> str | Invalid:
     c = to_str(v, path, warnings, errors)
     if c is not INVALID and not (_MONEY_CURRENCY_PATTERN.search(c)):
-        errors.append(f"pattern_mismatch:{path}")
+        errors.append(detail("pattern_mismatch", path, {"pattern": "^[A-Z]{3}$"}))
         return INVALID
     return c
 
