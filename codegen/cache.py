@@ -207,4 +207,3 @@ class BuildCache:
                 )
             except FileExistsError:
                 pass  # written meanwhile by another build
-

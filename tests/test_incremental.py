@@ -18,6 +18,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import codegen.catalog.reuse
 import pytest
 import yaml
 from hypothesis import HealthCheck, example, given, settings
@@ -25,7 +26,6 @@ from hypothesis import strategies as st
 
 import codegen.build
 import codegen.cache
-import codegen.catalog.reuse
 import codegen.catalog.wild
 import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog

@@ -18,9 +18,9 @@ from codegen.cache import BuildCache
 from codegen.catalog import load
 from codegen.catalog.items import split_json, split_yaml
 from codegen.catalog.load import LoadedCatalog, load_catalog
-from codegen.memo import Memo
 from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError
+from codegen.memo import Memo
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,8 +20,8 @@ from pydantic import TypeAdapter
 
 from codegen.build import build, check_catalogs, find_sources
 from codegen.cache import BuildCache
-from codegen.memo import Memo
 from codegen.diagnostics import CatalogError
+from codegen.memo import Memo
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
 from codegen.package_files import Files
 from codegen.payloads.files import indented_json, json_file, payload_files, payloads
