@@ -527,7 +527,7 @@ def _keep_package(
         "name_line": package.name_line,
         "warnings": package.warnings,
         "files": {
-            path: bytes(files.data(path))
+            path: files.data(path)
             for path in files
             if path not in tool_files and path not in rendered.joined
         },

@@ -73,6 +73,8 @@ class Memo:
     ) -> list[Result]:
         """`function` of each item, in order (a `workers.Mapper`): kept values as they are, the
         others made by `map_in_workers`."""
+        if self.cache is None:  # nothing to look up, nor to keep
+            return map_in_workers(function, items, least=least, pickled=pickled)
         keys = [self.key(function, item) for item in items]
         found = [self.get(entry) for entry in keys]
         missing = [index for index, value in enumerate(found) if value is ABSENT]
