@@ -41,8 +41,8 @@ def normalize(
     """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are
     left out. Each tool's module and class stem are the code back end's (`python_names`, by
     index: `python.namespace.tool_names`). Each tool is normalized alone, by `each`
-    (`_normalize_alone`), its findings anchored where it is. No name the IR gives a tool's module is in `reserved` (the names the code back end
-    binds in every module). `named` says what the code back end finds in a tool's names
+    (`_normalize_alone`), its findings anchored where it is. No name the IR gives a tool's module
+    is in `reserved` (the names the code back end binds in every module). `named` says what the code back end finds in a tool's names
     (`python.attributes.findings`, a function of the tool and its file): kept with the tool's own
     findings."""
     data = loaded.data
