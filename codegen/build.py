@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
-import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,18 +24,11 @@ from codegen.catalog.load import (
     read_catalog_bytes,
 )
 from codegen.catalog.normalize import normalize
-from codegen.catalog.reuse import (
-    ToolResults,
-    head,
-    pack_values,
-    record_entry,
-    unpack_values,
-    unpickled,
-)
 from codegen.catalog.validate import validate_catalog
 from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError, Diagnostic, in_order, quoted
 from codegen.examples import check_examples
+from codegen.memo import ABSENT, Memo, memo_entry
 from codegen.memory import BuildMemory
 from codegen.outputs import ALL_PROVIDERS
 from codegen.package_files import Files
@@ -62,7 +54,14 @@ from codegen.python.render import (
 from codegen.text.docs import doc_path, render_index
 from codegen.text.docs import header as doc_header
 from codegen.text.prompts import render_prompts, tool_section
-from codegen.tool_outputs import ToolOutput, findings, stored_output, tool_outputs
+from codegen.tool_outputs import (
+    ToolOutput,
+    findings,
+    make_output,
+    output_jobs,
+    tool_outputs,
+)
+from codegen.workers import Mapper, map_in_workers
 
 META_SCHEMA_NAME = "catalog.schema.json"
 
@@ -129,33 +128,34 @@ def check_catalog(
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """One source's catalog (None when it has errors), and its errors and warnings. With a cache,
     only the tools whose definitions changed since its last build are validated and normalized."""
-    results = ToolResults(cache, display_name(source, root))
-    found = _check_source(source, root, providers, results)
-    results.save(keep="output")
+    memo = Memo(cache, display_name(source, root))
+    found = _check_source(source, root, providers, memo)
+    memo.save(finished=False)
     return found
 
 
 def _check_source(
-    source: Path, root: Path, providers: tuple[str, ...], results: ToolResults
+    source: Path, root: Path, providers: tuple[str, ...], each: Mapper
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     try:
-        loaded = load_catalog(source, root, results)
+        loaded = load_catalog(source, root, each)
     except CatalogError as exc:
         return None, exc.diagnostics
-    return check_loaded(loaded, providers, results)
+    return check_loaded(loaded, providers, each)
 
 
 def check_loaded(
     loaded: LoadedCatalog,
     providers: tuple[str, ...] = ALL_PROVIDERS,
-    results: ToolResults | None = None,
+    each: Mapper = map_in_workers,
 ) -> tuple[Catalog | None, list[Diagnostic]]:
-    """A catalog already read (None when it has errors), and its errors and warnings; with the
-    `results` of its last build, only the tools whose definitions changed are checked again."""
+    """A catalog already read (None when it has errors), and its errors and warnings; each stage's
+    work on a tool done by `each` (a memo's: only the tools whose definitions changed are checked
+    again)."""
     found = list(loaded.problems)
-    loaded, wild = read_wild(loaded, results)
+    loaded, wild = read_wild(loaded, each)
     found += wild
-    validation = validate_catalog(loaded, results)
+    validation = validate_catalog(loaded, each)
     found += validation.diagnostics
     if not validation.tools_readable:
         return None, found
@@ -167,7 +167,7 @@ def check_loaded(
     catalog, more = normalize(
         loaded,
         skip=skip,
-        results=results,
+        each=each,
         modules={index: module for index, (module, _) in python_names.items()},
         named=partial(name_findings, loaded.file),
     )
@@ -175,7 +175,7 @@ def check_loaded(
     if catalog is None or any(d.level == "error" for d in found):
         return None, found
     found += package_exports(catalog, bound)[1]
-    catalog, collisions = with_provider_names(catalog, results)
+    catalog, collisions = with_provider_names(catalog, each)
     return dataclasses.replace(catalog, providers=providers), found + collisions
 
 
@@ -204,15 +204,15 @@ def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
 
 def render_catalog(catalog: Catalog) -> Files:
     """Every file of the catalog's package: its modules, formatted, and its payloads."""
-    return render_package(catalog, ToolResults(None, catalog.source)).files
+    return render_package(catalog, Memo(None, catalog.source)).files
 
 
 @dataclass(frozen=True)
 class Rendered:
     """A catalog's package: its files, the payload back end's warnings, and what of it the tools'
-    outputs hold: for each file that is part of one, the tool's key in the catalog's record and
+    outputs hold: for each file that is part of one, the output's key in the catalog's memo and
     the part; the payload files joined from every tool's entries (path → constant), and the
-    tools' keys in catalog order."""
+    outputs' keys in catalog order."""
 
     files: Files
     warnings: list[Diagnostic]
@@ -221,10 +221,10 @@ class Rendered:
     order: list[str]
 
 
-def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
-    """Every file of the catalog's package; a tool whose output is in the `results` of the
-    catalog's last build (`tool_outputs`) is not made again."""
-    outputs = tool_outputs(catalog, results)
+def render_package(catalog: Catalog, memo: Memo) -> Rendered:
+    """Every file of the catalog's package; what the catalog's `memo` holds is not made again."""
+    jobs = output_jobs(catalog)
+    outputs = list(zip([memo.key(make_output, job) for job in jobs], tool_outputs(jobs, memo)))
     package = catalog.name
     made = {tool.wire_name: output for tool, (_, output) in zip(catalog.tools, outputs)}
 
@@ -232,7 +232,7 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
         # A section is kept with the tool's output, made without the example call above it.
         return tool_section(tool, True) if example_above else made[tool.wire_name].section
 
-    shared = _shared_files(catalog, results, section, lambda tool: made[tool.wire_name].shares)
+    shared = _shared_files(catalog, memo, section, lambda tool: made[tool.wire_name].shares)
     files = Files(shared.items())
     files.update(payload_files(catalog, [output.entries for _, output in outputs]))
     tool_files: dict[str, tuple[str, str]] = {}
@@ -247,7 +247,7 @@ def render_package(catalog: Catalog, results: ToolResults) -> Rendered:
 
 def _shared_files(
     catalog: Catalog,
-    results: ToolResults,
+    memo: Memo,
     section: Callable[[Tool, bool], str],
     shares: Callable[[Tool], bool],
 ) -> dict[str, str]:
@@ -266,7 +266,7 @@ def _shared_files(
     }
     inputs = _listing_inputs(catalog)
     for path, (heading, render) in listed.items():
-        files[path] = _listing(results, path, inputs, heading, partial(render, catalog))
+        files[path] = _listing(memo, path, inputs, heading, partial(render, catalog))
     shared = {
         f"{package}/_payloads.py": render_payloads(),
         f"{package}/mcp.py": render_mcp(),
@@ -275,7 +275,7 @@ def _shared_files(
     if INTEGRATIONS_NEED in catalog.providers:
         shared.update({f"{package}/{name}.py": render_integration(name) for name in INTEGRATIONS})
     for path, text in shared.items():
-        files[path] = _formatted(results, path, text)
+        files[path] = _formatted(memo, path, text)
     # The prompts of prompt mode, as files: the package's constants are read from them
     # (`runtime/_prompts.py`).
     for name, text in render_prompts(catalog, section, shares).items():
@@ -287,21 +287,24 @@ def _shared_files(
 
 def _listing_inputs(catalog: Catalog) -> str:
     """All that the files listing every tool are made of: the catalog's own fields, and each
-    tool's head (`reuse.HEAD`: its names, description, examples) but for its definition's digest
-    and what its module wants named, in place of which the names they read (`_exported`). They
-    read no more of a tool (tests/test_incremental.py holds it), so a tool edited below its head
-    (a parameter added, say) leaves them as they are."""
-    tools = [
-        [v for k, v in head(tool).items() if k not in ("sha256", *_WANTS)] + [_exported(tool)]
-        for tool in catalog.tools
-    ]
+    tool's fields in `LISTED` (its names, description, examples) and the names of its module they
+    read (`_exported`). They read no more of a tool (tests/test_incremental.py holds it), so a tool
+    edited below them (a parameter added, say) leaves them as they are."""
+    tools = [[*(getattr(tool, name) for name in LISTED), _exported(tool)] for tool in catalog.tools]
     fields = (catalog.name, catalog.title, catalog.version, catalog.description)
     return repr((fields, catalog.provider_names, catalog.providers, tools))
 
 
-# What a head holds of a tool's names before the code back end names them: a parameter added
-# changes them, though not the names the listing files read (`_exported`).
-_WANTS = ("wants", "class_slots")
+# What the files listing every tool read of each.
+LISTED = (
+    "wire_name",
+    "description",
+    "title",
+    "module",
+    "pinned",
+    "parse_name",
+    "examples",
+)
 
 
 def _exported(tool: Tool) -> tuple[object, ...]:
@@ -309,35 +312,45 @@ def _exported(tool: Tool) -> tuple[object, ...]:
     return class_names(tool), nested_classes(tool), own_name(tool, KEYWORDS)
 
 
-def _listing(
-    results: ToolResults, path: str, inputs: str, heading: str, make: Callable[[], str]
-) -> str:
-    """A file that lists every tool: its `heading`, then what `make` writes below it, formatted for
-    a module, which depends on `inputs` alone (`_listing_inputs`). That is kept in the catalog's
-    record under them, so a rebuild that changed no tool's names nor what the file lists of it
-    does not make it again (rendering them took 0.07 s at 2,000 tools)."""
-    entry = key("listing", path, inputs)
-    rest = results.get("text", entry)
-    if not isinstance(rest, str):
-        text = make()
-        assert text.startswith(heading), path
-        rest = text[len(heading) :]
-        if path.endswith(".py"):
-            rest = format_python(path, rest)
-        results.put("text", (entry,), rest)
-    return heading + rest
+@dataclass(frozen=True)
+class _Listing:
+    """A file that lists every tool: its path, what it is made of (`_listing_inputs`), its
+    heading, and what writes it (heading first)."""
+
+    path: str
+    inputs: str
+    heading: str
+    make: Callable[[], str]
+
+    def __repr__(self) -> str:
+        # All that the file's body is made of, for the memo's key: the heading is not kept.
+        return repr((self.path, self.inputs))
 
 
-def _formatted(results: ToolResults, path: str, text: str) -> str:
+def _listing_body(listing: _Listing) -> str:
+    """What `make` writes below the heading, formatted for a module."""
+    text = listing.make()
+    assert text.startswith(listing.heading), listing.path
+    rest = text[len(listing.heading) :]
+    return format_python(listing.path, rest) if listing.path.endswith(".py") else rest
+
+
+def _listing(memo: Memo, path: str, inputs: str, heading: str, make: Callable[[], str]) -> str:
+    """A file that lists every tool: its `heading`, then its body, which depends on `inputs`
+    alone (`_listing_inputs`), so a rebuild that changed no tool's names nor what the file lists
+    of it takes it from the memo (rendering them took 0.07 s at 2,000 tools)."""
+    return heading + memo.one(_listing_body, _Listing(path, inputs, heading, make))
+
+
+def _formatted(memo: Memo, path: str, text: str) -> str:
     # The header's comments hold the catalog's digest, which black leaves as it is: only the body
     # is formatted and kept, so a package's __init__ is formatted again only when it changes.
     header, body = split_header(text)
-    entry = key(path, body)
-    formatted = results.get("text", entry)
-    if not isinstance(formatted, str):
-        formatted = format_python(path, body)
-        results.put("text", (entry,), formatted)
-    return header + formatted
+    return header + memo.one(_format_module, (path, body))
+
+
+def _format_module(module: tuple[str, str]) -> str:
+    return format_python(*module)
 
 
 def split_header(text: str) -> tuple[str, str]:
@@ -361,12 +374,12 @@ class Package:
 
 @dataclass(frozen=True)
 class _Checked:
-    """A catalog read and checked by this build, to be rendered, and its record of per-tool
-    results, which rendering adds to."""
+    """A catalog read and checked by this build, to be rendered, and its memo, which rendering
+    adds to."""
 
     catalog: Catalog
     warnings: tuple[Diagnostic, ...]
-    results: ToolResults
+    memo: Memo
 
     @property
     def name(self) -> str:
@@ -412,12 +425,11 @@ def _build(
     for item in found:
         if isinstance(item, _Checked):
             try:
-                package = _render_package(item.catalog, item.warnings, cache, item.results, memory)
+                package = _render_package(item.catalog, item.warnings, cache, item.memo, memory)
             except CatalogError as exc:
-                item.results.save(keep="output")
+                item.memo.save(finished=False)
                 errors += exc.diagnostics
                 continue
-            item.results.save()
             result.warnings += package.warnings[len(item.warnings) :]
         else:
             package = item
@@ -447,27 +459,27 @@ def _check(
         name = display_name(source, root)
         # A watch's first build of a catalog checks it, though its package is in the cache: its
         # memory then holds every tool's results, and the watch's next builds take them from there.
-        fresh = memory is not None and record_entry(name) not in memory.records
-        package = None if fresh else _cached_package(cache, source, root, providers, memory)
+        fresh = memory is not None and memo_entry(name) not in memory.records
+        memo = Memo(cache, name, memory)
+        package = None if fresh else _cached_package(memo, source, providers)
         if package is not None:
             found.append(package)
             warnings += package.warnings
             continue
-        results = ToolResults(cache, name, memory)
         with _collector_paused():
-            catalog, diagnostics = _check_source(source, root, providers, results)
+            catalog, diagnostics = _check_source(source, root, providers, memo)
         errors += [d for d in diagnostics if d.level == "error"]
         mine = tuple(d for d in diagnostics if d.level != "error")
         warnings += mine
         if catalog is not None:
-            found.append(_Checked(catalog, mine, results))
+            found.append(_Checked(catalog, mine, memo))
         else:
-            results.save(keep="output")
+            memo.save(finished=False)
     errors += _shared_names([(item.name, item.source, item.name_line) for item in found])
     if errors:
         for item in found:
             if isinstance(item, _Checked):
-                item.results.save(keep="output")
+                item.memo.save(finished=False)
         raise CatalogError(errors + warnings)
     return found, in_order(warnings)
 
@@ -492,117 +504,78 @@ def _render_package(
     catalog: Catalog,
     warnings: tuple[Diagnostic, ...],
     cache: BuildCache,
-    results: ToolResults,
+    memo: Memo,
     memory: BuildMemory | None,
 ) -> Package:
-    rendered = render_package(catalog, results)
+    rendered = render_package(catalog, memo)
     check_examples(catalog, rendered.files, cache)
     warnings = (*warnings, *in_order(rendered.warnings))
     package = Package(catalog.name, catalog.source, catalog.name_line, rendered.files, warnings)
-    store = partial(_store_package, cache, catalog.sha256, catalog.providers, package, rendered)
+    _keep_package(memo, catalog.sha256, catalog.providers, package, rendered)
     if memory is None:
-        store()
-    else:  # a watch stores it once the build is written and reported (`BuildMemory.later`)
-        memory.later.append(store)
+        memo.save()
+    else:  # a watch writes it once the build is written and reported (`BuildMemory.later`)
+        memory.later.append(memo.save)
     return package
 
 
-def _store_package(
-    cache: BuildCache,
+def _keep_package(
+    memo: Memo,
     sha256: str,
     providers: tuple[str, ...],
     package: Package,
     rendered: Rendered,
 ) -> None:
-    """Keep a catalog's package in the cache, for a build of the same bytes (`_cached_package`).
-    Tool modules, docs pages and payload entries are in the catalog's record already, in their
-    tools' outputs: the package's record refers to them. It holds the other files' texts beside,
-    and is replaced by each build of the catalog, so the cache holds one package a catalog."""
-    files, warnings, tool_files = package.files, package.warnings, rendered.tool_files
-    refs = {path: tool_files[path] for path in files if path in tool_files}
-    others = {
-        path: files.data(path)
-        for path in files
-        if path not in tool_files and path not in rendered.joined
-    }
-    head = {
+    """Keep a catalog's package in its memo, for a build of the same bytes (`_cached_package`).
+    Tool modules, docs pages and payload entries are in the memo already, in their tools'
+    outputs: the package refers to them, and holds the other files' bytes."""
+    files, tool_files = package.files, rendered.tool_files
+    kept = {
         "name": package.name,
         "source": package.source,
         "name_line": package.name_line,
-        "warnings": [(w.file, w.line, w.path, w.message, w.level, w.code) for w in warnings],
-        "tools": refs,
+        "warnings": package.warnings,
+        "files": {
+            path: files.data(path)
+            for path in files
+            if path not in tool_files and path not in rendered.joined
+        },
+        "tools": {path: tool_files[path] for path in files if path in tool_files},
         "joined": rendered.joined,
         "order": rendered.order,
     }
-    # Two entries, each written whole or not at all: the files say which bytes they were made from
-    # too, so that a head is never read beside another build's files.
-    # Both are named by the digest of the bytes this build read (never of a second read, which an
-    # editor could race): a rebuild of a changed catalog finds none, without reading the head (the
-    # findings of thousands of tools, a fortieth of a second to read and check at 2,000); the
-    # head's first line says it again. Each slot keeps a catalog's last package only. The head is
-    # pickled (the findings of 2,000 tools: a third of the time JSON took, and of the bytes).
-    made = sha256.encode()
-    entries = {
-        "head": made + b"\n" + pickle.dumps(head, 5),
-        "files": pack_values({_MADE_FROM: made, **others}),
-    }
-    for part, body in entries.items():
-        entry = _package_entry(package.source, providers, sha256, part)
-        cache.put_bytes(entry, body)
-        cache.claim(f"package\0{part}\0{package.source}\0{','.join(providers)}", entry)
+    memo.put(_package_key(providers, sha256), kept)
 
 
-# The key of a package's files entry that holds the digest they were made from: no file's path.
-_MADE_FROM = "\0made from"
+def _package_key(providers: tuple[str, ...], sha256: str) -> str:
+    """The key of a catalog's package in its memo: the digest of the bytes the build read (never
+    of a second read, which an editor could race), and the providers chosen."""
+    return key("package", ",".join(providers), sha256)
 
 
-def _package_entry(source: str, providers: tuple[str, ...], sha256: str, part: str) -> str:
-    return key("package", part, source, ",".join(providers), sha256)
-
-
-def _cached_package(
-    cache: BuildCache,
-    source: Path,
-    root: Path,
-    providers: tuple[str, ...],
-    memory: BuildMemory | None,
-) -> Package | None:
+def _cached_package(memo: Memo, source: Path, providers: tuple[str, ...]) -> Package | None:
+    """The package the catalog's `memo` holds for its bytes as they are now, if any. Only a build
+    that checks the catalog writes the memo: what it holds of the tools is what the next edit
+    asks for."""
     try:
         digest = hashlib.sha256(read_catalog_bytes(source, source.name)).hexdigest()
     except CatalogError:
         return None  # reading it again reports why
-    name = display_name(source, root)
-    made = digest.encode()
-    made_from, _, pickled = (
-        cache.get_bytes(_package_entry(name, providers, digest, "head")) or b""
-    ).partition(b"\n")
-    if made_from != made:
+    kept = memo.get(_package_key(providers, digest))
+    if kept is ABSENT:
         return None  # the catalog changed since its package was made, or there is none
-    try:
-        head = unpickled(pickled)
-    except Exception:  # noqa: BLE001 - not a head this codegen wrote: build the catalog again
-        return None
-    if not isinstance(head, dict):
-        return None
-    try:
-        stored = cache.get_bytes(_package_entry(name, providers, digest, "files")) or b""
-        unpacked = unpack_values(memoryview(stored))
-        if unpacked is None or unpacked.pop(_MADE_FROM, None) != made:
-            return None  # written by another build than the head, or not at all
-        files = Files(unpacked.items())
-        results = ToolResults(cache, name, memory)
-        tools: dict[str, ToolOutput] = {}
-        for entry in head["order"]:
-            output = stored_output(results, entry)
-            if output is None:
-                return None  # no longer in the catalog's record: build the catalog again
-            tools[entry] = output
-        for path, (entry, part) in head["tools"].items():
-            files[path] = {"module": tools[entry].module, "doc": tools[entry].doc}[part]
-        entries = [tools[entry].entries for entry in head["order"]]
-        for path, constant in head["joined"].items():
-            files[path] = joined_payload(entries, constant)
-        warnings = tuple(Diagnostic(*fields) for fields in head["warnings"])
-        return Package(head["name"], head["source"], head["name_line"], files.in_order(), warnings)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None  # not a record this codegen wrote: build the catalog again
+    outputs: dict[str, ToolOutput] = {}
+    for entry in kept["order"]:
+        output = memo.get(entry)
+        if output is ABSENT:
+            return None  # not in the catalog's memo: build the catalog again
+        outputs[entry] = output
+    files = Files(kept["files"].items())
+    for path, (entry, part) in kept["tools"].items():
+        files[path] = {"module": outputs[entry].module, "doc": outputs[entry].doc}[part]
+    entries = [outputs[entry].entries for entry in kept["order"]]
+    for path, constant in kept["joined"].items():
+        files[path] = joined_payload(entries, constant)
+    return Package(
+        kept["name"], kept["source"], kept["name_line"], files.in_order(), kept["warnings"]
+    )

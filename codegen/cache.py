@@ -1,28 +1,26 @@
-"""A content-addressed cache of what a build made, so that a rebuild makes only what changed.
+"""The build cache: sealed files by key, under the project's `.codegen_cache`.
 
-An entry's key is the digest of everything its text depends on: the generator (codegen's own code,
-its templates, black's version, Python's) and either a module's unformatted text, a file's text, or
-a catalog file's place and bytes (for the record of its whole package). Those entries are never
-updated, only added, so a stale entry cannot be read. Each starts with its seal, an HMAC of its
-bytes under a key of the user's own (`seal`), checked on every read: an entry cut short, with code
-appended, or made on another machine (committed by a pull request, say) is built again, never
-used.
+An entry's key is the digest of everything its bytes depend on: the generator (codegen's own
+code, its templates, black's version, Python's) and what it was made of. Each entry starts with its
+seal, an HMAC of its bytes under a key of the user's own (`seal`), checked on every read, and is
+written whole or not at all (a new file renamed over the old one). That is all the protection the
+cache needs, for its three threats:
 
-A catalog's record of per-tool results (`catalog/reuse.py`, keyed by the generator and the catalog's
-place) is the one entry that changes: it is a sequence of frames, each with its own seal and
-length, and a build adds a frame rather than writing it whole; a frame that fails its digest ends
-what is read of it. A catalog's record and its package's entries are named by slots (`claim`), so
-that the first build of another codegen removes the ones the last made, which it would never read.
-The directory lives at the project root, ignores itself in git, and can be deleted at any time.
+- a file planted by a checked-out repository or another local user: entries are pickles, and
+  unpickling runs what a pickle names; a planted entry has no seal under this user's key, so it is
+  never unpickled (`tests/test_cache_integrity.py`);
+- a build killed while writing: the entry is renamed into place whole, or the old one stays;
+- a file cut short or damaged: its seal no longer matches, and what it held is made again.
+
+Links in the cache are refused, never followed (`guarded_fs`), so a planted link cannot make a
+build write outside it. The directory ignores itself in git and can be deleted at any time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import mmap
 import os
-import re
 import secrets
 import stat
 import sys
@@ -59,44 +57,6 @@ def generator_digest() -> str:
         digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-# Records from this size on are mapped (`_mapped`); a smaller one costs little to read.
-MAP_FROM = 2**20
-# Before Python 3.13 a mapping holds a file descriptor open for as long as it lives, which is as
-# long as a build holds a slice of it (its files, `Files`): at most this many at once, so that a
-# project of hundreds of catalogs does not run out of descriptors. 3.13 lets the mapping close it.
-MAPPED_AT_ONCE = 32
-_WITHOUT_DESCRIPTOR: dict[str, bool] = {"trackfd": False} if sys.version_info >= (3, 13) else {}
-_live: weakref.WeakSet[mmap.mmap] = weakref.WeakSet()
-
-
-def _mapped(folder: Folder, name: str) -> memoryview:
-    """The bytes of the file `name`, mapped where the system can (POSIX) instead of copied: a
-    record of a 2,000-tool catalog is 50 MB, which a read copied into as many fresh pages (a
-    thirtieth of a second of a one-tool rebuild). Safe from codegen's own writers, because a
-    record is never changed in place: frames are appended past what is mapped, and a record
-    written again whole is a new file (`_replace`), the mapped one staying as it was. A record
-    that another program cuts short while a build reads it ends that build (SIGBUS) before it
-    writes anything; the next one reads what is there."""
-    with os.fdopen(folder.open(name, os.O_RDONLY), "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        # Windows cannot replace a mapped file.
-        if (
-            os.name == "posix"
-            and size >= MAP_FROM
-            and (_WITHOUT_DESCRIPTOR or len(_live) < MAPPED_AT_ONCE)
-        ):
-            try:
-                mapping = mmap.mmap(
-                    handle.fileno(), size, access=mmap.ACCESS_READ, **_WITHOUT_DESCRIPTOR
-                )
-            except (OSError, ValueError, OverflowError):  # no room to map it: read it
-                pass
-            else:
-                _live.add(mapping)
-                return memoryview(mapping)
-        return memoryview(handle.read())
 
 
 def seal(body: bytes | memoryview) -> bytes:
@@ -210,61 +170,6 @@ class BuildCache:
         """Store `body`; a cache that cannot be written only makes the next build slower."""
         self._replace(entry, seal(body) + b"\n" + body)
 
-    # An entry of frames is a sequence of bodies, each after its own digest and length: a build
-    # adds what it made as a frame at the end, instead of writing the whole entry again.
-
-    def get_frames(self, entry: str) -> tuple[list[memoryview], bool]:
-        """The frames stored under `entry`, up to the first whose bytes are not the ones stored
-        (a frame cut short by a kill, or damaged), and whether that was all of it."""
-        try:
-            folder = self._folder(entry)
-            if folder is None:
-                return [], True
-            with folder:
-                stored = _mapped(folder, entry)
-        except OSError:
-            return [], True
-        frames: list[memoryview] = []
-        start = 0
-        while start < len(stored):
-            end = bytes(stored[start : start + 100]).find(b"\n")
-            digest, _, length = bytes(stored[start : start + max(end, 0)]).partition(b" ")
-            if end < 0 or not length.isdigit():
-                break
-            body = stored[start + end + 1 : start + end + 1 + int(length)]
-            if len(body) != int(length) or seal(body) != digest:
-                break
-            frames.append(body)
-            start += end + 1 + len(body)
-        return frames, start == len(stored)
-
-    def put_frame(self, entry: str, body: bytes, *, alone: bool) -> bool:
-        """Add `body` as the last frame of `entry`, or (`alone`) as its only one; whether it was
-        written."""
-        frame = b"%s %d\n" % (seal(body), len(body)) + body
-        if alone:
-            return self._replace(entry, frame)
-        if self.directory is None or not self.writable:
-            return False
-        try:
-            folder = self._folder(entry)
-            if folder is None:
-                return self._replace(entry, frame)  # there is none yet
-            with folder:
-                fd = folder.open(entry, os.O_WRONLY | os.O_APPEND)
-        except OSError:
-            return self._replace(entry, frame)  # there is none yet
-        try:
-            # One write: a frame cut short by a kill is refused when read, with what follows it.
-            written = 0
-            while written < len(frame):
-                written += os.write(fd, frame[written:])
-        except OSError:
-            return False
-        finally:
-            os.close(fd)
-        return True
-
     def stamp(self, entry: str) -> Stamp | None:
         """The inode, size and modification time of the file of `entry` (None: there is none)."""
         try:
@@ -292,35 +197,6 @@ class BuildCache:
             return False
         return True
 
-    def claim(self, slot: str, entry: str) -> None:
-        """Make `entry` the entry of `slot`, a name that outlives codegen's versions (a catalog's
-        record, its package's): the entry the slot had, made by another version of codegen and
-        never to be read again, is removed, so that upgrading codegen leaves no stale records."""
-        if self.directory is None or not self.writable:
-            return
-        marker = hashlib.sha256(slot.encode("utf-8", "surrogatepass")).hexdigest()
-        try:
-            top = self._top(make=True)
-            assert top is not None  # made where missing
-            slots = top.folder("slots", make=True)
-            assert slots is not None
-            with slots:
-                try:
-                    previous = slots.read(marker).decode("ascii")
-                except (OSError, UnicodeDecodeError):
-                    previous = ""
-                if previous == entry:
-                    return
-                if _ENTRY.fullmatch(previous):  # a planted marker names nothing outside the entries
-                    folder = self._folder(previous)
-                    if folder is not None:
-                        with folder:
-                            if folder.kind(previous) == stat.S_IFREG:
-                                folder.remove(previous)
-                slots.replace(marker, entry.encode("ascii"))
-        except OSError:
-            pass  # a cache that cannot be written only makes the next build slower
-
     def _ignore_in_git(self) -> None:
         top = self._top(make=True)
         assert top is not None  # made where missing
@@ -331,6 +207,3 @@ class BuildCache:
                 )
             except FileExistsError:
                 pass  # written meanwhile by another build
-
-
-_ENTRY = re.compile(r"[0-9a-f]{64}")

@@ -1,7 +1,7 @@
 """What a process that builds again and again (`codegen build --watch`) keeps from one build for
 the next, so that a rebuild neither reads back nor unpickles what this process wrote and made.
 
-Nothing here is trusted beyond what it was checked against: a catalog's record is taken from
+Nothing here is trusted beyond what it was checked against: a catalog's memo is taken from
 memory only while its file on disk is the one this process left (same inode, size and
 modification time), and an output file counts as unchanged without being read only while it is
 the file the last build found (the same), with the bytes the build makes now.
@@ -24,19 +24,17 @@ def stamp(found: os.stat_result) -> Stamp:
 
 @dataclass
 class Record:
-    """A catalog's record as this process last left it on disk (`catalog/reuse.py`): its values
-    by key, their size, and the values unpickled by the build that left it, each beside the bytes
-    it was read from."""
+    """A catalog's memo as this process last left it on disk (`codegen.memo`): its values by key,
+    pickled, and those unpickled or made by the build that left it."""
 
     stamp: Stamp
-    values: dict[str, bytes | memoryview]
-    stored: int
-    objects: dict[str, tuple[bytes | memoryview, Any]]
+    values: dict[str, bytes]
+    objects: dict[str, Any]
 
 
 @dataclass
 class BuildMemory:
-    """Per catalog record (by cache entry), and per output directory each file's bytes and stamp
+    """Per catalog memo (by cache entry), and per output directory each file's bytes and stamp
     as the last build found or wrote it, when that was settled (see `emit.plan`); and what the
     last build left to do once its output is written (`finish`)."""
 

@@ -1,18 +1,18 @@
 """A build's files: path → the bytes the file holds, read as text on demand.
 
-A rebuild takes most of a large package from its catalog's record: each unchanged tool's module,
-docs page and payload entries are slices of the record as read (`tool_outputs.ToolOutput`), and
-the payload files are joined from those slices. Kept as bytes, they are compared with the output
-directory and written as they are; at 2,000 tools, decoding them to text and encoding it again
-was a tenth of a one-tool rebuild. Who reads a file as text (`files[path]`) has it decoded then.
+A rebuild takes most of a large package from its catalog's memo: each unchanged tool's module,
+docs page and payload entries are bytes as kept (`tool_outputs.ToolOutput`), and the payload files
+are joined from them. Kept as bytes, they are compared with the output directory and written as
+they are; at 2,000 tools, decoding them to text and encoding it again was a tenth of a one-tool
+rebuild. Who reads a file as text (`files[path]`) has it decoded then.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
-# A file's bytes: made by this build, or a slice of the record that kept them.
-Data = bytes | memoryview
+# A file's bytes, UTF-8.
+Data = bytes
 
 
 class Files(Mapping[str, str]):
@@ -34,10 +34,8 @@ class Files(Mapping[str, str]):
         return str(self._data[path], "utf-8")
 
     def data(self, path: str) -> bytes:
-        """The file's bytes. A slice of a record is copied: `bytes` compare at the speed of
-        `memcmp`, a `memoryview` a byte at a time (0.07 s for the files of 2,000 tools)."""
-        content = self._data[path]
-        return content if isinstance(content, bytes) else bytes(content)
+        """The file's bytes."""
+        return self._data[path]
 
     def __contains__(self, path: object) -> bool:
         return path in self._data

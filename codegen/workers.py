@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -47,6 +47,21 @@ def map_in_workers(
             return list(pool.map(_forked, range(len(items)), chunksize=chunks))
     finally:
         _FORKED = None
+
+
+class Mapper(Protocol):
+    """How a stage applies a pure function to each of its items (a tool at a time): `map_in_workers`,
+    or the build's memo of what the function made of the same items before (`codegen.memo`), which
+    knows an item by its `repr`: an item's repr says all the function reads of it."""
+
+    def __call__(
+        self,
+        function: Callable[[Item], Result],
+        items: Sequence[Item],
+        *,
+        least: int,
+        pickled: bool = False,
+    ) -> list[Result]: ...
 
 
 # The function and items of the pool being forked, which its workers inherit.

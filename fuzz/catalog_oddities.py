@@ -21,11 +21,10 @@ from typing import Any
 
 from codegen.build import check_loaded
 from codegen.catalog.load import LoadedCatalog, load_catalog
-from codegen.catalog.reuse import ToolResults
 from codegen.catalog.wild import CATALOG_KEYS, KEYWORDS, TOOL_KEYS
 from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path
 from codegen.payloads.files import payloads
-from codegen.tool_outputs import tool_outputs
+from codegen.tool_outputs import output_jobs, tool_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 # Real-shaped catalogs: a bundled one, and an MCP reply in a Python server's style.
@@ -142,9 +141,7 @@ def check(loaded: LoadedCatalog, kind: str, place: JsonPath, word: str, value: A
         tool = next(t for t in catalog.tools if t.path == f"tools[{index}]")
         # Its module, payload entries and docs page, as a build makes them (without a cache).
         try:
-            tool_outputs(
-                dataclasses.replace(catalog, tools=(tool,)), ToolResults(None, catalog.source)
-            )
+            tool_outputs(output_jobs(dataclasses.replace(catalog, tools=(tool,))))
         except CatalogError as exc:
             raise AssertionError(str(exc.diagnostics[0])) from None
     if is_oddity(kind, word, value):

@@ -177,16 +177,19 @@ def mypy(tmp_path_factory: pytest.TempPathFactory) -> Mypy:
 
 @pytest.fixture
 def tools_made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The wire names of the tools whose output a build makes (not from the catalog's record),
-    in order, for the rest of the test."""
+    """The wire names of the tools whose output a build makes (not from the catalog's memo), in
+    order, for the rest of the test."""
+    import functools
+
     import codegen.tool_outputs
 
     made: list[str] = []
-    real = codegen.tool_outputs._make
+    real = codegen.tool_outputs.make_output
 
+    @functools.wraps(real)  # its name, which the memo's keys hold
     def counted(job: Any) -> Any:
         made.append(job.tool.wire_name)
         return real(job)
 
-    monkeypatch.setattr(codegen.tool_outputs, "_make", counted)
+    monkeypatch.setattr(codegen.tool_outputs, "make_output", counted)
     return made

@@ -1,9 +1,9 @@
-"""The build cache is trusted only where its bytes are what was stored (issue 17, items 3 and 12)."""
+"""The build cache is trusted only where its bytes are what this user's codegen stored (issue 17,
+items 3 and 12; issue 38 item 1: its seal and whole writes are all the protection it keeps)."""
 
 from __future__ import annotations
 
 import hashlib
-import mmap
 import os
 import pathlib
 import pickle
@@ -13,14 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import codegen.cache
-from codegen.build import check_catalog
-from codegen.cache import DIRECTORY, BuildCache, seal
-from codegen.catalog.ir import Tool
-from codegen.catalog.reuse import ToolResults, pack_values, unpack_values, unpickled
-from codegen.payloads.schema import Finding
-from codegen.python.module_names import class_names
-from codegen.tool_outputs import ToolOutput
+from codegen.cache import DIRECTORY, seal
+from codegen.memo import memo_entry
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
 
 
@@ -67,11 +61,11 @@ def test_a_damaged_cache_entry_is_never_used(built: Path, tmp_path: Path, damage
     reference = fresh_tree(built, tmp_path)
     sentinel = tmp_path / "appended_code_ran"
     damaged = entries(built)
-    # The catalog's record, its package's (a head and the files beside the tools'), the examples'
-    # check, and the three slots that name the current record and package entries.
-    assert len(damaged) == 7
+    # The catalog's memo, and the examples' check.
+    assert len(damaged) == 2
+    assert memo_entry("schemas/memory_tools.yaml") in {e.name for e in damaged}
     for entry in damaged:
-        stored = entry.read_bytes()  # text, or a catalog's pickled record
+        stored = entry.read_bytes()  # text, or a catalog's pickled memo
         if damage == "truncated":
             entry.write_bytes(stored[: len(stored) // 2])
         else:
@@ -114,140 +108,24 @@ class _Planted:
         return (pathlib.Path.write_text, (pathlib.Path(self.sentinel), "ran"))
 
 
-@pytest.mark.parametrize("where", ["the record", "each value"])
-def test_a_planted_record_with_a_matching_digest_runs_no_code(
-    built: Path, tmp_path: Path, where: str
-) -> None:
-    # A pull request can commit files into .codegen_cache/ with digests that match: the per-tool
-    # records are read back with the IR's classes only, never by calling what they name. One
-    # tool is edited, so the build reads the record for the others.
+def test_a_planted_memo_with_a_matching_digest_runs_no_code(built: Path, tmp_path: Path) -> None:
+    # A pull request can commit files into .codegen_cache/ with digests that match: a memo is a
+    # pickle, which would call what it names, so only one sealed under this user's key is read.
+    # One tool is edited, so the build looks for the others in the memo.
     _edit_memory_search(built)
     reference = fresh_tree(built, tmp_path)
     sentinel = tmp_path / "planted_code_ran"
-    payload = _Planted(str(sentinel))
-    records = 0
-    for entry in entries(built):
-        head, _, body = entry.read_bytes().partition(b"\n")
-        # A catalog's record is frames (seal, length, body) of pickled values by key.
-        _, _, length = head.partition(b" ")
-        values = unpack_values(memoryview(body[: int(length)])) if length else None
-        if values is not None:
-            if where == "the record":
-                planted = pickle.dumps({k: payload for k in values})
-            else:  # under the keys the build looks up: each value is unpickled on its own
-                planted = pack_values({k: pickle.dumps(payload) for k in values})
-            # One frame (seal, length, body), sealed as the record's own are: as if the planter
-            # had the user's key, which leaves only the unpickler to refuse it.
-            entry.write_bytes(b"%s %d\n" % (seal(planted), len(planted)) + planted)
-            records += 1
-    assert records == 1
+    entry = built / DIRECTORY / (name := memo_entry("schemas/memory_tools.yaml"))[:2] / name
+    _, _, body = entry.read_bytes().partition(b"\n")
+    stored = pickle.loads(body)
+    assert stored  # the keys the build looks up, each value planted
+    planted = pickle.dumps({k: pickle.dumps(_Planted(str(sentinel))) for k in stored})
+    entry.write_bytes(hashlib.sha256(planted).hexdigest().encode() + b"\n" + planted)
     (built / "generated").rename(tmp_path / "first_output")
     result = run(built, "build")
     assert result.returncode == 0, output(result)
     assert not sentinel.exists()
     assert tree(built / "generated") == reference
-
-
-def test_the_record_of_tools_with_typed_results_is_read_back(tmp_path: Path) -> None:
-    # Every IR class a record holds must be one the reader allows, or the whole record is
-    # dropped and every tool is checked again on every build (slow, and silent).
-    cache = BuildCache(tmp_path / DIRECTORY)
-    catalog, _ = check_catalog(BUNDLED / "memory_tools.yaml", BUNDLED, cache=cache)
-    assert any(tool.result is not None for tool in catalog.tools)
-    written = ToolResults(cache, "memory_tools.yaml")
-    assert written.old
-    tools = [
-        unpickled(value) for entry, value in written.old.items() if entry.startswith("tool-ir\0")
-    ]
-    assert len(tools) == 4 and all(isinstance(tool, Tool) for tool in tools)
-    assert [tool.wire_name for tool in tools if tool.result is not None] == ["search_files"]
-    # Beside each, its head: what a rebuild reads of a tool it does not make again.
-    heads = [
-        unpickled(value)[0] for entry, value in written.old.items() if entry.startswith("tool\0")
-    ]
-    assert {h["wire_name"]: (h["wants"], h["class_slots"]) for h in heads} == {
-        tool.wire_name: (tool.wants, tool.class_slots) for tool in tools
-    }
-    assert ("SearchFilesArgs", "SearchFilesResult") in [class_names(tool) for tool in catalog.tools]
-
-
-def _output() -> ToolOutput:
-    finding = Finding(("properties", "q"), "cannot say minLength", "CG102")
-    return ToolOutput(
-        b"X = 1\n",
-        {"MCP_TOOLS": '  {"a": "é\\n"}'.encode()},
-        (("MCP", finding),),
-        b"# q\n",
-        "## q\n",
-        False,
-    )
-
-
-def test_a_tools_record_gives_back_its_output() -> None:
-    record = _output().record()
-    output = ToolOutput.from_record(record)
-    assert output == _output()
-    # Its files' bytes are slices of the record, read as they are.
-    assert output is not None and isinstance(output.module, memoryview)
-    assert output.module.obj is record
-
-
-def _record(*rest: object, texts: tuple[bytes, ...] = (b"X = 1\n", b"# q\n", b"  {}")) -> bytes:
-    pickled = pickle.dumps(rest)
-    return b"%d\n" % len(pickled) + pickled + b"".join(texts)
-
-
-SIZES = [6, 4, 4]
-
-
-@pytest.mark.parametrize(
-    "record",
-    [
-        b"",
-        b"X = 1\n",
-        b"9999\n" + pickle.dumps(([], "## q\n", False, ["MCP_TOOLS"], SIZES)),  # cut short
-        b"3\nabcX = 1\n",  # no pickle
-        _record([], "## q\n", False, ["MCP_TOOLS"]),  # no sizes
-        _record([], "## q\n", 1, ["MCP_TOOLS"], SIZES),  # a legend flag that is no bool
-        _record([], b"## q\n", False, ["MCP_TOOLS"], SIZES),  # a section that is no text
-        _record({}, "## q\n", False, ["MCP_TOOLS"], SIZES),  # findings not a list
-        _record([1], "## q\n", False, ["MCP_TOOLS"], SIZES),
-        _record([("MCP", ("p",), 1, "CG201")], "## q\n", False, ["MCP_TOOLS"], SIZES),
-        _record([("MCP", "p", "m", "CG201")], "## q\n", False, ["MCP_TOOLS"], SIZES),  # path
-        _record([("MCP", (None, 1.5), "m", "CG201")], "## q\n", False, ["MCP_TOOLS"], SIZES),
-        _record([], "## q\n", False, [1], SIZES),  # a constant's name that is no text
-        _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4]),  # a size missing
-        _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4, 5]),  # sizes past the end
-        _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4, 3]),  # bytes after the files
-        _record([], "## q\n", False, ["MCP_TOOLS"], [6, 4, "4"]),
-        _record([], "## q\n", False, ["MCP_TOOLS"], [7, -1, 4]),
-    ],
-)
-def test_a_tools_record_codegen_did_not_write_is_not_used(record: bytes) -> None:
-    # Its digest matching (tests above), a record of another shape is made again, never read.
-    assert ToolOutput.from_record(record) is None
-
-
-def test_a_record_of_the_right_shape_is_read() -> None:
-    # The cases above fail for the reason each names: the same record with each put right reads.
-    output = ToolOutput.from_record(_record([], "## q\n", False, ["MCP_TOOLS"], SIZES))
-    assert output is not None
-    assert (bytes(output.module), output.section, output.shares) == (b"X = 1\n", "## q\n", False)
-    assert {k: bytes(v) for k, v in output.entries.items()} == {"MCP_TOOLS": b"  {}"}
-
-
-def test_a_planted_slot_removes_nothing_outside_the_cache(built: Path, tmp_path: Path) -> None:
-    # A slot names the entry a newer codegen removes: one that names a path instead is ignored.
-    victim = built / "victim.txt"
-    victim.write_text("keep me", encoding="utf-8")
-    slots = list((built / DIRECTORY / "slots").iterdir())
-    assert len(slots) == 3
-    for slot in slots:  # an absolute path: joined to the cache's directory, it would reach it
-        slot.write_text(str(victim), encoding="ascii")
-    _edit_memory_search(built)
-    assert run(built, "build").returncode == 0
-    assert victim.read_text(encoding="utf-8") == "keep me"
-    assert all(len(slot.read_text(encoding="ascii")) == 64 for slot in slots)
 
 
 def test_an_entry_made_elsewhere_is_not_read(built: Path, tmp_path: Path) -> None:
@@ -256,17 +134,10 @@ def test_an_entry_made_elsewhere_is_not_read(built: Path, tmp_path: Path) -> Non
     # build makes what it would make without them.
     reference = fresh_tree(built, tmp_path)
     for entry in entries(built):
-        if entry.parent.name == "slots":
-            continue  # not entries: the names of the current ones
-        head, _, body = entry.read_bytes().partition(b"\n")
-        sealed, _, length = head.partition(b" ")  # a record's frame also says its length
+        sealed, _, body = entry.read_bytes().partition(b"\n")
         assert sealed == seal(body) != hashlib.sha256(body).hexdigest().encode()
-        if length:
-            assert int(length) == len(body)  # the record is one frame here
         body = body.replace(b"memory_tools", b"memory_toolz")  # the same length: still whole
-        digest = hashlib.sha256(body).hexdigest().encode()
-        head = b"%s %d" % (digest, len(body)) if length else digest
-        entry.write_bytes(head + b"\n" + body)
+        entry.write_bytes(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
     result = run(built, "build", "--check")
     assert result.returncode == 0, output(result)
     (built / "generated").rename(tmp_path / "first_output")
@@ -301,64 +172,3 @@ def test_the_key_that_seals_entries_is_the_users_own(tmp_path: Path) -> None:
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the cache home should be", encoding="utf-8")
     assert key_with(blocked) != key_with(blocked)  # no home for a key: one a process
-
-
-@pytest.fixture
-def mapping(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BuildCache:
-    """A cache whose records are mapped whatever their size, and one record in it ("ab…")."""
-    monkeypatch.setattr(codegen.cache, "MAP_FROM", 1)
-    cache = BuildCache(tmp_path)
-    assert cache.put_frame(RECORD, b"first", alone=True)
-    return cache
-
-
-RECORD = "ab" + "0" * 62
-
-
-def test_a_record_is_read_as_it_was_when_written_again_meanwhile(mapping: BuildCache) -> None:
-    # A large record is read mapped (POSIX): its bytes must not change under the build that reads
-    # them. Written again whole, it is a new file; a frame added goes past what was read.
-    cache, entry = mapping, RECORD
-    (frame,), whole = cache.get_frames(entry)
-    assert (bytes(frame), whole) == (b"first", True)
-    assert isinstance(frame.obj, mmap.mmap) == (os.name == "posix")
-    assert cache.put_frame(entry, b"second", alone=False)
-    assert cache.put_frame(entry, b"third", alone=True)
-    assert bytes(frame) == b"first"
-    assert [bytes(f) for f in cache.get_frames(entry)[0]] == [b"third"]
-
-
-def test_an_empty_record_is_no_frame(tmp_path: Path) -> None:
-    cache = BuildCache(tmp_path)
-    entry = "cd" + "0" * 62
-    (tmp_path / entry[:2]).mkdir()
-    (tmp_path / entry[:2] / entry).write_bytes(b"")
-    assert cache.get_frames(entry) == ([], True)
-
-
-def test_a_record_that_cannot_be_mapped_is_read(
-    mapping: BuildCache, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def no_room(*args: object, **kwargs: object) -> mmap.mmap:
-        raise OSError(12, "Cannot allocate memory")
-
-    monkeypatch.setattr(mmap, "mmap", no_room)
-    (frame,), whole = mapping.get_frames(RECORD)
-    assert (bytes(frame), whole, type(frame.obj)) == (b"first", True, bytes)
-
-
-def test_records_mapped_at_once_hold_few_file_descriptors(
-    mapping: BuildCache, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A mapping keeps a descriptor open while a slice of it lives (before Python 3.13): a build of
-    # hundreds of catalogs holds slices of every record, and must not run out of descriptors.
-    monkeypatch.setattr(codegen.cache, "MAPPED_AT_ONCE", 4)
-    cache = mapping
-    entries = [f"{n:02x}" + "0" * 62 for n in range(40)]
-    for entry in entries:
-        assert cache.put_frame(entry, entry.encode(), alone=True)
-    before = len(os.listdir("/dev/fd"))  # this process's descriptors (Linux, macOS)
-    held = [cache.get_frames(entry)[0][0] for entry in entries]
-    assert [bytes(frame) for frame in held] == [entry.encode() for entry in entries]
-    assert sum(isinstance(frame.obj, mmap.mmap) for frame in held) >= 4
-    assert len(os.listdir("/dev/fd")) - before <= 4

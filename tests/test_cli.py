@@ -8,6 +8,7 @@ what only a process shows (a first build, a failed build's exit, stdin, usage er
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -26,9 +27,12 @@ import codegen.build
 from codegen import runtime
 from codegen.build import build
 from codegen.cache import DIRECTORY, BuildCache
-from codegen.catalog.reuse import ToolResults, pack_values, unpickled
+from codegen.catalog.load import LoadedCatalog
 from codegen.diagnostics import CatalogError
+from codegen.memo import Memo, memo_entry
 from codegen.python.render import INTEGRATIONS
+from codegen.tool_outputs import ToolOutput
+from codegen.workers import Mapper
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = ROOT / "schemas"
@@ -967,25 +971,22 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     cache = built / ".codegen_cache"
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     entries = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # The catalog's record (added to by the next build): its tools' items as read, their
+    # The catalog's memo (written again by the next build): its tools' items as read, their
     # validation and normalization results, each tool's output (its module, payload entries and
-    # docs page) and the formatted bodies of the modules made from the whole catalog; the
-    # package's record (replaced by the next build), a head that refers to the tools' outputs
-    # and the other files' texts; the check of update_config's examples; and the slots that name
-    # the current record and package entries (a newer codegen removes what they name).
-    assert len(entries) == 7
-    entry = ToolResults(BuildCache(cache), "schemas/memory_tools.yaml").entry
-    record = cache / entry[:2] / entry
-    size = record.stat().st_size
+    # docs page), the formatted bodies of the modules made from the whole catalog and its
+    # package (the other files' bytes, the tools' by their outputs' keys); and the check of
+    # update_config's examples.
+    assert len(entries) == 2
+    entry = memo_entry("schemas/memory_tools.yaml")
+    memo = cache / entry[:2] / entry
+    size = memo.stat().st_size
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     now = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # Nothing new beside them (memory.search has no examples to check again): the catalog's
-    # record has a frame more, with the edited tool's results and output and the formatted bodies
-    # that changed, smaller than what it had; the package's two entries, named by the catalog's
-    # bytes, are new ones, and the last build's are gone.
-    assert record in now and len(now - entries) == 2 and len(now) == len(entries)
-    assert size < record.stat().st_size < 2 * size
+    # Nothing new beside them (memory.search has no examples to check again): the catalog's memo
+    # holds what this build used, the edited tool's in place of what it was.
+    assert now == entries
+    assert size / 2 < memo.stat().st_size < 2 * size
     with_cache = tree(built / "generated")
 
     fresh = tmp_path / "fresh"
@@ -1004,7 +1005,7 @@ def test_an_unchanged_catalog_is_not_read_again_and_keeps_its_warnings(
     first = build([project / "schemas"], project, cache)
     assert len(front_end_warnings("\n".join(str(w) for w in first.warnings))) == 2
 
-    def unread(path: Path, root: Path, record: object) -> None:
+    def unread(path: Path, root: Path, each: object) -> None:
         raise AssertionError(f"{path} was read again")
 
     monkeypatch.setattr(codegen.build, "load_catalog", unread)
@@ -1026,10 +1027,10 @@ def test_a_catalog_saved_while_it_is_read_is_cached_under_what_was_read(
     cache = BuildCache(project / DIRECTORY)
     real = codegen.build.load_catalog
 
-    def saved_meanwhile(path: Path, root: Path, record: object) -> object:
+    def saved_meanwhile(path: Path, root: Path, each: Mapper) -> LoadedCatalog:
         # An editor saves between the cache lookup and the read that builds.
         path.write_text(after, encoding="utf-8")
-        return real(path, root, record)
+        return real(path, root, each)
 
     monkeypatch.setattr(codegen.build, "load_catalog", saved_meanwhile)
     edited = build([source], project, cache)
@@ -1041,36 +1042,26 @@ def test_a_catalog_saved_while_it_is_read_is_cached_under_what_was_read(
     assert build([source], project, cache) == edited
 
 
-@pytest.mark.parametrize(
-    "damage",
-    [
-        b"{not a pickle",
-        pickle.dumps({"files": []}),
-        pickle.dumps({"name": "x"}),
-        pickle.dumps({"files": {"a": 1}, "warnings": []}),
-        pickle.dumps(["a list"]),
-        None,
-    ],
-)
-def test_a_damaged_cache_is_built_again(project: Path, damage: bytes | None) -> None:
+@pytest.mark.parametrize("damage", ["outputs gone", "truncated", "not sealed"])
+def test_a_damaged_cache_is_built_again(project: Path, damage: str) -> None:
     (project / "schemas" / "contacts.yaml").write_text(WARNINGS_CATALOG, encoding="utf-8")
     cache = BuildCache(project / DIRECTORY)
     first = build([project / "schemas"], project, cache)
-    entries = [
-        p for p in (project / DIRECTORY).rglob("*") if p.is_file() and p.name != ".gitignore"
-    ]
-    # An entry is its seal, a line, and its bytes (tests/test_cache_integrity.py).
-    bodies = {p: p.read_bytes().partition(b"\n")[2] for p in entries}
-    # A package's head: the digest of the catalog's bytes, a line, then a pickle.
-    heads = [p for p in entries if bodies[p][64:67] == b"\n\x80\x05"]
-    assert len(heads) == 2  # one package a catalog
-    for head in heads:
-        if damage is None:  # the tools' outputs the package's record refers to are gone
-            record = ToolResults(cache, unpickled(bodies[head][65:])["source"])
-            kept = {k: v for k, v in record.old.items() if not k.startswith("output\0")}
-            cache.put_frame(record.entry, pack_values(kept), alone=True)
-        else:  # sealed as this user's, under the catalog's digest: a head codegen did not write
-            cache.put_bytes(head.name, bodies[head][:65] + damage)
+    for source in ("schemas/contacts.yaml", "schemas/memory_tools.yaml"):
+        memo = Memo(cache, source)
+        assert memo.stored  # one memo a catalog
+        if damage == "outputs gone":  # the tools' outputs its package refers to
+            outputs = [k for k in memo.stored if isinstance(memo.get(k), ToolOutput)]
+            assert outputs
+            kept = {k: v for k, v in memo.stored.items() if k not in outputs}
+            cache.put_bytes(memo.entry, pickle.dumps(kept, 5))
+        else:
+            stored = project / DIRECTORY / memo.entry[:2] / memo.entry
+            sealed, _, body = stored.read_bytes().partition(b"\n")
+            if damage == "truncated":
+                stored.write_bytes(sealed + b"\n" + body[: len(body) // 2])
+            else:  # sealed by a digest anyone can compute, not the user's key
+                stored.write_bytes(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
     assert build([project / "schemas"], project, cache) == first
 
 

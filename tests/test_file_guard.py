@@ -302,6 +302,7 @@ def test_a_link_met_while_a_watch_stores_its_build_is_said_and_the_watch_goes_on
     from codegen.build import build
     from codegen.cache import BuildCache
     from codegen.cli import _finish
+    from codegen.memo import memo_entry
     from codegen.memory import BuildMemory
 
     monkeypatch.chdir(tmp_path)
@@ -309,12 +310,13 @@ def test_a_link_met_while_a_watch_stores_its_build_is_said_and_the_watch_goes_on
     memory = BuildMemory()
     build([tmp_path / "memory_tools.yaml"], tmp_path, BuildCache(tmp_path / CACHE), memory=memory)
     assert memory.later
-    shutil.rmtree(tmp_path / CACHE / "slots")
-    (tmp_path / CACHE / "slots").symlink_to(outside)
+    folder = memo_entry("memory_tools.yaml")[:2]  # where the catalog's memo is written
+    shutil.rmtree(tmp_path / CACHE / folder, ignore_errors=True)
+    (tmp_path / CACHE / folder).symlink_to(outside)
     before = snapshot(outside)
     _finish(memory)
     assert capsys.readouterr().err == (
-        f"codegen: {CACHE}/slots {REFUSED} (while storing the build in the cache)\n"
+        f"codegen: {CACHE}/{folder} {REFUSED} (while storing the build in the cache)\n"
     )
     assert snapshot(outside) == before
 

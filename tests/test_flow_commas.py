@@ -15,7 +15,6 @@ import pytest
 
 from codegen.catalog import load
 from codegen.catalog.load import load_catalog
-from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import warning
 
 PLACES = {
@@ -61,14 +60,15 @@ def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 @pytest.mark.parametrize("by_items", [False, True], ids=["whole", "by items"])
 @pytest.mark.parametrize("place", PLACES)
 def test_a_comma_that_ends_a_plain_value_is_named_as_the_cause(
-    tmp_path: Path, parser: str, place: str, by_items: bool
+    tmp_path: Path, parser: str, place: str, by_items: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text, path = PLACES[place]
     source = tmp_path / "c.yaml"
     source.write_text(HEAD + text.replace("CUT", CUT), encoding="utf-8")
     line = (HEAD + text).splitlines().index(next(x for x in text.splitlines() if "CUT" in x)) + 1
-    record = ToolResults(None, "c.yaml") if by_items else None
-    loaded = load_catalog(source, tmp_path, record)
+    if not by_items:
+        monkeypatch.setattr(load, "_read_by_items", lambda *_: None)
+    loaded = load_catalog(source, tmp_path)
     expected = warning(
         "c.yaml",
         line,

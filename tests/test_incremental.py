@@ -2,19 +2,22 @@
 cache gives: the same files, byte for byte, and the same findings (file, line, path, message,
 level, code).
 
-Two ways in: a run of random edits of a corpus catalog (a tool changed, added, removed or moved, a
-tool made invalid, two tools whose Python names collide, a name given twice), and hypothesis's
-edits of a small JSON catalog whose findings must also name each tool where it now is (cached
-payload findings are kept relative to their tool, so a stale `tools[2]` would fail here)."""
+Two ways in: a run of random edits of a corpus catalog (a tool changed, added, removed, moved or
+renamed, a tool made invalid, two tools whose Python names collide, a name given twice, a
+catalog-level field changed), and hypothesis's edits of a small JSON catalog whose findings must
+also name each tool where it now is (cached findings are kept relative to their tool, so a stale
+`tools[2]` would fail here). Issue 38 item 1 moved the cache out of the stages into the build's
+memo (`codegen/memo.py`); these tests hold that it changed nothing a build gives."""
 
 from __future__ import annotations
 
 import copy
 import dataclasses
 import json
-import pickle
+import os
 import random
-from itertools import pairwise
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +28,15 @@ from hypothesis import strategies as st
 
 import codegen.build
 import codegen.cache
-import codegen.catalog.reuse
 import codegen.catalog.wild
-import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
-from codegen.build import BuildResult, build, check_catalog
+from codegen.build import LISTED, BuildResult, build, check_catalog
 from codegen.cache import BuildCache
 from codegen.catalog.ir import Tool
 from codegen.diagnostics import CODES, CatalogError, Diagnostic
+from codegen.memo import Memo, memo_entry
 from codegen.memory import BuildMemory
-from codegen.python.module_names import class_names
-from codegen.python.render import render_handlers, render_init, render_tool
+from codegen.python.render import render_handlers, render_init
 from codegen.text.docs import render_index
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +58,9 @@ def _unenforced() -> dict[str, Any]:
 
 def _edit(rng: random.Random, data: dict[str, Any], step: int) -> str:
     tools = data["tools"]
-    choice = rng.choice(["change", "add", "remove", "move", "invalid", "collide", "duplicate"])
+    choice = rng.choice(
+        ["change", "add", "remove", "move", "rename", "invalid", "collide", "duplicate", "catalog"]
+    )
     if choice == "change":
         tool = rng.choice(tools)
         properties = tool["parameters"].setdefault("properties", {})
@@ -79,6 +82,11 @@ def _edit(rng: random.Random, data: dict[str, Any], step: int) -> str:
                 rng.randrange(len(tools)),
                 {"name": name, "description": "Add.", "parameters": parameters},
             )
+    elif choice == "rename":
+        rng.choice(tools)["name"] += f"_renamed{step}"
+    elif choice == "catalog":  # a field of the catalog's own, which every listing file shows
+        field = rng.choice(["title", "description", "version"])
+        data[field] = f"{field} {step}"
     elif choice == "duplicate":
         tools.append(copy.deepcopy(rng.choice(tools)))
     return choice
@@ -106,16 +114,18 @@ def _outcome(
 def test_a_cached_rebuild_after_each_edit_equals_a_build_without_the_cache(
     seed: int, watching: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Watching, one process builds each time with the memory of its last build: the record it
+    # Watching, one process builds each time with the memory of its last build: the memo it
     # wrote and the values it read are taken from there (codegen/memory.py), not the disk.
     read_from_disk: list[str] = []
-    get_frames = BuildCache.get_frames
+    get_bytes = BuildCache.get_bytes
+    memo = memo_entry("catalog/bench_tools.yaml")
 
     def spy(self: BuildCache, entry: str) -> Any:
-        read_from_disk.append(entry)
-        return get_frames(self, entry)
+        if entry == memo:
+            read_from_disk.append(entry)
+        return get_bytes(self, entry)
 
-    monkeypatch.setattr(BuildCache, "get_frames", spy)
+    monkeypatch.setattr(BuildCache, "get_bytes", spy)
     rng = random.Random(seed)
     source = tmp_path / "catalog" / "bench_tools.yaml"
     source.parent.mkdir()
@@ -123,7 +133,7 @@ def test_a_cached_rebuild_after_each_edit_equals_a_build_without_the_cache(
     memory = BuildMemory() if watching else None
     data = _start()
     done = []
-    for step in range(7):
+    for step in range(9):
         if step:
             done.append(_edit(rng, data, step))
         source.write_text(yaml.safe_dump(data, sort_keys=False, width=100), encoding="utf-8")
@@ -136,11 +146,11 @@ def test_a_cached_rebuild_after_each_edit_equals_a_build_without_the_cache(
                 tool["description"] = tool["description"] or "Fixed."
             names = [t["name"] for t in data["tools"]]
             data["tools"] = [t for i, t in enumerate(data["tools"]) if t["name"] not in names[:i]]
-    assert {"change", "move"} & set(done), done
+    assert {"change", "move", "rename", "catalog"} & set(done), done
     if watching:
         assert len(read_from_disk) == 1  # by the first build only
     else:
-        assert len(read_from_disk) == 7
+        assert len(read_from_disk) == 9
 
 
 def small_tool(n: int) -> dict[str, Any]:
@@ -163,7 +173,7 @@ def small_tool(n: int) -> dict[str, Any]:
 
 
 EDITS = st.lists(
-    st.tuples(st.sampled_from(["move", "add", "remove", "change"]), st.integers(0, 50)),
+    st.tuples(st.sampled_from(["move", "add", "remove", "change", "rename"]), st.integers(0, 50)),
     min_size=1,
     max_size=3,
 )
@@ -184,6 +194,8 @@ def edited(tools: list[dict[str, Any]], edits: list[tuple[str, int]]) -> list[di
             tools.pop(i)
         elif what == "change":
             tools[i] = {**tools[i], "description": tools[i]["description"] + " Changed."}
+        elif what == "rename":  # a name of its own: renamed twice, it grows
+            tools[i] = {**tools[i], "name": f"{tools[i]['name']}_r{k}"}
     return tools
 
 
@@ -197,6 +209,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 )
 @given(EDITS, st.booleans())
 @example([("add", 1), ("add", 0)], False)  # two tools added: each with a name of its own
+@example([("rename", 1), ("move", 7)], True)  # renamed, then moved below another
 def test_cached_and_uncached_builds_agree_after_edits(
     project: Path, edits: list[tuple[str, int]], indented: bool
 ) -> None:
@@ -250,34 +263,6 @@ def test_a_tool_is_made_again_only_when_its_definition_changed(
     assert changed == build([source], tmp_path, BuildCache(None))
 
 
-def test_a_rebuild_reads_the_whole_ir_only_of_the_tools_a_stage_needs_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A tool the last build normalized comes back as its head (`StoredTool`); its kinds are
-    # unpickled only when a stage reads them. Here the prompts' two example calls, made from the
-    # first two tools' parameters, are the only such reads; the changed tool is normalized anew.
-    read: list[str] = []
-    whole = codegen.catalog.reuse.StoredTool.whole
-
-    def counted(tool: codegen.catalog.reuse.StoredTool) -> Any:
-        if "_whole" not in tool.__dict__:
-            read.append(tool.wire_name)
-        return whole(tool)
-
-    monkeypatch.setattr(codegen.catalog.reuse.StoredTool, "whole", counted)
-    source = tmp_path / "cat.json"
-    cache = BuildCache(tmp_path / ".cache")
-    tools = [small_tool(n) for n in range(8)]
-    source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
-    build([source], tmp_path, cache)
-    assert read == []
-    tools[5] = {**tools[5], "description": "Changed, and still long enough."}
-    source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
-    rebuilt = build([source], tmp_path, cache)
-    assert read == ["tool_0", "tool_1"]
-    assert rebuilt == build([source], tmp_path, BuildCache(None))
-
-
 def test_a_tool_whose_item_is_unchanged_is_not_read_by_the_wild_reader_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -306,43 +291,31 @@ def test_a_tool_whose_item_is_unchanged_is_not_read_by_the_wild_reader_again(
     assert rebuilt == build([source], tmp_path, BuildCache(None))
 
 
-def test_a_stored_tool_reads_as_its_whole_ir_and_pickles_as_it(tmp_path: Path) -> None:
-    source = tmp_path / "cat.json"
-    source.write_text(json.dumps({"name": "cat", "tools": [small_tool(1)]}), encoding="utf-8")
-    cache = BuildCache(tmp_path / ".cache")
-    made, _ = check_catalog(source, tmp_path, cache=cache)
-    again, _ = check_catalog(source, tmp_path, cache=cache)
-    assert made is not None and again is not None
-    (fresh,), (stored,) = made.tools, again.tools
-    assert type(fresh) is Tool and isinstance(stored, codegen.catalog.reuse.StoredTool)
-    assert class_names(stored) == class_names(fresh) == ("Tool1Args", None)
-    assert "_whole" not in stored.__dict__
-    # Its kinds (read from the record) and its place (where it is now) make the same module.
-    assert render_tool("cat.json", stored) == render_tool("cat.json", fresh)
-    assert (stored.line, stored.path, stored.lines) == (fresh.line, fresh.path, fresh.lines)
-    copied = pickle.loads(pickle.dumps(stored, 5))
-    assert type(copied) is Tool
-    assert render_tool("cat.json", copied) == render_tool("cat.json", fresh)
+class _OnlyListed:
+    """A tool of which nothing can be read but `build.LISTED` and what its module's names are
+    named from (`build._exported`, which the listing's key holds)."""
+
+    READ = (*LISTED, "wants", "class_slots")
+
+    def __init__(self, tool: Tool) -> None:
+        self._tool = tool
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self.READ:
+            raise AssertionError(f"a file that lists every tool read a tool's {name}")
+        return getattr(self._tool, name)
 
 
-def test_the_files_listing_every_tool_read_only_the_tools_heads(tmp_path: Path) -> None:
-    # What `build._listing_inputs` keys them by: a tool whose whole IR cannot be read (its
-    # loader fails) lists the same. The bundled catalogs hold results, examples and aliases.
+def test_the_files_listing_every_tool_read_only_the_listed_fields() -> None:
+    # What `build._listing_inputs` keys them by: a tool of which only those fields can be read
+    # lists the same. The bundled catalogs hold results, examples and aliases.
     for source in sorted((ROOT / "schemas").glob("*.yaml")):
         catalog, _ = check_catalog(source, ROOT)
         assert catalog is not None
-        place = (1, "tools[0]", {})
-
-        def unreadable() -> Tool:
-            raise AssertionError("a file that lists every tool read more than a tool's head")
-
-        heads = tuple(
-            codegen.catalog.reuse.StoredTool(codegen.catalog.reuse.head(t), place, unreadable)
-            for t in catalog.tools
-        )
-        only_heads = dataclasses.replace(catalog, tools=heads)
+        listed = tuple(_OnlyListed(tool) for tool in catalog.tools)
+        only_listed = dataclasses.replace(catalog, tools=listed)
         for render in (render_init, render_handlers, render_index):
-            assert render(only_heads) == render(catalog)
+            assert render(only_listed) == render(catalog)
 
 
 def test_a_tool_edited_below_its_head_leaves_the_files_listing_every_tool_unmade(
@@ -373,13 +346,10 @@ def test_a_tool_edited_below_its_head_leaves_the_files_listing_every_tool_unmade
         assert rebuilt == build([source], tmp_path, BuildCache(None))
 
 
-def test_the_cache_stays_bounded_over_many_edits(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Each build adds a frame to the catalog's record and replaces its package's entries: the
-    # record is written again whole once stale values outweigh live ones (no slack here, so that
-    # a few edits of a small catalog show it), and nothing else accumulates.
-    monkeypatch.setattr(codegen.catalog.reuse, "_SLACK", 0)
+def test_the_cache_stays_bounded_over_many_edits(tmp_path: Path) -> None:
+    # Each build writes the catalog's memo again with what it used: edits add nothing that stays,
+    # and nothing else accumulates (the examples' checks are by the tools' definitions, which
+    # these edits leave alone).
     source = tmp_path / "memory_tools.yaml"
     text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
     cache = BuildCache(tmp_path / ".cache")
@@ -388,22 +358,15 @@ def test_the_cache_stays_bounded_over_many_edits(
         found = (tmp_path / ".cache").rglob("*")
         return {p.name: p.stat().st_size for p in found if p.is_file() and p.name != ".gitignore"}
 
-    record = codegen.catalog.reuse.ToolResults(cache, source.name).entry
+    memo = memo_entry(source.name)
     first: dict[str, int] = {}
-    record_sizes: list[int] = []
     for edit in range(12):
         source.write_text(text.replace("Find passages", f"Find {edit} passages"), encoding="utf-8")
         build([source], tmp_path, cache)
         now = sizes()
         first = first or now
-        record_sizes.append(now[record])
-        # The record added to; the package's two entries named by the catalog's new bytes, the
-        # last build's removed: as many entries as the first build left.
-        assert record in now and len(now) == len(first)
-    assert first[record] < max(record_sizes) <= 3 * first[record]
-    # Written again whole at least once: smaller than after the build before (whichever build of
-    # the twelve that is, which depends on how large the package's files are).
-    assert any(after < before for before, after in pairwise(record_sizes)), record_sizes
+        assert now.keys() == first.keys() and memo in now
+        assert first[memo] / 2 < now[memo] < 2 * first[memo]
 
 
 @pytest.mark.parametrize("reply", sorted((ROOT / "tests" / "fixtures" / "mcp").glob("*.json")))
@@ -426,23 +389,76 @@ def test_an_edited_mcp_reply_builds_from_the_cache_as_without_it(
     assert any("Edited." in text for text in cached.files.values())
 
 
-def test_a_new_codegen_removes_the_records_an_older_one_made(
+def test_a_new_codegen_leaves_nothing_of_the_last_ones_memo(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Every entry's key holds the generator's digest, so another codegen never reads the last
-    # one's records: its first build removes them (slots name each catalog's current entries).
+    # Every key holds the generator's digest, so another codegen never reads the last one's
+    # values: its first build writes the catalog's memo again, in the same entry, with its own.
     source = tmp_path / "memory_tools.yaml"
     source.write_text((ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8"))
     cache = BuildCache(tmp_path / ".cache")
-
-    def entries() -> set[str]:
-        return {p.name for p in (tmp_path / ".cache").glob("??/*")}
-
     build([source], tmp_path, cache)
-    first = entries()
+    first = Memo(cache, source.name).stored
     monkeypatch.setattr(codegen.cache, "generator_digest", lambda: "another codegen")
     build([source], tmp_path, cache)
-    second = entries()
-    # The catalog's record and its package's two entries are replaced; the examples' check (a
-    # few bytes a tool) is made again beside the old one.
-    assert len(first - second) == 3 and len(second - first) == 4
+    second = Memo(cache, source.name).stored
+    assert first and second and not first.keys() & second.keys()
+    assert len(first) == len(second)
+
+
+# A build in a process of its own, with the cache beside the catalog: the items of each function
+# a stage maps through the memo are counted when the memo makes them again (`map_in_workers`).
+_COUNTED_BUILD = """
+import collections, sys
+from pathlib import Path
+import codegen.memo
+from codegen.build import build
+from codegen.cache import BuildCache
+made = collections.Counter()
+real = codegen.memo.map_in_workers
+def counted(function, items, **options):
+    made[function.__qualname__] += len(items)
+    return real(function, items, **options)
+codegen.memo.map_in_workers = counted
+root = Path(sys.argv[1])
+build([root / sys.argv[2]], root, BuildCache(root / ".cache"))
+print(dict((name, n) for name, n in made.items() if n))
+"""
+
+
+def test_a_memo_is_read_back_by_another_process(tmp_path: Path) -> None:
+    """Issue 38 item 1: a memo's keys are the `repr` of each stage's items, which must be the same
+    in every process (no set, whose order follows the process's string hashes; no object's
+    address): a rebuild in a new process, with another hash seed, after an edit outside every
+    tool (a comment above them, which moves them all a line down), makes nothing again; after a
+    tool's edit, that tool's share alone."""
+    source = tmp_path / "memory_tools.yaml"
+    text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
+    source.write_text(text, encoding="utf-8")
+
+    def made(seed: str) -> dict[str, int]:
+        done = subprocess.run(
+            [sys.executable, "-c", _COUNTED_BUILD, str(tmp_path), source.name],
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        counts: dict[str, int] = json.loads(done.stdout.replace("'", '"'))
+        return counts
+
+    first = made("1")
+    assert first["make_output"] == first["_normalize_alone"] == 4
+    text = "# a comment, outside every tool\n" + text
+    source.write_text(text, encoding="utf-8")
+    assert made("2") == {}
+    source.write_text(text.replace("Find passages", "Find the passages"), encoding="utf-8")
+    again = made("3")
+    assert again == {
+        "_item": 1,
+        "_read_alone": 1,
+        "_tool_findings": 1,
+        "_normalize_alone": 1,
+        "make_output": 1,
+        "_listing_body": 3,  # the files listing every tool show its description
+    }, again

@@ -1,6 +1,6 @@
 """A catalog read a tool's item at a time (`catalog/items.py`), YAML or JSON, gives what
 reading it whole gives: the same data, line map and problems, whether each item is read now or
-taken from the last build's record; and a text whose lines cannot be cut safely is read whole."""
+taken from the last build's memo; and a text whose lines cannot be cut safely is read whole."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from codegen.cache import BuildCache
 from codegen.catalog import load
 from codegen.catalog.items import split_json, split_yaml
 from codegen.catalog.load import LoadedCatalog, load_catalog
-from codegen.catalog.reuse import ToolResults
 from codegen.catalog.wild import read_wild
 from codegen.diagnostics import CatalogError
+from codegen.memo import Memo
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,9 +41,16 @@ def every_line(loaded: LoadedCatalog) -> dict[Any, int]:
     return found
 
 
+def load_whole(source: Path, root: Path) -> LoadedCatalog:
+    """The catalog read whole, as a text that cannot be cut into items is."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(load, "_read_by_items", lambda *_: None)
+        return load_catalog(source, root)
+
+
 def whole(source: Path) -> tuple[Any, ...] | list[str]:
     try:
-        loaded = load_catalog(source, source.parent)
+        loaded = load_whole(source, source.parent)
     except CatalogError as exc:
         return [str(d) for d in exc.diagnostics]
     assert loaded.tool_keys == ()
@@ -51,12 +58,12 @@ def whole(source: Path) -> tuple[Any, ...] | list[str]:
 
 
 def by_items(source: Path, cache: BuildCache) -> tuple[Any, ...] | list[str]:
-    record = ToolResults(cache, source.name)
+    memo = Memo(cache, source.name)
     try:
-        loaded = load_catalog(source, source.parent, record)
+        loaded = load_catalog(source, source.parent, memo)
     except CatalogError as exc:
         return [str(d) for d in exc.diagnostics]
-    record.save()
+    memo.save()
     data = loaded.data if isinstance(loaded.data, dict) else {}
     tools = data.get("tools", data.get("result", {}).get("tools"))  # an MCP reply's under result
     assert loaded.tool_keys == () or len(loaded.tool_keys) == len(tools or ())
@@ -72,11 +79,11 @@ def by_items(source: Path, cache: BuildCache) -> tuple[Any, ...] | list[str]:
 def assert_read_alike(source: Path, cache: BuildCache) -> None:
     expected = whole(source)
     assert by_items(source, cache) == expected  # items composed now
-    assert by_items(source, cache) == expected  # items from the record
+    assert by_items(source, cache) == expected  # items from the memo
 
 
 def items_reused(source: Path, cache: BuildCache) -> bool:
-    """Whether the text is read a tool's item at a time, each item from the record (only the
+    """Whether the text is read a tool's item at a time, each item from the memo (only the
     header is composed)."""
     composed: list[str] = []
     real = load._clean_piece
@@ -89,7 +96,7 @@ def items_reused(source: Path, cache: BuildCache) -> bool:
     is_json = source.suffix == ".json"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(load, "_clean_piece", counted)
-        read = load._read_by_items(source.name, text, ToolResults(cache, source.name), is_json)
+        read = load._read_by_items(source.name, text, Memo(cache, source.name), is_json)
     return read is not None and len(composed) == 1
 
 
@@ -117,7 +124,7 @@ def test_the_corpus_is_read_by_items_and_alike(tmp_path: Path) -> None:
     source.write_text(yaml.safe_dump(data, sort_keys=False, width=100), encoding="utf-8")
     cache = BuildCache(tmp_path / "cache")
     assert_read_alike(source, cache)
-    found = load_catalog(source, source.parent, ToolResults(cache, source.name))
+    found = load_catalog(source, source.parent, Memo(cache, source.name))
     assert found.data == data and len(set(found.tool_keys)) == 30
     cut = split_yaml(source.read_text(encoding="utf-8"))
     assert cut is not None and len(cut.items) == 30
@@ -490,11 +497,11 @@ def test_an_mcp_reply_read_by_items_keeps_its_tools_keys(tmp_path: Path) -> None
     source.write_bytes((ROOT / "tests" / "fixtures" / "mcp" / "python_server.json").read_bytes())
     cache = BuildCache(tmp_path / "cache")
     by_items(source, cache)
-    loaded = load_catalog(source, tmp_path, ToolResults(cache, source.name))
+    loaded = load_catalog(source, tmp_path, Memo(cache, source.name))
     read, _ = read_wild(loaded)
     assert read.by_items() and len(read.tool_keys) == 2
     assert read.tools_at == ("tools",)
     assert not any(p[:1] == ("tools",) and len(p) > 1 for p in read.lines)
     assert ("parameters",) in read.tool_lines[0] and ("inputSchema",) not in read.tool_lines[0]
-    whole, _ = read_wild(load_catalog(source, tmp_path))
+    whole, _ = read_wild(load_whole(source, tmp_path))
     assert every_line(read) == whole.lines

@@ -20,12 +20,12 @@ from pydantic import TypeAdapter
 
 from codegen.build import build, check_catalogs, find_sources
 from codegen.cache import BuildCache
-from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import CatalogError
+from codegen.memo import Memo
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
 from codegen.package_files import Files
 from codegen.payloads.files import indented_json, json_file, payload_files, payloads
-from codegen.tool_outputs import findings, tool_outputs
+from codegen.tool_outputs import findings, output_jobs, tool_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -297,14 +297,14 @@ def test_files_joined_from_each_tools_entries_are_the_json_of_the_whole_lists(
             for name, file in PAYLOAD_FILES.items()
         }
         cache = BuildCache(tmp_path / "cache")
-        for _ in range(2):  # made, then every tool's output from the catalog's record
-            results = ToolResults(cache, catalog.source)
-            outputs = [output for _, output in tool_outputs(catalog, results)]
+        for _ in range(2):  # made, then every tool's output from the catalog's memo
+            memo = Memo(cache, catalog.source)
+            outputs = tool_outputs(output_jobs(catalog), memo)
             joined = payload_files(catalog, [output.entries for output in outputs])
             assert Files(joined.items()) == whole  # the bytes of the text
             assert findings(catalog, outputs) == warnings
-            results.save()
-        assert len(results.old) == len(catalog.tools)
+            memo.save()
+        assert len(memo.stored) == len(catalog.tools)
 
 
 _JSON = st.recursive(

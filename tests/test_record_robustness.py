@@ -1,6 +1,7 @@
-"""The catalog's record (items, reuse, cached package) under odd catalogs and planted values: a
-cached build gives what a build without the cache gives, whatever the catalog's text and whatever
-the cache holds (each case found by a review that tried to break it, and failing before its fix)."""
+"""The catalog's memo (items, each stage's results, cached package) under odd catalogs and planted
+values: a cached build gives what a build without the cache gives, whatever the catalog's text and
+whatever the cache holds (each case found by a review that tried to break it, and failing before
+its fix)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import pytest
 
 from codegen.build import build
 from codegen.cache import BuildCache
-from codegen.catalog.reuse import ToolResults, is_relative, pack_values, pairs_of
 from codegen.diagnostics import CatalogError
+from codegen.memo import Memo
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,66 +81,26 @@ def test_a_nested_tools_array_shorter_than_the_catalogs_does_not_crash(
     assert _outcome(source, tmp_path, BuildCache(tmp_path / ".cache")) == fresh
 
 
-def test_a_package_whose_files_entry_could_not_be_written_is_not_read_back(
+def test_a_memo_that_could_not_be_written_leaves_the_last_one_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The package's record is two entries written one after the other (head, then files), each
-    # silently skipped when it cannot be written (a full disk, a kill between the two). A head of
-    # version A beside the files of version B gives B's __init__, prompts and docs index for A.
+    """Issue 38 item 1: a catalog's memo is one entry, written whole or not at all (a full disk, a
+    kill): the last build's stays as it was, and the next build reads it as it is."""
     source = tmp_path / "memory_tools.yaml"
     a = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
     b = a.replace("name: memory_tools\n", "name: memory_tools\ntitle: Version B\n", 1)
-    assert a != b
     cache = BuildCache(tmp_path / ".cache")
     source.write_text(a, encoding="utf-8")
     build([source], tmp_path, cache)
+    before = Memo(cache, source.name).stored
+    skipped = []
+    monkeypatch.setattr(BuildCache, "put_bytes", lambda self, entry, body: skipped.append(entry))
     source.write_text(b, encoding="utf-8")
     build([source], tmp_path, cache)
-    real_put = BuildCache.put_bytes
-    skipped = []
-
-    def disk_full_for_files(self: BuildCache, entry: str, body: bytes) -> None:
-        if b"made from" in body[:100]:  # the files entry: its first key is the digest's
-            skipped.append(entry)
-        else:
-            real_put(self, entry, body)
-
-    monkeypatch.setattr(BuildCache, "put_bytes", disk_full_for_files)
-    source.write_text(a, encoding="utf-8")
-    build([source], tmp_path, cache)
     monkeypatch.undo()
-    assert len(skipped) == 1
-    cached = _outcome(source, tmp_path, cache)
-    assert cached == _outcome(source, tmp_path, BuildCache(None))
-
-
-def _plant(cache: BuildCache, source: Path, kind: str, value: Any) -> int:
-    """A frame appended to the catalog's record with `value` under each key of `kind`, its
-    digest matching (as a pull request could commit it)."""
-    record = ToolResults(cache, source.name)
-    keys = [k for k in record.old if k.startswith(f"{kind}\0")]
-    planted = pack_values({k: pickle.dumps(value, 5) for k in keys})
-    cache.put_frame(record.entry, planted, alone=False)
-    return len(keys)
-
-
-@pytest.mark.parametrize(
-    "kind", ["yaml-item", "valid", "tool", "tool-ir", "output", "provider-names"]
-)
-@pytest.mark.parametrize("value", [42, ("a",), (None, None)])
-def test_a_record_value_of_another_shape_is_worked_out_again(
-    tmp_path: Path, kind: str, value: Any
-) -> None:
-    # The record's docstring: whatever it cannot give back is worked out again: a tool's IR
-    # (read only when a stage needs it whole) by normalizing the tool again.
-    source = tmp_path / "memory_tools.yaml"
-    text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
-    cache = BuildCache(tmp_path / ".cache")
-    source.write_text(text, encoding="utf-8")
-    build([source], tmp_path, cache)
-    assert _plant(cache, source, kind, value) > 0
-    # The file changes outside the tools: read again, by items, from the record.
-    source.write_text(text.replace("name: memory_tools\n", "name: memory_tools\ntitle: T\n", 1))
+    assert len(skipped) == 1 and Memo(cache, source.name).stored == before
+    assert _outcome(source, tmp_path, cache) == _outcome(source, tmp_path, BuildCache(None))
+    source.write_text(a, encoding="utf-8")
     assert _outcome(source, tmp_path, cache) == _outcome(source, tmp_path, BuildCache(None))
 
 
@@ -205,6 +166,7 @@ def test_an_mcp_reply_s_line_map_does_not_depend_on_how_it_was_read(tmp_path: Pa
     # whole, and that of the top-level `tools[0].inputSchema` (13) by items.
     from codegen.catalog.load import load_catalog
     from codegen.catalog.wild import read_wild
+    from tests.test_items import load_whole
 
     inner = json.dumps(
         {"tools": [{"name": "a", "description": "x", "inputSchema": {"type": "object"}}]},
@@ -213,91 +175,29 @@ def test_an_mcp_reply_s_line_map_does_not_depend_on_how_it_was_read(tmp_path: Pa
     top = json.dumps([{"name": "b", "description": "y", "inputSchema": {"type": "object"}}])
     source = tmp_path / "reply.json"
     source.write_text('{\n  "result": ' + inner + ',\n  "tools": ' + top + "\n}\n")
-    whole = read_wild(load_catalog(source, tmp_path))[0]
-    by_items = read_wild(load_catalog(source, tmp_path, ToolResults(None, source.name)))[0]
+    by_items = read_wild(load_catalog(source, tmp_path))[0]
+    whole = read_wild(load_whole(source, tmp_path))[0]
     path = ("tools", 0, "parameters")
     assert by_items.line_of(path) == whole.line_of(path) == whole.lines[path]
 
 
-def test_a_record_with_a_damaged_tail_keeps_what_later_builds_add(
-    tmp_path: Path, tools_made: list[str]
-) -> None:
-    # A frame cut short by a kill ends what is read of the record (cache.get_frames), and every
-    # later build appends its frame after those bytes, where no build reads it: the tools it
-    # made are made again on every build, and the record grows by a frame each time without
-    # ever being written again whole (`stored` counts only the frames read).
-    made = tools_made
-    source = tmp_path / "memory_tools.yaml"
-    text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
-    cache = BuildCache(tmp_path / ".cache")
-    source.write_text(text, encoding="utf-8")
-    build([source], tmp_path, cache)
-    entry = ToolResults(cache, source.name).entry
-    record = tmp_path / ".cache" / entry[:2] / entry
-    record.write_bytes(record.read_bytes() + b"0" * 64 + b" 99999\ncut short")
-    edited = text.replace("Find passages", "Find the passages")
-    source.write_text(edited, encoding="utf-8")
-    build([source], tmp_path, cache)
-    made.clear()
-    # Only the catalog's header changes: every tool's output is in the record.
-    source.write_text(edited.replace("version: ", "title: T\nversion: ", 1), encoding="utf-8")
-    build([source], tmp_path, cache)
-    assert made == []
-
-
 def test_a_planted_text_of_the_right_shape_does_not_reach_the_output(tmp_path: Path) -> None:
-    # A frame committed into .codegen_cache/ (as a pull request could) with a formatted module
-    # body of its own, under the keys a build asks for: its digest is of its own bytes, as anyone
-    # can compute it, but entries are sealed with the user's key (cache.seal), so it is not read,
-    # and neither a build nor `build --check` takes its text.
+    # A memo committed into .codegen_cache/ (as a pull request could) with a module body of its
+    # own under every key a build asks for: its digest is of its own bytes, as anyone can compute
+    # it, but entries are sealed with the user's key (cache.seal), so it is not read.
     source = tmp_path / "memory_tools.yaml"
     text = (ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8")
     cache = BuildCache(tmp_path / ".cache")
     source.write_text(text, encoding="utf-8")
     build([source], tmp_path, cache)
-    record = ToolResults(cache, source.name)
-    keys = [k for k in record.old if k.startswith("text\0")]
+    memo = Memo(cache, source.name)
+    keys = [k for k in memo.stored if isinstance(memo.get(k), str)]  # formatted module bodies
     assert keys
-    body = pack_values({k: pickle.dumps("import os\nos.system('echo planted')\n") for k in keys})
+    planted = "import os\nos.system('echo planted')\n"
+    body = pickle.dumps({k: pickle.dumps(planted) for k in memo.stored}, 5)
     digest = hashlib.sha256(body).hexdigest().encode()
-    path = tmp_path / ".cache" / record.entry[:2] / record.entry
-    with path.open("ab") as handle:
-        handle.write(b"%s %d\n" % (digest, len(body)) + body)
+    (tmp_path / ".cache" / memo.entry[:2] / memo.entry).write_bytes(digest + b"\n" + body)
     source.write_text(text.replace("name: memory_tools\n", "name: memory_tools\ntitle: T\n", 1))
     cached = _outcome(source, tmp_path, cache)
     assert not any("planted" in text for text in cached[0].values())
     assert cached == _outcome(source, tmp_path, BuildCache(None))
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ([], True),
-        ([(("parameters",), 3), ((), 1)], True),
-        ([(("parameters",), 3), ((), "3")], False),  # a text is no line
-        ([(("parameters",), 3), [(), 1]], False),  # a list is no pair
-        ([(("parameters",), 3, 4)], False),
-        ([("parameters", 3)], False),
-        ((((), 1),), False),  # a tuple of pairs is no list
-        (None, False),
-    ],
-)
-def test_a_line_map_of_a_record_has_its_shape_or_is_refused(value: Any, expected: bool) -> None:
-    assert pairs_of(value, tuple, int) is expected
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ([], True),
-        ([(2, ".parameters", "m", "warning", "CG102")], True),
-        ([(2, ".parameters", "m", "fatal", "CG102")], False),
-        ([(2.0, ".parameters", "m", "warning", "CG102")], False),
-        ([(2, ("parameters",), "m", "warning", "CG102")], False),
-        ([(2, ".parameters", "m", "warning")], False),
-        ([[2, ".parameters", "m", "warning", "CG102"]], False),
-        ("findings", False),
-    ],
-)
-def test_findings_of_a_record_have_their_shape_or_are_refused(value: Any, expected: bool) -> None:
-    assert is_relative(value) is expected

@@ -14,6 +14,7 @@ import yaml
 
 import codegen.catalog.load
 import codegen.catalog.validate
+import codegen.memo
 import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
 from codegen.build import build
@@ -87,9 +88,9 @@ def test_a_build_in_workers_equals_a_build_in_one_process(
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     for module in (codegen.catalog.load, codegen.catalog.validate, codegen.tool_outputs):
         monkeypatch.setattr(module, "PARALLEL_FROM", 1)
-        monkeypatch.setattr(module, "map_in_workers", counted)
+    monkeypatch.setattr(codegen.memo, "map_in_workers", counted)
     parallel = {name: outcome(name, "parallel") for name in ("broken", "valid")}
     assert parallel == serial
-    assert sorted(set(used)) == ["_item", "_make", "_tool_findings"]
+    assert sorted(set(used)) == ["_item", "_tool_findings", "make_output"]
     assert isinstance(serial["broken"], list)
     assert any(d.path == "tools[7].description" for d in serial["broken"])

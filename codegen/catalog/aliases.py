@@ -7,13 +7,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+import sys
 from dataclasses import dataclass
-from typing import Any
 
 from codegen.catalog.ir import Catalog
 from codegen.catalog.names import Claim, resolve
-from codegen.catalog.reuse import ToolResults
 from codegen.diagnostics import Diagnostic, quoted, warning
+from codegen.workers import Mapper, map_in_workers
 
 # SPEC §4, as each provider documents its function names (checked 2026-11-23; README).
 PROVIDERS = ("openai", "anthropic", "gemini", "mcp")
@@ -105,42 +105,13 @@ def provider_names(wire_names: list[str]) -> tuple[dict[str, dict[str, str]], li
     return names, collisions
 
 
-def _is_names(stored: Any) -> bool:
-    """The shape of the provider names kept: ({provider: {wire name: name}}, [collision fields])."""
-    if not (isinstance(stored, tuple) and len(stored) == 2):
-        return False
-    names, plain = stored
-    return (
-        isinstance(names, dict)
-        and all(
-            isinstance(by_wire, dict) and all(isinstance(v, str) for v in by_wire.values())
-            for by_wire in names.values()
-        )
-        and isinstance(plain, list)
-        and all(
-            isinstance(c, tuple) and len(c) == 5 and all(isinstance(f, str) for f in c)
-            for c in plain
-        )
-    )
-
-
 def with_provider_names(
-    catalog: Catalog, results: ToolResults | None = None
+    catalog: Catalog, each: Mapper = map_in_workers
 ) -> tuple[Catalog, list[Diagnostic]]:
-    """The catalog with its provider names, and a warning for each alias that had to be suffixed;
-    with the `results` of its last build, the names are worked out again only when a tool's name
-    changed."""
+    """The catalog with its provider names, worked out by `each`, and a warning for each alias
+    that had to be suffixed."""
     wire_names = [tool.wire_name for tool in catalog.tools]
-    digest = hashlib.sha256("\0".join(wire_names).encode("utf-8", "surrogatepass")).hexdigest()
-    stored = results.get("provider-names", digest, shape=_is_names) if results is not None else None
-    if stored is not None:
-        names, plain = stored
-        collisions = [Collision(*fields) for fields in plain]
-    else:
-        names, collisions = provider_names(wire_names)
-        if results is not None:
-            plain = [dataclasses.astuple(c) for c in collisions]
-            results.put("provider-names", (digest,), (names, plain))
+    ((names, collisions),) = each(provider_names, [wire_names], least=sys.maxsize)
     tools = {tool.wire_name: tool for tool in catalog.tools}
     providers: dict[tuple[str, str, str, str], list[str]] = {}
     for c in collisions:

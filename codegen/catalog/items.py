@@ -5,7 +5,7 @@ cut into the tools' items and the rest: in YAML each `- ...` under `tools:` (an 
 `result:`, too), found at its lines; in JSON each element of the `"tools": [...]` array (an MCP
 reply's too), found by JSON's own decoder, however the text is laid out (indented, or minified as
 a program writes it). Each item's data and line map depend on its text alone, so an item whose
-text the last build read comes from the record, and only the others are read, each on its own.
+text the last build read comes from the build's memo, and only the others are read, each on its own.
 
 The YAML cut is made from the lines, which is safe only for plain text: the result is used only
 when every piece reads on its own without an error, with no alias, no duplicate key, nothing that

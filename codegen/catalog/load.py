@@ -18,7 +18,6 @@ from typing import Any
 import yaml
 
 from codegen.catalog import items
-from codegen.catalog.reuse import ToolResults, pairs_of
 from codegen.diagnostics import (
     CatalogError,
     Diagnostic,
@@ -27,7 +26,7 @@ from codegen.diagnostics import (
     quoted,
     warning,
 )
-from codegen.workers import map_in_workers
+from codegen.workers import Mapper, map_in_workers
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -242,9 +241,10 @@ def _too_large(size: int) -> str:
     return f"{size:,} bytes: larger than the {MAX_CATALOG_BYTES // 2**20} MiB codegen reads"
 
 
-def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> LoadedCatalog:
-    """A catalog file's data and line map. With the `record` of its last build, the tools whose
-    text is unchanged are not read again (`items`)."""
+def load_catalog(path: Path, root: Path, each: Mapper = map_in_workers) -> LoadedCatalog:
+    """A catalog file's data and line map; its tools read an item at a time where the text can be
+    cut into items (`items`), each by `each` (a memo's: an item whose text is unchanged is not
+    read again)."""
     name = display_name(path, root)
     raw = read_catalog_bytes(path, name)
     try:
@@ -257,7 +257,7 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
         ) from None
     digest = hashlib.sha256(raw).hexdigest()
     is_json = path.suffix == ".json"
-    read = _read_by_items(name, text, record, is_json) if record is not None else None
+    read = _read_by_items(name, text, each, is_json)
     if read is not None:
         data, lines, keys, by_tool, at = read
         return LoadedCatalog(
@@ -288,14 +288,13 @@ def load_catalog(path: Path, root: Path, record: ToolResults | None = None) -> L
 
 
 def _read_by_items(
-    name: str, text: str, record: ToolResults, is_json: bool
+    name: str, text: str, each: Mapper, is_json: bool
 ) -> (
     tuple[Any, dict[JsonPath, int], tuple[str, ...], tuple[dict[JsonPath, int], ...], JsonPath]
     | None
 ):
     """The data and line maps of a catalog read a tool's item at a time (`LoadedCatalog`), each
-    item unchanged since the last build taken from its `record`; None when the text must be read
-    whole."""
+    item read by `each`; None when the text must be read whole."""
     # A file saved on Windows: each CRLF is one line break to YAML (which reads the breaks inside
     # scalars as LF) and whitespace to JSON (whose strings cannot hold one), so the text with LF
     # reads alike. A CR alone is left, and the cut refuses it.
@@ -315,16 +314,9 @@ def _read_by_items(
         return None
     kind = "json-item" if is_json else "yaml-item"
     digests = [items.item_digest(item) for _, item in cut.items]
-    stored = [record.get(kind, digest, shape=_is_item) for digest in digests]
-    missing = [index for index, found in enumerate(stored) if found is None]
-    pieces = [(name, cut.items[index][1], is_json) for index in missing]
-    for index, piece in zip(
-        missing, map_in_workers(_item, pieces, least=PARALLEL_FROM), strict=True
-    ):
-        if piece is None:
-            return None
-        stored[index] = piece
-        record.put(kind, (digests[index],), piece)
+    stored = each(_item, [(name, item, is_json) for _, item in cut.items], least=PARALLEL_FROM)
+    if any(found is None for found in stored):
+        return None
     tools: list[Any] = []
     keys = [f"{kind} {digest}" for digest in digests]
     by_tool: list[dict[JsonPath, int]] = []
@@ -354,11 +346,6 @@ def _item(piece: tuple[str, str, bool]) -> tuple[Any, list[tuple[JsonPath, int]]
             return None
         value, relative = value[0], {p[1:]: at for p, at in relative.items() if p}
     return value, list(relative.items())
-
-
-def _is_item(stored: Any) -> bool:
-    """The shape of an item as read: (its data, [(path inside it, line from its first), ...])."""
-    return isinstance(stored, tuple) and len(stored) == 2 and pairs_of(stored[1], tuple, int)
 
 
 def _at(data: Any, path: JsonPath) -> Any:

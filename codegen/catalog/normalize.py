@@ -5,11 +5,13 @@ Problems are collected, not raised, so that one run reports every one of them.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import keyword
+import sys
 from collections.abc import Callable, Mapping
-from functools import partial
+from dataclasses import dataclass
 from typing import Any
 
 from codegen.catalog.context import ToolContext
@@ -26,21 +28,11 @@ from codegen.catalog.kinds import (
 )
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.objects import object_kind
+from codegen.catalog.relative import ALONE_PATH, Relative, alone, anchored, layout, relative
 from codegen.catalog.returns import has_result, result_of
-from codegen.catalog.reuse import (
-    Relative,
-    StoredTool,
-    ToolResults,
-    anchored,
-    head,
-    is_head,
-    is_relative,
-    layout,
-    relative,
-    spec_digest,
-)
 from codegen.catalog.rules import kind_of
 from codegen.diagnostics import Diagnostic, JsonPath, excerpt, format_path, quoted
+from codegen.workers import Mapper, map_in_workers
 
 # MCP `Tool` fields kept as written for MCP_TOOLS, in the order MCP's schema lists them.
 MCP_FIELDS = ("outputSchema", "execution", "icons", "_meta")
@@ -49,7 +41,7 @@ MCP_FIELDS = ("outputSchema", "execution", "icons", "_meta")
 def normalize(
     loaded: LoadedCatalog,
     skip: set[int] | frozenset[int] = frozenset(),
-    results: ToolResults | None = None,
+    each: Mapper = map_in_workers,
     *,
     modules: Mapping[int, str],
     named: Callable[[Tool], list[Diagnostic]],
@@ -57,20 +49,20 @@ def normalize(
     """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are
     left out. Each tool's module is the code back end's (`modules`, by index:
     `python.namespace.tool_names`); every other name is the back end's, from the tool's `wants`.
-    With `results`, a tool the last build normalized with the same definition, module and layout
-    is taken from there, its findings anchored where it is now. `named` says what the code back
-    end finds in a tool's names (`python.module_names.findings`): kept with the tool's own
-    findings, so a rebuild gives them back with the rest."""
+    Each tool is normalized alone, by `each` (`_normalize_alone`), its findings anchored where it
+    is. `named` says what the code back end finds in a tool's names
+    (`python.module_names.findings`, a function of the tool and its file): kept with the tool's
+    own findings, so a memo gives them back with the rest."""
     data = loaded.data
     problems: list[Diagnostic] = []
     if keyword.iskeyword(data["name"]):
         message = f"catalog name {quoted(data['name'])} is a Python keyword: the generated package could not be imported"
         problems.append(loaded.diagnostic(("name",), message))
-    tools: list[Tool] = []
     lines = _lines_by_tool(loaded)
     seen: set[str] = set()
     # A tool read from its item has a key that fixes its data and layout (`tool_keys`).
     keys = loaded.tool_keys if loaded.by_items() else ()
+    pieces: list[tuple[int, _Piece]] = []
     for index, spec in enumerate(data["tools"]):
         if index in skip:
             continue
@@ -83,43 +75,16 @@ def normalize(
                 )
             )
             continue
-        module = modules[index]
         lines_of_tool = lines.get(index, {})
+        key = keys[index] if keys else None
+        pieces.append((index, _Piece(loaded.file, key, spec, lines_of_tool, modules[index], named)))
+    tools: list[Tool] = []
+    made = each(_normalize_alone, [piece for _, piece in pieces], least=_IN_PROCESS)
+    for (index, piece), (tool, found) in zip(pieces, made, strict=True):
         line, path = loaded.line_of(("tools", index)), format_path(("tools", index))
-        where = (keys[index],) if keys else (spec_digest(spec), layout(lines_of_tool, line))
-        parts = (*where, module)
-        # The tool's context, but for the list its findings go to.
-        context = partial(
-            ToolContext,
-            loaded,
-            index,
-            spec,
-            lines=lines_of_tool,
-            kind_of=kind_of,
-        )
-        reused = _reused(results, parts, partial(_normalized_again, context, module))
-        tool: Tool | None
-        if reused is not None:
-            stored, found, whole = reused
-            problems += anchored(loaded.file, found, line, path)
-            place = (line, path, lines_of_tool)
-            tool = None if stored is None else StoredTool(stored, place, whole)
-        else:
-            start = len(problems)
-            try:
-                tool = tool_ir(context(problems=problems), module)
-            except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
-                problems.append(loaded.diagnostic(("tools", index), internal_error(exc)))
-                continue
-            if tool is not None:
-                problems += named(tool)
-            if results is not None:
-                found = relative(problems[start:], line, path)
-                results.put("tool", parts, (tool and head(tool), found))
-                if tool is not None:
-                    results.put("tool-ir", parts, tool)
+        problems += anchored(loaded.file, found, line, path)
         if tool is not None:
-            tools.append(tool)
+            tools.append(dataclasses.replace(tool, line=line, path=path, lines=piece.lines))
     if any(p.level == "error" for p in problems):
         return None, problems
     catalog = Catalog(
@@ -135,44 +100,48 @@ def normalize(
     return catalog, problems
 
 
-def _is_reused(value: Any) -> bool:
-    """The shape of a tool normalized before: (its head, or None after an error; its findings).
-    Its whole IR is kept under "tool-ir", with the same key."""
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and (value[0] is None or is_head(value[0]))
-        and is_relative(value[1])
+# Normalizing a tool is quicker than sending it to a worker process and its IR back.
+_IN_PROCESS = sys.maxsize
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A tool to normalize alone: its file, its key (the digest of its item's text, which fixes
+    its data and layout; None: known by its data and layout), data, line map, its module's name
+    (the code back end's) and the back end's check of the names of its module (`named`)."""
+
+    file: str
+    key: str | None
+    spec: dict[str, Any]
+    lines: dict[JsonPath, int]
+    module: str
+    named: Callable[[Tool], list[Diagnostic]]
+
+    def __repr__(self) -> str:
+        # All that `_normalize_alone` reads, for a memo's key (`workers.Mapper`); `named` is a
+        # function of the tool and the file.
+        if self.key is not None:
+            return repr((self.file, self.key, self.module))
+        where = layout(self.lines, self.lines.get((), 1))
+        return repr((self.file, self.spec, where, self.module))
+
+
+def _normalize_alone(piece: _Piece) -> tuple[Tool | None, list[Relative]]:
+    """A tool's IR (None after an error) and its findings relative to it; the IR is where the tool
+    alone is (the first of a catalog of one), to be placed where it is (`normalize`)."""
+    catalog = alone(piece.file, piece.spec, piece.lines)
+    problems: list[Diagnostic] = []
+    context = ToolContext(
+        catalog, 0, piece.spec, problems=problems, lines=piece.lines, kind_of=kind_of
     )
-
-
-def _reused(
-    results: ToolResults | None, parts: tuple[str, ...], again: Callable[[], Tool]
-) -> tuple[dict[str, Any] | None, list[Relative], Callable[[], Tool]] | None:
-    """What the last build normalized under this key: the tool's head (None after an error), its
-    findings, and the reader of its whole IR (`StoredTool`), which makes it `again` when the
-    record cannot give it back; None: normalize it now."""
-    if results is None:
-        return None
-    reused = results.get("tool", *parts, shape=_is_reused)
-    if reused is None or (reused[0] is not None and not results.keep("tool-ir", *parts)):
-        return None
-    return reused[0], reused[1], partial(_stored_ir, results, parts, again)
-
-
-def _stored_ir(results: ToolResults, parts: tuple[str, ...], again: Callable[[], Tool]) -> Tool:
-    """The whole IR of a tool the last build normalized (`StoredTool`), kept in the record beside
-    its head; normalized `again` when the record cannot give it back."""
-    tool: Tool | None = results.get("tool-ir", *parts, shape=lambda value: isinstance(value, Tool))
-    return again() if tool is None else tool
-
-
-def _normalized_again(context: Callable[..., ToolContext], module: str) -> Tool:
-    # The tool's findings are the head's already: the definition is the same, and so are they.
-    tool = tool_ir(context(problems=[]), module)
-    if tool is None:  # the same definition normalized without an error before
-        raise LookupError("a tool normalized before failed to normalize again")
-    return tool
+    try:
+        tool = tool_ir(context, piece.module)
+    except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
+        problems.append(catalog.diagnostic(("tools", 0), internal_error(exc)))
+        tool = None
+    if tool is not None:
+        problems += piece.named(tool)
+    return tool, relative(problems, catalog.line_of(("tools", 0)), ALONE_PATH)
 
 
 def _lines_by_tool(loaded: LoadedCatalog) -> dict[int, dict[JsonPath, int]]:

@@ -10,10 +10,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from codegen.catalog.load import LoadedCatalog
-from codegen.catalog.reuse import ToolResults, pairs_of, spec_digest
 from codegen.diagnostics import Diagnostic, JsonPath, quoted, worded
 from codegen.resources import catalog_meta_schema
-from codegen.workers import map_in_workers
+from codegen.workers import Mapper, map_in_workers
 
 if TYPE_CHECKING:  # jsonschema is imported when a tool is checked: a rebuild may check none
     from jsonschema import Draft202012Validator
@@ -33,12 +32,11 @@ class Validation:
     tools_readable: bool = True
 
 
-def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None) -> Validation:
+def validate_catalog(catalog: LoadedCatalog, each: Mapper = map_in_workers) -> Validation:
     """Every meta-schema violation of the catalog, each with its file, line and JSON path.
 
     The catalog's own keys are checked whole, and each tool on its own (the same rules and the
-    same findings as checking the catalog at once): with `results`, a tool whose data the last
-    build checked is not checked again."""
+    same findings as checking the catalog at once), by `each`."""
     data = catalog.data
     if data is None:
         return Validation(
@@ -60,20 +58,10 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
         result.tools_readable = False
     tools = data.get("tools") if isinstance(data, dict) else None
     tools = tools if isinstance(tools, list) else []
-    keys = catalog.tool_keys if catalog.by_items() else ()
-    digests = [keys[index] if keys else spec_digest(spec) for index, spec in enumerate(tools)]
-    stored = [
-        results.get("valid", digest, shape=_is_findings) if results is not None else None
-        for digest in digests
-    ]
-    missing = [index for index, found in enumerate(stored) if found is None]
-    made = map_in_workers(_tool_findings, [tools[index] for index in missing], least=PARALLEL_FROM)
-    for index, checked in zip(missing, made, strict=True):
-        stored[index] = checked
-        if results is not None:
-            results.put("valid", (digests[index],), checked)
+    keys: tuple[str | None, ...] = catalog.tool_keys if catalog.by_items() else (None,) * len(tools)
+    specs = [_Spec(key, spec) for key, spec in zip(keys, tools, strict=True)]
+    stored = each(_tool_findings, specs, least=PARALLEL_FROM)
     for index, found in enumerate(stored):
-        assert found is not None
         for path, message in found:
             result.diagnostics.append(catalog.diagnostic(("tools", index, *path), message))
             result.broken_tools.add(index)
@@ -85,13 +73,21 @@ def validate_catalog(catalog: LoadedCatalog, results: ToolResults | None = None)
 PARALLEL_FROM = 128
 
 
-def _tool_findings(spec: Any) -> list[tuple[JsonPath, str]]:
+@dataclass(frozen=True)
+class _Spec:
+    """A tool's data, and its key (the digest of its item's text; None: known by its data)."""
+
+    key: str | None
+    data: Any
+
+    def __repr__(self) -> str:
+        # All that `_tool_findings` reads, for a memo's key (`workers.Mapper`).
+        return repr(self.key) if self.key is not None else repr(self.data)
+
+
+def _tool_findings(spec: _Spec) -> list[tuple[JsonPath, str]]:
     """What the meta-schema says of one tool (a value: it crosses processes)."""
-    return list(_findings(_validators()[1], spec))
-
-
-def _is_findings(found: Any) -> bool:
-    return pairs_of(found, tuple, str)
+    return list(_findings(_validators()[1], spec.data))
 
 
 @cache

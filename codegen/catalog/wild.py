@@ -14,18 +14,21 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
-from codegen.catalog.load import LoadedCatalog
+from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.names import snake
-from codegen.catalog.reuse import ToolResults, anchored, is_relative, relative
+from codegen.catalog.relative import ALONE_PATH, Relative, alone, anchored, layout, relative
 from codegen.catalog.tool_lists import UnreadableToolList, detect, items_of
 from codegen.diagnostics import Diagnostic, JsonPath, format_path, quoted
 from codegen.vocabulary import KEYWORDS as VOCABULARY
 from codegen.vocabulary import holds_schemas, subschemas_mapped, valued
+from codegen.workers import Mapper, map_in_workers
 
 # Every JSON Schema keyword (2020-12 and draft 4-7), OpenAPI's, and codegen's own: a key that is
 # none of these and one or two letters from one is probably a slip of the keyboard.
@@ -115,11 +118,10 @@ class WildReader:
     """Reads one catalog's data into the form the meta-schema checks, with a finding for each
     thing read or left out."""
 
-    def __init__(self, loaded: LoadedCatalog, results: ToolResults | None = None) -> None:
+    def __init__(self, loaded: LoadedCatalog, each: Mapper = map_in_workers) -> None:
         self.loaded = loaded
         self.found: list[Diagnostic] = []
-        # A catalog read by items: each tool's reading is kept with the last build's results.
-        self.results = results if loaded.by_items() else None
+        self.each = each
 
     def say(self, path: JsonPath, message: str, code: str) -> None:
         self.found.append(self.loaded.diagnostic(path, message, code))
@@ -172,26 +174,24 @@ class WildReader:
                     )
                 del data[word]
         if isinstance(data.get("tools"), list):
-            data["tools"] = [self.tool_at(tool, i) for i, tool in enumerate(data["tools"])]
+            data["tools"] = self.tools(data["tools"])
         return data
 
-    def tool_at(self, tool: Any, index: int) -> Any:
-        """The `index`-th tool as read; one whose item the last build read too is taken from its
-        record (what it was read as, None for as it is; its findings, anchored where it is now)."""
-        path = ("tools", index)
-        if self.results is None:
-            return self.tool(tool, path)
-        item = self.loaded.tool_keys[index]
-        line, where = self.loaded.line_of(path), format_path(path)
-        stored = self.results.get("wild", item, shape=_is_wild)
-        if stored is not None:
-            read, found = stored
-            self.found += anchored(self.loaded.file, found, line, where)
-            return tool if read is None else read
-        start = len(self.found)
-        read = self.tool(tool, path)
-        found = relative(self.found[start:], line, where)
-        self.results.put("wild", (item,), (None if read == tool else read, found))
+    def tools(self, tools: list[Any]) -> list[Any]:
+        """Each tool as read, a tool alone at a time (`_read_alone`, by `each`), its findings
+        anchored where it is."""
+        loaded = self.loaded
+        by_items = loaded.by_items()
+        lines = dict(enumerate(loaded.tool_lines)) if by_items else tool_line_maps(loaded.lines)
+        pieces = [
+            _Piece(loaded.file, loaded.tool_keys[i] if by_items else None, tool, lines.get(i, {}))
+            for i, tool in enumerate(tools)
+        ]
+        read: list[Any] = []
+        for index, (tool, found) in enumerate(self.each(_read_alone, pieces, least=_IN_PROCESS)):
+            path = ("tools", index)
+            self.found += anchored(loaded.file, found, loaded.line_of(path), format_path(path))
+            read.append(pieces[index].tool if tool is None else tool)
         return read
 
     def tool(self, tool: Any, path: JsonPath) -> Any:
@@ -482,29 +482,49 @@ _MCP_SHAPES: dict[str, tuple[type, str]] = {
 
 
 def read_wild(
-    loaded: LoadedCatalog, results: ToolResults | None = None
+    loaded: LoadedCatalog, each: Mapper = map_in_workers
 ) -> tuple[LoadedCatalog, list[Diagnostic]]:
-    """The catalog as the later checks take it, and what was read or left out to get there; with
-    the `results` of its last build, a tool whose item is unchanged is not read again."""
+    """The catalog as the later checks take it, and what was read or left out to get there; each
+    tool read alone by `each`."""
     if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
         # Read as the catalog it is: its tools' line maps by the catalog's paths too.
         tool_lines = tuple(_mcp_paths(own, tool=True) for own in loaded.tool_lines)
         loaded = dataclasses.replace(
             loaded, lines=_mcp_paths(loaded.lines), tool_lines=tool_lines, tools_at=("tools",)
         )
-    reader = WildReader(loaded, results)
+    reader = WildReader(loaded, each)
     data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
     return dataclasses.replace(loaded, data=data), reader.found
 
 
-def _is_wild(value: Any) -> bool:
-    """The shape of a tool's reading (`WildReader.tool_at`)."""
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and (value[0] is None or isinstance(value[0], dict))
-        and is_relative(value[1])
-    )
+# Reading a tool is quicker than sending it to a worker process and its reading back.
+_IN_PROCESS = sys.maxsize
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A tool to read alone: its file (findings name it), its key (the digest of its item's text,
+    which fixes its data and layout; None: known by its data and layout), data and line map."""
+
+    file: str
+    key: str | None
+    tool: Any
+    lines: dict[JsonPath, int]
+
+    def __repr__(self) -> str:
+        # All that `_read_alone` reads, for a memo's key (`workers.Mapper`).
+        if self.key is not None:
+            return repr((self.file, self.key))
+        return repr((self.file, self.tool, layout(self.lines, self.lines.get((), 1))))
+
+
+def _read_alone(piece: _Piece) -> tuple[Any, list[Relative]]:
+    """A tool as read (None: as it is), and its findings relative to it."""
+    catalog = alone(piece.file, piece.tool, piece.lines)
+    reader = WildReader(catalog)
+    read = reader.tool(piece.tool, ("tools", 0))
+    found = relative(reader.found, catalog.line_of(("tools", 0)), ALONE_PATH)
+    return (None if read == piece.tool else read), found
 
 
 def _mcp_paths(lines: dict[JsonPath, int], *, tool: bool = False) -> dict[JsonPath, int]:

@@ -1,0 +1,48 @@
+"""Findings relative to their tool: a tool's stage runs on the tool alone, as the first of a
+catalog of one at its own lines (`alone`), and its findings are kept by line offset and path after
+the tool's own, then anchored where the tool is in its catalog. So what a stage made of a tool
+depends on its definition and layout only, and a memo (`codegen.memo`) hands it back for a tool
+that only moved."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from codegen.catalog.load import LoadedCatalog
+from codegen.diagnostics import Diagnostic, JsonPath
+
+# (line offset from the tool's first line, path after the tool's own, message, level, code)
+Relative = tuple[int, str, str, str, str]
+
+# Where a tool alone is: the first of its catalog of one.
+ALONE_PATH = "tools[0]"
+
+
+def alone(file: str, tool: Any, lines: dict[JsonPath, int]) -> LoadedCatalog:
+    """A catalog of `tool` alone, with its own line map (by path inside the tool)."""
+    return LoadedCatalog(file, {"tools": [tool]}, "", tool_keys=("",), tool_lines=(lines,))
+
+
+def spec_digest(spec: Any) -> str:
+    """The digest of a tool's data exactly as loaded: `repr` tells `1` from `1.0`, `True` and
+    `"1"`, which JSON text would not (the checks do)."""
+    return hashlib.sha256(repr(spec).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def layout(lines: dict[JsonPath, int], line: int) -> str:
+    """Where a tool's nodes are, relative to its first line."""
+    return repr([(path, at - line) for path, at in lines.items()])
+
+
+def relative(findings: list[Diagnostic], line: int, path: str) -> list[Relative]:
+    return [
+        (d.line - line, d.path.removeprefix(path), d.message, d.level, d.code) for d in findings
+    ]
+
+
+def anchored(source: str, found: list[Relative], line: int, path: str) -> list[Diagnostic]:
+    return [
+        Diagnostic(source, line + offset, path + suffix, message, level, code)  # type: ignore[arg-type]
+        for offset, suffix, message, level, code in found
+    ]
