@@ -60,7 +60,7 @@ _SERVER = {"mcp", "anyio", "uvicorn"}
 _STDLIB = {
     "__future__", "ast", "asyncio", "bisect", "codecs", "collections", "contextlib",
     "contextvars", "dataclasses", "datetime", "enum", "importlib", "inspect", "ipaddress",
-    "itertools", "json", "keyword", "logging", "math", "queue", "re", "sys", "threading",
+    "itertools", "json", "keyword", "logging", "math", "queue", "re", "string", "sys", "threading",
     "traceback", "types", "typing", "unicodedata", "warnings", "weakref",
 }  # fmt: skip
 
