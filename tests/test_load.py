@@ -99,8 +99,8 @@ def test_a_catalog_saved_with_a_byte_order_mark_reads_as_without(
     marked.write_bytes(b"\xef\xbb\xbf" + saved)
     first, second = load_catalog(plain, tmp_path), load_catalog(marked, tmp_path)
     assert second.data == first.data == CATALOG
-    assert second.lines == first.lines
-    assert second.lines[("tools", 0, "description")] == description_line
+    assert (second.lines, second.tool_lines) == (first.lines, first.tool_lines)
+    assert second.line_of(("tools", 0, "description")) == description_line
     assert second.problems == first.problems == ()
     (catalog,), warnings = check_catalogs([marked], tmp_path)
     assert [t.wire_name for t in catalog.tools] == ["a"]
