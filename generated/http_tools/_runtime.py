@@ -96,9 +96,7 @@ class Detail(str):
         return words(self)
 
 
-def detail(
-    code: str, path: str, context: Mapping[str, object], text: str | None = None
-) -> Detail:
+def detail(code: str, path: str, context: Mapping[str, object], text: str | None = None) -> Detail:
     """The Detail of `code` at `path` with its `context`; its text is `code:path` (`code` alone
     for the whole call) unless `text` is given."""
     if text is None:
