@@ -70,6 +70,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "memory",
     ),
     ("cache", "config"),
+    ("memo",),  # the build's memo around the stages, over the cache
     ("catalog",),  # the front end
     ("python", "payloads", "importers", "examples"),  # back ends, and `codegen import`
     # The package's docs and prompts name its Python classes, as the code back end names them.
