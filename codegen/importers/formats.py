@@ -22,7 +22,6 @@ PROVIDER_OF = {
     "gemini": "gemini",
     "mcp": "mcp",
 }
-EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 class UnreadableToolList(ValueError):
@@ -188,8 +187,11 @@ _CATALOG_TOOL_KEYS = TOOL_KEYS - {"name", "description", "parameters"}
 
 
 def _tool(name: Any, description: Any, parameters: Any) -> dict[str, Any]:
-    tool: dict[str, Any] = {"name": name, "description": description}
-    tool["parameters"] = parameters if parameters is not None else dict(EMPTY)
+    tool: dict[str, Any] = {"name": name}
+    if description is not None:
+        tool["description"] = description
+    if parameters is not None:  # else the tool takes none (`catalog/dialect.tool_gaps`)
+        tool["parameters"] = parameters
     return tool
 
 

@@ -26,7 +26,8 @@ from typing import Any
 import docstring_parser
 
 from codegen.diagnostics import JsonPath
-from codegen.importers.dialect import TYPE_NAMES, Notes
+from codegen.catalog.dialect import TYPE_NAMES
+from codegen.importers.dialect import Notes
 from codegen.importers.formats import UnreadableToolList
 
 _SCALARS: dict[Any, dict[str, Any]] = {
