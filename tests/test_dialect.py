@@ -79,8 +79,10 @@ def test_the_benchmark_dialect_builds_as_it_is_with_a_finding_per_form(tmp_path:
     assert ("tools[0].parameters.type", "type 'dict' read as 'object'") in messages
     assert ("tools[2].parameters.properties.label.type",
             "type 'any' means any value: read with no type") in messages  # fmt: skip
-    assert ("tools[3].parameters", "no `parameters`: read as a tool that takes none (write "
-            "`parameters: {type: object}`)") in messages  # fmt: skip
+    no_parameters = (
+        "no `parameters`: read as a tool that takes none (write `parameters: {type: object}`)"
+    )
+    assert ("tools[3].parameters", no_parameters) in messages
 
     package = build_package(source, tmp_path / "out")
     added = package.parse("add", '{"a": 1.5, "b": 2}')
@@ -123,7 +125,9 @@ def test_strict_refuses_what_the_dialect_reader_read(tmp_path: Path) -> None:
 
 
 # Every spelling the reader knows, in the case written and in others, beside JSON's own names.
-SPELLINGS = sorted({*TYPE_NAMES, *(n.upper() for n in TYPE_NAMES), *(n.title() for n in TYPE_NAMES)})
+SPELLINGS = sorted(
+    {*TYPE_NAMES, *(n.upper() for n in TYPE_NAMES), *(n.title() for n in TYPE_NAMES)}
+)
 
 
 def _agree(type_value: Any, tmp_path: Path) -> tuple[list[tuple[str, str]], dict[str, Any]]:
@@ -168,7 +172,7 @@ def test_an_unknown_type_name_near_a_known_one_says_did_you_mean(
     found, imported = _agree(written, tmp_path)
     assert found == [("CG104", "tools[0].parameters.properties.value.type")]
     assert imported == {}
-    schema, (finding,) = read_type({"type": written}, ())
+    _, (finding,) = read_type({"type": written}, ())
     assert f"did you mean `{meant}`" in finding.message
     found, imported = _agree("quaternion", tmp_path)
     assert (found, imported) == ([("CG103", "tools[0].parameters.properties.value.type")], {})

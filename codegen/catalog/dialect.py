@@ -56,8 +56,9 @@ def read_type(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], l
     finding for each name read; a `type` that is no name or list of names is left to the checks
     that follow."""
     written = schema.get("type")
-    names = written if isinstance(written, list) else [written]
-    if not names or not all(isinstance(name, str) for name in names):
+    listed: list[Any] = written if isinstance(written, list) else [written]
+    names = [name for name in listed if isinstance(name, str)]
+    if not names or len(names) < len(listed):
         return schema, []
     at = (*path, "type")
     if isinstance(written, str):
@@ -81,7 +82,7 @@ def read_type(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], l
             findings.append(Finding(at, f"type {quoted(name)} read as {quoted(meant)}", READ))
         if meant not in types:
             types.append(meant)
-    if not findings and len(types) == len(names):
+    if not findings and len(types) == len(names):  # each a JSON type, none twice
         return schema, []
     kept = types if isinstance(written, list) and len(types) > 1 else types[0]
     return {**schema, "type": kept}, findings
@@ -112,7 +113,7 @@ def _unknown(name: str, at: JsonPath) -> Finding:
 
 def required_slips(schema: dict[str, Any], path: JsonPath) -> list[Finding]:
     """A name in `required` that is no property but one or two letters from one (`idd` beside
-    `id`): said with "did you mean"; the name stays as written (a call must still give it)."""
+    `id`): said with "did you mean" (the normalizer says it is not enforced, CG101)."""
     properties, listed = schema.get("properties"), schema.get("required")
     if not isinstance(properties, dict) or not isinstance(listed, list):
         return []
@@ -162,7 +163,6 @@ def _distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
-
 NO_DESCRIPTION = "CG113"  # description-missing
 NO_PARAMETERS = "CG114"  # parameters-missing
 NO_ARGUMENTS: dict[str, Any] = {"type": "object", "properties": {}}
@@ -175,7 +175,9 @@ def tool_gaps(tool: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], lis
     filled = dict(tool)
     if "parameters" not in tool:
         filled["parameters"] = dict(NO_ARGUMENTS)
-        said = "no `parameters`: read as a tool that takes none (write `parameters: {type: object}`)"
+        said = (
+            "no `parameters`: read as a tool that takes none (write `parameters: {type: object}`)"
+        )
         findings.append(Finding((*path, "parameters"), said, NO_PARAMETERS))
     description = tool.get("description")
     if description is None or (isinstance(description, str) and not description.strip()):

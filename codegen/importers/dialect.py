@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Self
 
 from codegen.catalog.dialect import Finding, read_type, required_slips
 from codegen.diagnostics import JsonPath, format_path, quoted
@@ -28,7 +28,7 @@ class Note(str):
     path: JsonPath
     code: str
 
-    def __new__(cls, path: JsonPath, message: str, code: str) -> Note:
+    def __new__(cls, path: JsonPath, message: str, code: str) -> Self:
         note = super().__new__(cls, f"{format_path(path)}: {message}")
         note.path, note.code = path, code
         return note

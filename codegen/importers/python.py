@@ -25,8 +25,8 @@ from typing import Any
 
 import docstring_parser
 
-from codegen.diagnostics import JsonPath
 from codegen.catalog.dialect import TYPE_NAMES
+from codegen.diagnostics import JsonPath
 from codegen.importers.dialect import Notes
 from codegen.importers.formats import UnreadableToolList
 
