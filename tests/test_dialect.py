@@ -3,7 +3,7 @@ list in the benchmarks' dialect builds as it is and imports with the same findin
 
 `tests/dialect/bfcl_dialect.json`: its first two entries are BFCL's own, as the Berkeley Function
 Calling Leaderboard publishes them (ShishirPatil/gorilla, berkeley-function-call-leaderboard/
-bfcl_eval/data/multi_turn_func_doc/math_api.json: `add` and `round_number`, without their `response`);
+bfcl_eval/data/multi_turn_func_doc/math_api.json: `add` and `round_number`, `response` and all);
 the others are written in the same dialect for the forms those two lack (`tuple`, `any`, a
 capitalised `String`, `int`, an `optional: true` flag, a tool with no parameters, a tool with no
 description).
@@ -53,8 +53,14 @@ EXPECTED = [
     ("CG102", "tools[0].parameters.properties.a.type"),
     ("CG102", "tools[0].parameters.properties.b.type"),
     ("CG102", "tools[0].parameters.type"),
+    ("CG102", "tools[0].response"),
+    ("CG102", "tools[0].returns.properties.result.type"),
+    ("CG102", "tools[0].returns.type"),
     ("CG102", "tools[1].parameters.properties.number.type"),
     ("CG102", "tools[1].parameters.type"),
+    ("CG102", "tools[1].response"),
+    ("CG102", "tools[1].returns.properties.result.type"),
+    ("CG102", "tools[1].returns.type"),
     ("CG102", "tools[2].parameters.properties.color.optional"),
     ("CG102", "tools[2].parameters.properties.color.type"),
     ("CG102", "tools[2].parameters.properties.label.type"),
@@ -91,6 +97,9 @@ def test_the_benchmark_dialect_builds_as_it_is_with_a_finding_per_form(tmp_path:
     assert plotted.errors == ()
     assert (plotted.arguments.point, plotted.arguments.label) == ([1, 2.5], {"any": "thing"})
     assert plotted.arguments.color is None  # optional: true
+    # BFCL's `response` types the result: a number, as `float` says.
+    assert package.TOOLS["add"].schema["type"] == "object"
+    assert package.AddResult(result=3.5).result == 3.5
     timed = package.parse("get_time", "{}")
     assert (timed.errors, timed.warnings) == ((), ())
     extra = package.parse("get_time", '{"at": 1}')
@@ -120,7 +129,7 @@ def test_strict_refuses_what_the_dialect_reader_read(tmp_path: Path) -> None:
     done = run_cli("build", "bfcl_dialect.json", "--out", "out", "--strict", cwd=tmp_path)
     assert done.returncode == 1
     assert ": error CG114: tools[3].parameters: no `parameters`: read as a tool" in done.stderr
-    assert done.stderr.endswith("codegen: 15 errors in 1 file; nothing was written\n")
+    assert done.stderr.endswith("codegen: 21 errors in 1 file; nothing was written\n")
     assert run_cli("build", "bfcl_dialect.json", "--out", "out", cwd=tmp_path).returncode == 0
 
 

@@ -290,7 +290,10 @@ def test_what_a_catalog_has_no_place_for_is_left_out_and_said() -> None:
     }
     catalog, _, notes = import_tools([bfcl])
     assert catalog["tools"][0]["returns"] == bfcl["response"]
-    assert list(notes) == ["tools[0].source: has no place in a catalog: left out"]
+    assert list(notes) == [
+        "tools[0].source: has no place in a catalog: left out",
+        "tools[0].response: `response` read as `returns`: the result's schema",
+    ]
     anthropic = {**WEATHER_TOOL, "name": "w", "cache_control": {"type": "ephemeral"}}
     anthropic["input_schema"] = anthropic.pop("parameters")
     _, fmt, notes = import_tools([anthropic])

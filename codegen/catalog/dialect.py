@@ -170,9 +170,20 @@ NO_ARGUMENTS: dict[str, Any] = {"type": "object", "properties": {}}
 
 def tool_gaps(tool: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], list[Finding]]:
     """A tool entry with what it left out filled in by its plain meaning: no `parameters` is a
-    tool that takes none, no description (or a blank one) is an empty one, each with a finding."""
+    tool that takes none, no description (or a blank one) is an empty one; and the Berkeley
+    leaderboard's `response` (the schema of what the function returns) is its `returns`; each
+    with a finding."""
     findings = []
     filled = dict(tool)
+    if "response" in filled:
+        response = filled.pop("response")
+        at = (*path, "response")
+        if isinstance(response, dict) and "returns" not in filled:
+            filled["returns"] = response
+            findings.append(Finding(at, "`response` read as `returns`: the result's schema", READ))
+        else:
+            why = "beside `returns`" if "returns" in filled else "not a schema"
+            findings.append(Finding(at, f"`response` {why}: ignored", IGNORED))
     if "parameters" not in tool:
         filled["parameters"] = dict(NO_ARGUMENTS)
         said = (

@@ -241,6 +241,8 @@ class WildReader:
         if "parameters" not in tool and isinstance(tool.get("inputSchema"), dict):
             # An MCP tool: its input schema is the parameters; MCP_TOOLS gives it back as such.
             tool["parameters"] = tool.pop("inputSchema")
+        tool, found = tool_gaps(tool, path)
+        self.said(found)
         for word in list(tool):
             value = tool[word]
             if word == "title" and not isinstance(value, str):
@@ -268,8 +270,6 @@ class WildReader:
                         (*path, word), f"unknown key {quoted(word)} in a tool: ignored", "CG103"
                     )
                 del tool[word]
-        tool, found = tool_gaps(tool, path)
-        self.said(found)
         # The parameters, and the result schema read by the same rules.
         for key, what, has in (
             ("parameters", "the parameters", "have"),
