@@ -166,6 +166,19 @@ CODES: dict[str, tuple[str, str, str]] = {
             "Paris}` is a description and a key `e.g. Paris`): quote the value to keep its comma"
         ),
     ),
+    "CG113": (
+        "warning",
+        "description-missing",
+        (
+            "a tool without a description (or a blank one): the model chooses tools by their "
+            "descriptions"
+        ),
+    ),
+    "CG114": (
+        "warning",
+        "parameters-missing",
+        "a tool without `parameters`, read as a tool that takes none",
+    ),
     "CG201": (
         "note",
         "provider-cannot-say",

@@ -120,7 +120,7 @@ def break_catalog(catalog: Path) -> None:
     catalog.write_text(
         text.replace(
             "          type: integer\n          description: Maximum number of passages",
-            "          type: int\n          description: Maximum number of passages",
+            "          $ref: '#/nowhere'\n          description: Maximum number of passages",
         ),
         encoding="utf-8",
     )
@@ -437,8 +437,8 @@ def test_failed_build_leaves_previous_output_byte_identical(built: Path) -> None
     result = run_process(built, "build")
     assert result.returncode == 1
     assert (
-        "schemas/memory_tools.yaml:22: tools[0].parameters.properties.limit.type: 'int' is not a JSON Schema type"
-        in result.stderr.splitlines()
+        "schemas/memory_tools.yaml:22: tools[0].parameters.properties.limit.$ref: $ref '#/nowhere' "
+        "does not resolve" in result.stderr.splitlines()
     )
     assert "nothing was written" in result.stderr
     assert tree(out) == before_bytes
@@ -740,8 +740,8 @@ def test_validate_reports_errors_with_exit_1(project: Path) -> None:
     result = run(project, "validate")
     assert result.returncode == 1
     assert (
-        "schemas/memory_tools.yaml:22: tools[0].parameters.properties.limit.type: 'int' is not a JSON Schema type"
-        in result.stderr.splitlines()
+        "schemas/memory_tools.yaml:22: tools[0].parameters.properties.limit.$ref: $ref '#/nowhere' "
+        "does not resolve" in result.stderr.splitlines()
     )
 
 
@@ -857,7 +857,7 @@ def test_parse_with_an_invalid_catalog_reports_its_errors(project: Path) -> None
     result = run(project, "parse", "schemas/memory_tools.yaml", "memory.search", "{}")
     assert result.returncode == 1
     assert (
-        "schemas/memory_tools.yaml:22: tools[0].parameters.properties.limit.type:" in result.stderr
+        "schemas/memory_tools.yaml:22: tools[0].parameters.properties.limit.$ref:" in result.stderr
     )
     assert result.stdout == ""
 

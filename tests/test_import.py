@@ -64,7 +64,7 @@ def test_what_is_written_reads_back_as_what_was_imported(case: str) -> None:
     assert load_catalog(IMPORTING / f"{case}.yaml", ROOT).data == catalog
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c != "loose"])
+@pytest.mark.parametrize("case", CASES)
 def test_an_imported_catalog_builds_with_the_schema_as_imported(case: str, tmp_path: Path) -> None:
     package = build_package(IMPORTING / f"{case}.yaml", tmp_path)
     name = next(iter(package.TOOLS))
@@ -75,12 +75,15 @@ def test_an_imported_catalog_builds_with_the_schema_as_imported(case: str, tmp_p
 
 
 def test_a_tool_without_a_description_is_left_for_a_person_to_describe() -> None:
+    """Issue 34 item 2: the imported catalog builds; the missing description is a warning (CG113)
+    that `--strict` refuses."""
     done = run_cli("validate", "tests/importing/loose.yaml")
-    assert done.returncode == 1
-    assert done.stderr.splitlines()[0] == (
-        "tests/importing/loose.yaml:29: tools[1].description: a tool needs a description: the "
-        "model depends on it"
-    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        "tests/importing/loose.yaml:29: warning CG113: tools[1].description: no description: the "
+        "model chooses tools by their descriptions (write one)"
+    ) in done.stderr.splitlines()
+    assert run_cli("validate", "tests/importing/loose.yaml", "--strict").returncode == 1
 
 
 def test_loose_dialects_become_json_schema() -> None:
@@ -287,7 +290,10 @@ def test_what_a_catalog_has_no_place_for_is_left_out_and_said() -> None:
     }
     catalog, _, notes = import_tools([bfcl])
     assert catalog["tools"][0]["returns"] == bfcl["response"]
-    assert list(notes) == ["tools[0].source: has no place in a catalog: left out"]
+    assert list(notes) == [
+        "tools[0].source: has no place in a catalog: left out",
+        "tools[0].response: `response` read as `returns`: the result's schema",
+    ]
     anthropic = {**WEATHER_TOOL, "name": "w", "cache_control": {"type": "ephemeral"}}
     anthropic["input_schema"] = anthropic.pop("parameters")
     _, fmt, notes = import_tools([anthropic])

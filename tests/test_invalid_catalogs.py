@@ -107,7 +107,7 @@ def test_build_of_an_invalid_catalog_writes_nothing(case: Path, tmp_path: Path) 
 
 
 @pytest.mark.parametrize(
-    "case", ["unknown_type.yaml", "yaml_syntax_error.yaml", "duplicate_tool_names.yaml"]
+    "case", ["parameters_not_object.yaml", "yaml_syntax_error.yaml", "duplicate_tool_names.yaml"]
 )
 def test_build_of_an_invalid_catalog_leaves_an_existing_out_dir_alone(
     case: str, tmp_path: Path
@@ -123,7 +123,7 @@ def test_build_of_an_invalid_catalog_leaves_an_existing_out_dir_alone(
 
 
 def test_check_of_an_invalid_catalog_fails_with_the_same_diagnostics(tmp_path: Path) -> None:
-    case = INVALID / "unknown_type.yaml"
+    case = INVALID / "parameters_not_object.yaml"
     result = run_codegen(
         "build", "--check", case.relative_to(ROOT).as_posix(), "--out", str(tmp_path / "out")
     )
@@ -134,7 +134,7 @@ def test_check_of_an_invalid_catalog_fails_with_the_same_diagnostics(tmp_path: P
 
 
 def test_errors_of_several_files_are_all_reported_sorted_by_file_then_line() -> None:
-    cases = [INVALID / "unknown_type.yaml", INVALID / "ref_unresolved.yaml"]
+    cases = [INVALID / "parameters_not_object.yaml", INVALID / "ref_unresolved.yaml"]
     expected: list[str] = []
     for case in sorted(cases):
         expected += case.with_suffix(".expected").read_text(encoding="utf-8").splitlines()
@@ -147,7 +147,11 @@ def test_errors_of_several_files_are_all_reported_sorted_by_file_then_line() -> 
 def test_a_valid_and_an_invalid_file_together_build_nothing(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = run_codegen(
-        "build", "schemas/memory_tools.yaml", "tests/invalid/unknown_type.yaml", "--out", str(out)
+        "build",
+        "schemas/memory_tools.yaml",
+        "tests/invalid/parameters_not_object.yaml",
+        "--out",
+        str(out),
     )
     assert result.returncode == 1
     assert not out.exists()

@@ -41,13 +41,13 @@ def test_tab_indented_json_keeps_its_line_numbers(tmp_path: Path) -> None:
     source = tmp_path / "c.json"
     source.write_text(
         '{\n\t"name": "tabs",\n\t"tools": [\n\t\t{\n\t\t\t"name": "t",\n\t\t\t"description": "d",\n'
-        '\t\t\t"parameters": {"type": "object", "properties": {"n": {"type": "int"}}}\n\t\t}\n\t]\n}\n',
+        '\t\t\t"parameters": {"type": "object", "properties": {"n": {"type": 5}}}\n\t\t}\n\t]\n}\n',
         encoding="utf-8",
     )
     with pytest.raises(CatalogError) as caught:
         check_catalogs([source], tmp_path)
     assert [str(d) for d in caught.value.diagnostics] == [
-        "c.json:7: tools[0].parameters.properties.n.type: 'int' is not a JSON Schema type"
+        "c.json:7: tools[0].parameters.properties.n.type: 5 is not a JSON Schema type"
     ]
 
 

@@ -38,7 +38,9 @@ def test_each_change_is_built_and_a_broken_catalog_does_not_end_the_watch(
     source = tmp_path / "watched.yaml"
     out = tmp_path / "out"
     source.write_text(CATALOG.format(description="First."), encoding="utf-8")
-    broken = "name: watched\ntools:\n  - name: ping\n"  # no description, no parameters
+    broken = (
+        "name: watched\ntools:\n  - name: ping\n    parameters: {type: array}\n"  # not an object
+    )
     edits = [broken, CATALOG.format(description="Second, longer.")]
     builds: list[int] = []
 

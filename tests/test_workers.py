@@ -65,7 +65,7 @@ def test_a_build_in_workers_equals_a_build_in_one_process(
     # their tools checked against the meta-schema, their tools' outputs made. In one, a tool is
     # invalid, so that what a worker found reaches the error.
     broken = corpus_catalog(40, seed=11)
-    broken["tools"][7]["description"] = ""
+    broken["tools"][7]["parameters"] = {"type": "array"}  # not an object: an error
     for name, data in (("broken", broken), ("valid", corpus_catalog(40, seed=11))):
         (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
 
@@ -93,4 +93,4 @@ def test_a_build_in_workers_equals_a_build_in_one_process(
     assert parallel == serial
     assert sorted(set(used)) == ["_item", "_tool_findings", "make_output"]
     assert isinstance(serial["broken"], list)
-    assert any(d.path == "tools[7].description" for d in serial["broken"])
+    assert any(d.path == "tools[7].parameters.type" for d in serial["broken"])

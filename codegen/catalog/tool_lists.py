@@ -22,7 +22,6 @@ PROVIDER_OF = {
     "gemini": "gemini",
     "mcp": "mcp",
 }
-EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 class UnreadableToolList(ValueError):
@@ -177,9 +176,8 @@ def _loose(item: dict[str, Any]) -> dict[str, Any]:
     tool = _tool(item.get("name"), item.get("description"), parameters)
     # A catalog's own keys, as a catalog (or a list of its tools) has them.
     tool.update({k: v for k, v in item.items() if k in _CATALOG_TOOL_KEYS})
-    # The Berkeley leaderboard's `response`: the schema of what the function returns.
-    if isinstance(item.get("response"), dict) and "returns" not in tool:
-        tool["returns"] = item["response"]
+    if "response" in item:  # the Berkeley leaderboard's: read by `catalog/dialect.tool_gaps`
+        tool["response"] = item["response"]
     return tool
 
 
@@ -188,8 +186,11 @@ _CATALOG_TOOL_KEYS = TOOL_KEYS - {"name", "description", "parameters"}
 
 
 def _tool(name: Any, description: Any, parameters: Any) -> dict[str, Any]:
-    tool: dict[str, Any] = {"name": name, "description": description}
-    tool["parameters"] = parameters if parameters is not None else dict(EMPTY)
+    tool: dict[str, Any] = {"name": name}
+    if description is not None:
+        tool["description"] = description
+    if parameters is not None:  # else the tool takes none (`catalog/dialect.tool_gaps`)
+        tool["parameters"] = parameters
     return tool
 
 

@@ -20,6 +20,13 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from codegen.catalog.dialect import (
+    Finding,
+    misspelt,
+    read_type,
+    required_slips,
+    tool_gaps,
+)
 from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.names import snake
@@ -37,38 +44,6 @@ HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 _TRUE = {"true", "yes", "1"}
 _FALSE = {"false", "no", "0"}
-
-
-def misspelt(word: str, known: frozenset[str]) -> str | None:
-    """The known keyword `word` is one or two edits from (a case slip counts as one), if any."""
-    if word in known or len(word) < 3:
-        return None
-    limit = 1 if len(word) < 6 else 2
-    best: tuple[int, str] | None = None
-    for candidate in sorted(known):
-        if abs(len(candidate) - len(word)) > limit:
-            continue
-        distance = _distance(word, candidate, limit)
-        if distance <= limit and (best is None or distance < best[0]):
-            best = (distance, candidate)
-    return best[1] if best is not None else None
-
-
-def _distance(a: str, b: str, limit: int) -> int:
-    """Optimal string alignment distance (a swap of two letters is one edit), capped at limit+1."""
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return previous[-1]
 
 
 def _flag(value: Any) -> bool | None:
@@ -125,6 +100,11 @@ class WildReader:
 
     def say(self, path: JsonPath, message: str, code: str) -> None:
         self.found.append(self.loaded.diagnostic(path, message, code))
+
+    def said(self, findings: list[Finding]) -> None:
+        """The findings of the loose dialect's reader (`catalog/dialect.py`)."""
+        for finding in findings:
+            self.say(finding.path, finding.message, finding.code)
 
     def ignored(self, path: JsonPath, value: Any, why: str) -> None:
         self.say(path, f"{why}: {quoted(value)} ignored", "CG103")
@@ -201,6 +181,8 @@ class WildReader:
         if "parameters" not in tool and isinstance(tool.get("inputSchema"), dict):
             # An MCP tool: its input schema is the parameters; MCP_TOOLS gives it back as such.
             tool["parameters"] = tool.pop("inputSchema")
+        tool, found = tool_gaps(tool, path)
+        self.said(found)
         for word in list(tool):
             value = tool[word]
             if word == "title" and not isinstance(value, str):
@@ -300,7 +282,8 @@ class WildReader:
     def schema(self, node: Any, path: JsonPath) -> Any:
         if not isinstance(node, dict):
             return node  # `true`/`false`, or what the meta-schema refuses
-        node = dict(node)
+        node, found = read_type(dict(node), path)
+        self.said(found)
         self.older_drafts(node, path)
         for word in list(node):
             value = node[word]
@@ -318,6 +301,7 @@ class WildReader:
             ):
                 del node[word]
         self.optional_list(node, path)
+        self.said(required_slips(node, path))
         return node
 
     def older_drafts(self, node: dict[str, Any], path: JsonPath) -> None:

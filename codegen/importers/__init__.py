@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from codegen.catalog.dialect import NO_DESCRIPTION, tool_gaps
 from codegen.catalog.names import snake
 from codegen.catalog.tool_lists import (
     FORMATS,
@@ -42,7 +43,9 @@ def import_functions(
     for index, tool in enumerate(tools):
         if not tool["description"]:
             notes.add(
-                ("tools", index, "description"), "no docstring: write one (the build needs it)"
+                ("tools", index, "description"),
+                "no docstring: the model chooses tools by their descriptions (write one)",
+                NO_DESCRIPTION,
             )
     stem = name or target.partition(":")[0].rsplit(".", 1)[-1]
     return {"name": snake(stem, fallback="imported_tools"), "tools": tools}, notes
@@ -86,9 +89,8 @@ def import_tools(
                 f"{quoted(tool['name'])} is the alias of {quoted(wire_names[tool['name']])}",
             )
             tool["name"] = wire_names[tool["name"]]
-        if not tool.get("description"):
-            notes.add((*where, "description"), "no description: write one (the build needs it)")
-            tool["description"] = ""
+        tool, found = tool_gaps(tool, where)
+        notes.said(found)
         parameters = tool["parameters"]
         if property_map(parameters):
             parameters = {"type": "object", "properties": parameters, "required": list(parameters)}

@@ -10,31 +10,36 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Self
 
+from codegen.catalog.dialect import Finding, read_type, required_slips
 from codegen.diagnostics import JsonPath, format_path, quoted
 from codegen.vocabulary import subschemas_mapped
 
-# Type names found in the wild (compared in lower case) → the JSON Schema type; None: any value.
-TYPE_NAMES: dict[str, str | None] = {
-    "string": "string", "str": "string", "text": "string", "char": "string",
-    "integer": "integer", "int": "integer", "long": "integer", "int32": "integer",
-    "int64": "integer", "short": "integer", "byte": "integer", "bigint": "integer",
-    "number": "number", "float": "number", "double": "number", "decimal": "number",
-    "boolean": "boolean", "bool": "boolean",
-    "object": "object", "dict": "object", "map": "object", "hashmap": "object",
-    "record": "object", "struct": "object",
-    "array": "array", "list": "array", "tuple": "array", "arraylist": "array", "set": "array",
-    "null": "null", "none": "null",
-    "any": None,
-}  # fmt: skip
+
+class Note(str):
+    """One thing rewritten, as `path: what`; its path and its build code (the code the build
+    gives the same reading) beside."""
+
+    path: JsonPath
+    code: str
+
+    def __new__(cls, path: JsonPath, message: str, code: str) -> Self:
+        note = super().__new__(cls, f"{format_path(path)}: {message}")
+        note.path, note.code = path, code
+        return note
 
 
-class Notes(list[str]):
-    """What was rewritten, each as `path: what`, in the order met."""
+class Notes(list[Note]):
+    """What was rewritten, in the order met."""
 
-    def add(self, path: JsonPath, message: str) -> None:
-        self.append(f"{format_path(path)}: {message}")
+    def add(self, path: JsonPath, message: str, code: str = "CG102") -> None:
+        self.append(Note(path, message, code))
+
+    def said(self, findings: list[Finding]) -> None:
+        """The findings of the loose dialect's reader (`catalog/dialect.py`), as the build says them."""
+        for finding in findings:
+            self.add(finding.path, finding.message, finding.code)
 
 
 def standard(schema: Any, path: JsonPath, notes: Notes) -> Any:
@@ -63,6 +68,7 @@ def standard(schema: Any, path: JsonPath, notes: Notes) -> Any:
         out[word] = subschemas_mapped(
             word, value, lambda where, sub: standard(sub, (*path, *where), notes)
         )
+    notes.said(required_slips(out, path))
     return out
 
 
@@ -110,19 +116,11 @@ def _standard_type(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
             shown = json.dumps(typed) if typed else "no type (any value)"
             notes.add((*path, "type"), f"type {quoted(written)} written as {shown}")
             return
-    types: list[str] = []
-    for name in names:
-        meant = TYPE_NAMES.get(name.lower(), name)
-        if meant is None or not name.strip():
-            del out["type"]
-            what = "means any value" if meant is None else "is empty"
-            notes.add((*path, "type"), f"type {quoted(name)} {what}: the type is left out")
-            return
-        if meant != name:
-            notes.add((*path, "type"), f"type {quoted(name)} written as {quoted(meant)}")
-        if meant not in types:
-            types.append(meant)
-    out["type"] = types if isinstance(written, list) or len(types) > 1 else types[0]
+    read, found = read_type(out, path)
+    if read is not out:
+        out.clear()
+        out.update(read)
+    notes.said(found)
 
 
 _OPTIONAL_TYPE = re.compile(r"\s*(.*?)\s*,\s*optional\s*", re.IGNORECASE)

@@ -25,9 +25,10 @@ from typing import Any
 
 import docstring_parser
 
+from codegen.catalog.dialect import TYPE_NAMES
 from codegen.catalog.tool_lists import UnreadableToolList
 from codegen.diagnostics import JsonPath
-from codegen.importers.dialect import TYPE_NAMES, Notes
+from codegen.importers.dialect import Notes
 
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},

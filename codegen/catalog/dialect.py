@@ -1,0 +1,198 @@
+"""The loose type names of tool lists in the wild, read by their plain meaning: the one reader
+that `codegen build` (`catalog/wild.py`) and `codegen import` (`importers/dialect.py`) share, so
+that a tool list builds exactly as it imports, with the same findings (code, path, text).
+
+Function-calling benchmarks and other languages' tool lists write `dict`, `float`, `tuple`, `any`,
+`int`, `String` or `HashMap` for a type and `number[]` for an array; each is read as the JSON
+Schema it plainly means (CG102). A name that means nothing is left out, so the value may be any
+value, with "did you mean" when it is one or two letters from a name that means something (CG104),
+else as ignored (CG103); so is a `required` name one or two letters from a property's.
+
+This module is below both readers: it imports nothing of the catalog's or the importers'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.diagnostics import JsonPath, quoted
+
+JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array", "null")
+
+# Type names found in the wild (compared in lower case) → the JSON Schema type; None: any value.
+# From Python (`str`, `dict`, `tuple`), Java (`long`, `HashMap`, `ArrayList`, `char`), JavaScript
+# and TypeScript (`Bigint`, `Record`, `any`), as BFCL's Python, Java and JavaScript sets write them.
+TYPE_NAMES: dict[str, str | None] = {
+    "string": "string", "str": "string", "text": "string", "char": "string",
+    "integer": "integer", "int": "integer", "long": "integer", "int32": "integer",
+    "int64": "integer", "short": "integer", "byte": "integer", "bigint": "integer",
+    "number": "number", "float": "number", "double": "number", "decimal": "number",
+    "boolean": "boolean", "bool": "boolean",
+    "object": "object", "dict": "object", "map": "object", "hashmap": "object",
+    "hashtable": "object", "record": "object", "struct": "object",
+    "array": "array", "list": "array", "tuple": "array", "arraylist": "array", "set": "array",
+    "queue": "array", "stack": "array",
+    "null": "null", "none": "null",
+    "any": None,
+}  # fmt: skip
+
+READ = "CG102"  # wild-keyword-read: the finding of a loose name read by its plain meaning
+IGNORED = "CG103"  # keyword-ignored: a type name that means nothing
+MISSPELT = "CG104"  # keyword-misspelt: ... one or two letters from one that means something
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the reader did at `path` (a path in the document read), with its build code."""
+
+    path: JsonPath
+    message: str
+    code: str
+
+
+def read_type(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], list[Finding]]:
+    """`schema` with its `type` read by its plain meaning (a copy when anything changed), and a
+    finding for each name read; a `type` that is no name or list of names is left to the checks
+    that follow."""
+    written = schema.get("type")
+    listed: list[Any] = written if isinstance(written, list) else [written]
+    names = [name for name in listed if isinstance(name, str)]
+    if not names or len(names) < len(listed):
+        return schema, []
+    at = (*path, "type")
+    if isinstance(written, str):
+        items = _array_of(written)
+        if items is not None:  # TypeScript's `number[]`
+            item_schema, found = read_type({"type": items}, (*path, "items"))
+            read = {k: v for k, v in schema.items() if k != "type"}
+            read = {"type": "array", **read, "items": item_schema}
+            said = f"type {quoted(written)} read as an array of {quoted(items)}"
+            return read, [Finding(at, said, READ), *found]
+    types: list[str] = []
+    findings: list[Finding] = []
+    for name in names:
+        meant = TYPE_NAMES.get(name.strip().lower(), "") if name not in JSON_TYPES else name
+        if meant == "":
+            return _untyped(schema), [_unknown(name, at)]
+        if meant is None:
+            said = f"type {quoted(name)} means any value: read with no type"
+            return _untyped(schema), [*findings, Finding(at, said, READ)]
+        if meant != name:
+            findings.append(Finding(at, f"type {quoted(name)} read as {quoted(meant)}", READ))
+        if meant not in types:
+            types.append(meant)
+    if not findings and len(types) == len(names):  # each a JSON type, none twice
+        return schema, []
+    kept = types if isinstance(written, list) and len(types) > 1 else types[0]
+    return {**schema, "type": kept}, findings
+
+
+def _array_of(name: str) -> str | None:
+    """The item type of `T[]`, when T is one name."""
+    stripped = name.strip()
+    if stripped.endswith("[]") and stripped[:-2].strip().isidentifier():
+        return stripped[:-2].strip()
+    return None
+
+
+def _untyped(schema: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in schema.items() if k != "type"}
+
+
+def _unknown(name: str, at: JsonPath) -> Finding:
+    meant = misspelt(name.strip().lower(), frozenset(TYPE_NAMES))
+    if meant is not None:
+        plain = TYPE_NAMES[meant]
+        shown = f"`{meant}`" + (f" ({plain})" if plain not in (meant, None) else "")
+        said = f"type {quoted(name)} is no type name: did you mean {shown}? (left out: any value)"
+        return Finding(at, said, MISSPELT)
+    said = f"type {quoted(name)} is no type name (one of {', '.join(JSON_TYPES)})"
+    return Finding(at, f"{said}: left out, any value", IGNORED)
+
+
+def required_slips(schema: dict[str, Any], path: JsonPath) -> list[Finding]:
+    """A name in `required` that is no property but one or two letters from one (`idd` beside
+    `id`): said with "did you mean" (the normalizer says it is not enforced, CG101)."""
+    properties, listed = schema.get("properties"), schema.get("required")
+    if not isinstance(properties, dict) or not isinstance(listed, list):
+        return []
+    names = frozenset(str(name) for name in properties)
+    findings = []
+    for index, name in enumerate(listed):
+        if not isinstance(name, str) or name in names:
+            continue
+        meant = misspelt(name, names, shortest=2)
+        if meant is not None:
+            said = f"{quoted(name)} in `required` is no property: did you mean `{meant}`?"
+            findings.append(Finding((*path, "required", index), said, MISSPELT))
+    return findings
+
+
+def misspelt(word: str, known: frozenset[str], shortest: int = 3) -> str | None:
+    """The known word `word` is one or two edits from (a case slip counts as one), if any: one
+    edit for words under six letters, two from six on; words under `shortest` letters are never
+    slips."""
+    if word in known or len(word) < shortest:
+        return None
+    limit = 1 if len(word) < 6 else 2
+    best: tuple[int, str] | None = None
+    for candidate in sorted(known):
+        if abs(len(candidate) - len(word)) > limit:
+            continue
+        distance = _distance(word, candidate, limit)
+        if distance <= limit and (best is None or distance < best[0]):
+            best = (distance, candidate)
+    return best[1] if best is not None else None
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance (a swap of two letters is one edit), capped at limit+1."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+NO_DESCRIPTION = "CG113"  # description-missing
+NO_PARAMETERS = "CG114"  # parameters-missing
+NO_ARGUMENTS: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+def tool_gaps(tool: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], list[Finding]]:
+    """A tool entry with what it left out filled in by its plain meaning: no `parameters` is a
+    tool that takes none, no description (or a blank one) is an empty one; and the Berkeley
+    leaderboard's `response` (the schema of what the function returns) is its `returns`; each
+    with a finding."""
+    findings = []
+    filled = dict(tool)
+    if "response" in filled:
+        response = filled.pop("response")
+        at = (*path, "response")
+        if isinstance(response, dict) and "returns" not in filled:
+            filled["returns"] = response
+            findings.append(Finding(at, "`response` read as `returns`: the result's schema", READ))
+        else:
+            why = "beside `returns`" if "returns" in filled else "not a schema"
+            findings.append(Finding(at, f"`response` {why}: ignored", IGNORED))
+    if "parameters" not in tool:
+        filled["parameters"] = dict(NO_ARGUMENTS)
+        said = (
+            "no `parameters`: read as a tool that takes none (write `parameters: {type: object}`)"
+        )
+        findings.append(Finding((*path, "parameters"), said, NO_PARAMETERS))
+    description = tool.get("description")
+    if description is None or (isinstance(description, str) and not description.strip()):
+        filled["description"] = ""
+        said = "no description: the model chooses tools by their descriptions (write one)"
+        findings.append(Finding((*path, "description"), said, NO_DESCRIPTION))
+    return filled, findings

@@ -1,0 +1,234 @@
+"""Issue 34 item 2: one reader of the loose dialect (`codegen/catalog/dialect.py`), so that a tool
+list in the benchmarks' dialect builds as it is and imports with the same findings.
+
+`tests/dialect/bfcl_dialect.json`: its first two entries are BFCL's own, as the Berkeley Function
+Calling Leaderboard publishes them (ShishirPatil/gorilla, berkeley-function-call-leaderboard/
+bfcl_eval/data/multi_turn_func_doc/math_api.json: `add` and `round_number`, `response` and all);
+the others are written in the same dialect for the forms those two lack (`tuple`, `any`, a
+capitalised `String`, `int`, an `optional: true` flag, a tool with no parameters, a tool with no
+description).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT, build_package, run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from codegen.build import build
+from codegen.catalog.dialect import JSON_TYPES, TYPE_NAMES, read_type
+from codegen.diagnostics import format_path
+from codegen.importers import import_tools
+
+FIXTURE = ROOT / "tests" / "dialect" / "bfcl_dialect.json"
+# The codes of what the loose dialect's reader says: read (CG102), ignored (CG103), did you mean
+# (CG104), no description (CG113), no parameters (CG114).
+DIALECT_CODES = {"CG102", "CG103", "CG104", "CG113", "CG114"}
+
+
+def _catalog_file(tools: list[Any], folder: Path, name: str = "bfcl_dialect") -> Path:
+    """The tool list as a catalog: the list itself under `tools`, nothing else changed."""
+    source = folder / f"{name}.json"
+    source.write_text(json.dumps({"name": name, "tools": tools}, indent=1), encoding="utf-8")
+    return source
+
+
+def _build_findings(source: Path) -> list[tuple[str, str]]:
+    """(code, path) of each of the dialect's findings of a build."""
+    found = build([source]).warnings
+    return sorted((d.code, d.path) for d in found if d.code in DIALECT_CODES)
+
+
+def _import_findings(tools: list[Any]) -> list[tuple[str, str]]:
+    _, _, notes = import_tools(tools, "loose", "bfcl_dialect")
+    return sorted((note.code, format_path(note.path)) for note in notes)
+
+
+EXPECTED = [
+    ("CG102", "tools[0].parameters.properties.a.type"),
+    ("CG102", "tools[0].parameters.properties.b.type"),
+    ("CG102", "tools[0].parameters.type"),
+    ("CG102", "tools[0].response"),
+    ("CG102", "tools[0].returns.properties.result.type"),
+    ("CG102", "tools[0].returns.type"),
+    ("CG102", "tools[1].parameters.properties.number.type"),
+    ("CG102", "tools[1].parameters.type"),
+    ("CG102", "tools[1].response"),
+    ("CG102", "tools[1].returns.properties.result.type"),
+    ("CG102", "tools[1].returns.type"),
+    ("CG102", "tools[2].parameters.properties.color.optional"),
+    ("CG102", "tools[2].parameters.properties.color.type"),
+    ("CG102", "tools[2].parameters.properties.label.type"),
+    ("CG102", "tools[2].parameters.properties.point.items.type"),
+    ("CG102", "tools[2].parameters.properties.point.type"),
+    ("CG102", "tools[2].parameters.type"),
+    ("CG102", "tools[4].parameters.properties.start.type"),
+    ("CG102", "tools[4].parameters.type"),
+    ("CG113", "tools[4].description"),
+    ("CG114", "tools[3].parameters"),
+]
+
+
+def test_the_benchmark_dialect_builds_as_it_is_with_a_finding_per_form(tmp_path: Path) -> None:
+    """Issue 34 item 2: root `dict`, `float`, `tuple`, `any`, `String`, `int`, `optional: true`,
+    no parameters, no description: the build reads each by its plain meaning, says so at its
+    place, and the package parses a call."""
+    tools = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    source = _catalog_file(tools, tmp_path)
+    assert _build_findings(source) == EXPECTED
+    messages = {(d.path, d.message) for d in build([source]).warnings}
+    assert ("tools[0].parameters.type", "type 'dict' read as 'object'") in messages
+    assert ("tools[2].parameters.properties.label.type",
+            "type 'any' means any value: read with no type") in messages  # fmt: skip
+    no_parameters = (
+        "no `parameters`: read as a tool that takes none (write `parameters: {type: object}`)"
+    )
+    assert ("tools[3].parameters", no_parameters) in messages
+
+    package = build_package(source, tmp_path / "out")
+    added = package.parse("add", '{"a": 1.5, "b": 2}')
+    assert (added.errors, added.arguments.a, added.arguments.b) == ((), 1.5, 2)
+    plotted = package.parse("plot_point", '{"point": [1, 2.5], "label": {"any": "thing"}}')
+    assert plotted.errors == ()
+    assert (plotted.arguments.point, plotted.arguments.label) == ([1, 2.5], {"any": "thing"})
+    assert plotted.arguments.color is None  # optional: true
+    # BFCL's `response` types the result: a number, as `float` says.
+    assert package.TOOLS["add"].schema["type"] == "object"
+    assert package.AddResult(result=3.5).result == 3.5
+    timed = package.parse("get_time", "{}")
+    assert (timed.errors, timed.warnings) == ((), ())
+    extra = package.parse("get_time", '{"at": 1}')
+    assert (extra.warnings, extra.errors) == (("unknown_parameter:at",), ())
+    assert package.TOOLS["reset_counter"].description == ""
+    wrong = package.parse("add", '{"a": "x", "b": 2}')
+    assert wrong.arguments is None and wrong.errors
+
+
+def test_import_of_the_same_list_gives_the_same_findings(tmp_path: Path) -> None:
+    """Issue 34 item 2: `codegen import` of the list says what the build says (codes, paths),
+    and what it writes builds with no dialect finding left."""
+    tools = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert _import_findings(tools) == EXPECTED
+    done = run_cli("import", str(FIXTURE), "-o", str(tmp_path / "imported.yaml"))
+    assert done.returncode == 0, done.stderr
+    assert "warning: tools[0].parameters.type: type 'dict' read as 'object'" in done.stderr
+    # Only the missing description stays to be written.
+    assert _build_findings(tmp_path / "imported.yaml") == [("CG113", "tools[4].description")]
+
+
+def test_strict_refuses_what_the_dialect_reader_read(tmp_path: Path) -> None:
+    """Issue 34 item 2: `--strict` makes the dialect's warnings errors."""
+    tools = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    _catalog_file(tools, tmp_path)
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    done = run_cli("build", "bfcl_dialect.json", "--out", "out", "--strict", cwd=tmp_path)
+    assert done.returncode == 1
+    assert ": error CG114: tools[3].parameters: no `parameters`: read as a tool" in done.stderr
+    assert done.stderr.endswith("codegen: 21 errors in 1 file; nothing was written\n")
+    assert run_cli("build", "bfcl_dialect.json", "--out", "out", cwd=tmp_path).returncode == 0
+
+
+# Every spelling the reader knows, in the case written and in others, beside JSON's own names.
+SPELLINGS = sorted(
+    {*TYPE_NAMES, *(n.upper() for n in TYPE_NAMES), *(n.title() for n in TYPE_NAMES)}
+)
+
+
+def _agree(type_value: Any, tmp_path: Path) -> tuple[list[tuple[str, str]], dict[str, Any]]:
+    """Build and import of one property of `type_value` agree: the same findings, and the
+    built schema is the imported one."""
+    tools = [
+        {
+            "name": "probe",
+            "description": "A tool with one property of the type under test.",
+            "parameters": {"type": "object", "properties": {"value": {"type": type_value}}},
+        }
+    ]
+    source = _catalog_file(tools, tmp_path, "probe")
+    found = _build_findings(source)
+    assert found == _import_findings(tools)
+    catalog, _, _ = import_tools(tools, "loose", "probe")
+    imported = catalog["tools"][0]["parameters"]["properties"]["value"]
+    return found, imported
+
+
+@pytest.mark.parametrize("name", SPELLINGS)
+def test_every_loose_spelling_is_read_alike_by_build_and_import(name: str, tmp_path: Path) -> None:
+    """Issue 34 item 2, generated cases: each type name of the table, in each case, is read by
+    build and import to the same JSON Schema with the same finding."""
+    found, imported = _agree(name, tmp_path)
+    meant = TYPE_NAMES[name.lower()]
+    assert imported == ({"type": meant} if meant is not None else {})
+    where = "tools[0].parameters.properties.value.type"
+    assert found == ([] if name == meant else [("CG102", where)])
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("integr", "integer"), ("strng", "string"), ("flaot", "float"), ("Boolen", "boolean"),
+     ("numbr", "number"), ("arrray", "array")],
+)  # fmt: skip
+def test_an_unknown_type_name_near_a_known_one_says_did_you_mean(
+    written: str, meant: str, tmp_path: Path
+) -> None:
+    """Issue 34 item 2: `integr` → "did you mean `integer`?", the type left out (any value) in
+    build and import alike; a name near nothing is ignored (CG103)."""
+    found, imported = _agree(written, tmp_path)
+    assert found == [("CG104", "tools[0].parameters.properties.value.type")]
+    assert imported == {}
+    _, (finding,) = read_type({"type": written}, ())
+    assert f"did you mean `{meant}`" in finding.message
+    found, imported = _agree("quaternion", tmp_path)
+    assert (found, imported) == ([("CG103", "tools[0].parameters.properties.value.type")], {})
+
+
+@pytest.mark.parametrize("item", ["number", "int", "String", "boolean"])
+def test_a_typescript_array_is_an_array_of_its_item(item: str, tmp_path: Path) -> None:
+    """Issue 34 item 2: TypeScript's `number[]` is an array of numbers, in build and import."""
+    _, imported = _agree(f"{item}[]", tmp_path)
+    assert imported == {"type": "array", "items": {"type": TYPE_NAMES[item.lower()]}}
+
+
+def test_a_type_list_of_loose_names_is_read_name_by_name(tmp_path: Path) -> None:
+    """Issue 34 item 2: `["int", "None"]` is an integer or null."""
+    found, imported = _agree(["int", "None"], tmp_path)
+    assert imported == {"type": ["integer", "null"]}
+    assert found == [("CG102", "tools[0].parameters.properties.value.type")] * 2
+
+
+def test_a_required_name_near_a_property_says_did_you_mean(tmp_path: Path) -> None:
+    """Issue 34 item 2: `required: [idd]` beside a property `id`: "did you mean `id`?"."""
+    tools = [
+        {
+            "name": "fetch",
+            "description": "Fetch a record by its id.",
+            "parameters": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}},
+                "required": ["idd"],
+            },
+        }
+    ]
+    source = _catalog_file(tools, tmp_path, "fetch")
+    found = [d for d in build([source]).warnings if d.code == "CG104"]
+    assert [(d.path, d.message) for d in found] == [
+        ("tools[0].parameters.required[0]",
+         "'idd' in `required` is no property: did you mean `id`?"),
+    ]  # fmt: skip
+    assert _build_findings(source) == _import_findings(tools)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.text(max_size=12), st.lists(st.text(max_size=8), max_size=3)))
+def test_the_reader_never_raises_and_reads_to_json_types(written: Any) -> None:
+    """Issue 34 item 2: any type value at all is read without raising, to JSON's own names."""
+    schema, findings = read_type({"type": written}, ())
+    kept = schema.get("type")
+    if kept is not None and isinstance(written, str) and not written.strip().endswith("[]"):
+        assert kept in JSON_TYPES or kept == written
+    assert all(f.code in DIALECT_CODES for f in findings)
