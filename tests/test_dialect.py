@@ -12,6 +12,7 @@ description).
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codegen.build import build
-from codegen.catalog.dialect import JSON_TYPES, TYPE_NAMES, read_type
+from codegen.catalog.dialect import JSON_TYPES, TYPE_NAMES, annotation_schema, read_type
 from codegen.diagnostics import format_path
 from codegen.importers import import_tools
+from codegen.importers.dialect import Notes
+from codegen.importers.python import _schema as annotation_of_function
 
 FIXTURE = ROOT / "tests" / "dialect" / "bfcl_dialect.json"
 # The codes of what the loose dialect's reader says: read (CG102), ignored (CG103), did you mean
@@ -192,6 +195,93 @@ def test_a_typescript_array_is_an_array_of_its_item(item: str, tmp_path: Path) -
     """Issue 34 item 2: TypeScript's `number[]` is an array of numbers, in build and import."""
     _, imported = _agree(f"{item}[]", tmp_path)
     assert imported == {"type": "array", "items": {"type": TYPE_NAMES[item.lower()]}}
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("List[int]", {"type": "array", "items": {"type": "integer"}}),
+        ("Dict[str, float]", {"type": "object", "additionalProperties": {"type": "number"}}),
+        ("Optional[str]", {"type": ["string", "null"]}),
+        ("list[Dict[str, Any]]", {"type": "array", "items": {"type": "object"}}),
+        ("Tuple[int, ...]", {"type": "array", "items": {"type": "integer"}}),
+        ("Union[int, List[str], None]",
+         {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "string"}},
+                    {"type": "null"}]}),
+        ("Optional[Any]", {"anyOf": [{}, {"type": "null"}]}),
+    ],
+)  # fmt: skip
+def test_a_python_annotation_is_read_alike_by_build_and_import(
+    written: str, meant: dict[str, Any], tmp_path: Path
+) -> None:
+    """Issue 34 item 2: `List[int]`, as xLAM's and other datasets write a type, was read by
+    `codegen import` alone (the build said "no type name"); now build and import read it as one
+    reader does, with one finding."""
+    found, imported = _agree(written, tmp_path)
+    assert imported == meant
+    assert found == [("CG102", "tools[0].parameters.properties.value.type")]
+    _, (finding,) = read_type({"type": written}, ())
+    assert finding.message == f"type '{written}' read as {json.dumps(meant)}"
+
+
+def test_text_that_is_no_annotation_is_an_unknown_type_name() -> None:
+    """Issue 34 item 2: brackets around nothing a type means are not read as an annotation."""
+    for written in ("List[ ]", "Frob[int]", "Optional[int, str]", "Dict[str, Frob]", "[int]"):
+        assert annotation_schema(written) is None, written
+        _, findings = read_type({"type": written}, ())
+        assert [f.code for f in findings] in (["CG103"], ["CG104"]), written
+    deep = "List[" * 200 + "int" + "]" * 200
+    assert annotation_schema(deep) is None
+
+
+_LEAVES = st.sampled_from([str, int, float, bool, type(None), Any, dict, list])
+
+
+def _hints(leaf: Any) -> Any:
+    return st.one_of(
+        leaf.map(lambda h: typing.List[h]),
+        leaf.map(lambda h: typing.Dict[str, h]),
+        leaf.map(lambda h: typing.Optional[h]),
+        leaf.map(lambda h: typing.Set[h]),
+        leaf.map(lambda h: typing.Tuple[h, ...]),
+        st.tuples(leaf, leaf).map(lambda p: typing.Tuple[p[0], p[1]]),
+        st.tuples(leaf, leaf).map(lambda p: typing.Union[p[0], p[1]]),
+    )
+
+
+def _text(hint: Any) -> str:
+    """`hint` written as a dataset writes it (`List[int]`)."""
+    names = {str: "str", int: "int", float: "float", bool: "bool", type(None): "None",
+             Any: "Any", dict: "dict", list: "list"}  # fmt: skip
+    if hint in names:
+        return names[hint]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Union:
+        return f"Union[{', '.join(_text(a) for a in args)}]"
+    outer = {list: "List", dict: "Dict", set: "Set", tuple: "Tuple"}[origin]
+    return f"{outer}[{', '.join('...' if a is Ellipsis else _text(a) for a in args)}]"
+
+
+def _said_once(schema: Any) -> Any:
+    """`schema` with each union's members once: `typing` keeps `dict` and `Dict[str, Any]`
+    apart, which read alike."""
+    if isinstance(schema, dict):
+        out = {k: _said_once(v) for k, v in schema.items()}
+        if "anyOf" in out:
+            out["anyOf"] = list({json.dumps(m, sort_keys=True): m for m in out["anyOf"]}.values())
+            if len(out["anyOf"]) == 1:
+                return out["anyOf"][0]
+        return out
+    return schema
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.recursive(_LEAVES, _hints, max_leaves=6))
+def test_an_annotation_as_text_reads_as_the_annotation_itself(hint: Any) -> None:
+    """Issue 34 item 2: the dialect reader's reading of `List[Optional[int]]` as text is what
+    `codegen import` makes of the real annotation of a Python function, whatever the nesting."""
+    expected = _said_once(annotation_of_function(hint, (), Notes()))
+    assert annotation_schema(_text(hint)) == expected
 
 
 def test_a_type_list_of_loose_names_is_read_name_by_name(tmp_path: Path) -> None:

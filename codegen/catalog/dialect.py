@@ -3,7 +3,8 @@ that `codegen build` (`catalog/wild.py`) and `codegen import` (`importers/dialec
 that a tool list builds exactly as it imports, with the same findings (code, path, text).
 
 Function-calling benchmarks and other languages' tool lists write `dict`, `float`, `tuple`, `any`,
-`int`, `String` or `HashMap` for a type and `number[]` for an array; each is read as the JSON
+`int`, `String` or `HashMap` for a type, `number[]` for an array and a Python annotation
+(`List[int]`, `Dict[str, float]`, `Optional[str]`) for a container; each is read as the JSON
 Schema it plainly means (CG102). A name that means nothing is left out, so the value may be any
 value, with "did you mean" when it is one or two letters from a name that means something (CG104),
 else as ignored (CG103); so is a `required` name one or two letters from a property's.
@@ -13,6 +14,8 @@ This module is below both readers: it imports nothing of the catalog's or the im
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +72,11 @@ def read_type(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], l
             read = {"type": "array", **read, "items": item_schema}
             said = f"type {quoted(written)} read as an array of {quoted(items)}"
             return read, [Finding(at, said, READ), *found]
+        annotated = annotation_schema(written) if "[" in written else None
+        if annotated is not None:  # Python's `List[int]`
+            shown = json.dumps(annotated) if annotated else "no type (any value)"
+            said = f"type {quoted(written)} read as {shown}"
+            return {**_untyped(schema), **annotated}, [Finding(at, said, READ)]
     types: list[str] = []
     findings: list[Finding] = []
     for name in names:
@@ -94,6 +102,94 @@ def _array_of(name: str) -> str | None:
     if stripped.endswith("[]") and stripped[:-2].strip().isidentifier():
         return stripped[:-2].strip()
     return None
+
+
+# The generics of a Python annotation written as text, by what they hold.
+_SEQUENCES = frozenset({"list", "sequence", "iterable", "set", "frozenset", "tuple"})
+_MAPPINGS = frozenset({"dict", "mapping"})
+_GENERIC = re.compile(r"\s*(\w+)\s*\[(.*)\]\s*", re.DOTALL)
+_NULL: dict[str, Any] = {"type": "null"}
+# Deeper than this is no annotation a tool list means (and the reader stays off the stack's end).
+_MAX_DEPTH = 32
+
+
+def annotation_schema(text: str) -> dict[str, Any] | None:
+    """The JSON Schema of a Python annotation written as text, as datasets write types
+    (`List[int]`, `Dict[str, float]`, `Optional[str]`, nested), read as Python's `typing` reads
+    it (`importers/python.py` writes a real annotation so, which
+    `tests/test_dialect.py` compares); None when the text is not one. The text is read, never
+    evaluated."""
+    members = _members(text, 0)
+    return None if members is None else _union(members)
+
+
+def _members(text: str, depth: int) -> list[dict[str, Any]] | None:
+    """The schemas of the members of the union `text` spells (one, for no union), flattened as
+    `typing.Union` flattens them; None when it is no annotation."""
+    if depth > _MAX_DEPTH:
+        return None
+    generic = _GENERIC.fullmatch(text)
+    if generic is None:
+        name = text.strip().lower()
+        if name not in TYPE_NAMES:
+            return None
+        meant = TYPE_NAMES[name]
+        return [{} if meant is None else {"type": meant}]
+    outer, arguments = generic.group(1).lower(), _arguments(generic.group(2))
+    if outer in _SEQUENCES:
+        items = [_members(a, depth + 1) for a in arguments if a.strip() != "..."]
+        if any(item is None for item in items):
+            return None
+        schemas = [_union(item) for item in items if item is not None]
+        array: dict[str, Any] = {"type": "array"}
+        if len({json.dumps(item, sort_keys=True) for item in schemas}) == 1:
+            array["items"] = schemas[0]
+        elif schemas:
+            array["items"] = {"anyOf": schemas}
+        return [array]
+    parts = [_members(a, depth + 1) for a in arguments]
+    if any(part is None for part in parts):
+        return None
+    read = [part for part in parts if part is not None]
+    if outer in _MAPPINGS:
+        mapping: dict[str, Any] = {"type": "object"}
+        if len(read) == 2 and _union(read[1]) != {}:
+            mapping["additionalProperties"] = _union(read[1])
+        return [mapping]
+    if outer == "optional" and len(read) == 1:
+        return [*read[0], _NULL]
+    if outer == "union" and read:
+        return [member for part in read for member in part]
+    return None
+
+
+def _union(members: list[dict[str, Any]]) -> dict[str, Any]:
+    """The schema of a union of `members`, each once, null last as `Optional` puts it."""
+    unique = list({json.dumps(m, sort_keys=True): m for m in members}.values())
+    others = [m for m in unique if m != _NULL]
+    if not others:
+        return dict(_NULL)
+    nullable = len(others) < len(unique)
+    if len(others) == 1:
+        (one,) = others
+        if not nullable:
+            return one
+        if isinstance(one.get("type"), str):
+            return {**one, "type": [one["type"], "null"]}
+        return {"anyOf": [one, _NULL]}
+    return {"anyOf": [*others, _NULL] if nullable else others}
+
+
+def _arguments(text: str) -> list[str]:
+    """The comma-separated arguments of a generic, brackets kept together."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(text[start:at])
+            start = at + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _untyped(schema: dict[str, Any]) -> dict[str, Any]:

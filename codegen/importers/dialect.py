@@ -8,7 +8,6 @@ the JSON Schema it plainly means; nothing else is changed.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Self
 
@@ -105,17 +104,6 @@ def _standard_type(out: dict[str, Any], path: JsonPath, notes: Notes) -> None:
     names = written if isinstance(written, list) else [written]
     if not all(isinstance(name, str) for name in names):
         return  # not a type name at all: the build reports it
-    if isinstance(written, str) and "[" in written:
-        # Read as the annotation it spells (python.py imports this module's Notes).
-        from codegen.importers.python import text_schema
-
-        typed = text_schema(written, path, notes)
-        if typed is not None:
-            del out["type"]
-            out.update(typed)
-            shown = json.dumps(typed) if typed else "no type (any value)"
-            notes.add((*path, "type"), f"type {quoted(written)} written as {shown}")
-            return
     read, found = read_type(out, path)
     if read is not out:
         out.clear()

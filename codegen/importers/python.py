@@ -13,7 +13,6 @@ import dataclasses
 import enum
 import importlib
 import inspect
-import re
 import sys
 import traceback
 import types
@@ -25,7 +24,6 @@ from typing import Any
 
 import docstring_parser
 
-from codegen.catalog.dialect import TYPE_NAMES
 from codegen.catalog.tool_lists import UnreadableToolList
 from codegen.diagnostics import JsonPath
 from codegen.importers.dialect import Notes
@@ -171,69 +169,6 @@ def _schema(hint: Any, path: JsonPath, notes: Notes) -> dict[str, Any]:
         return schema
     notes.add(path, f"type {hint!r} has no JSON Schema here: any value")
     return {}
-
-
-def text_schema(text: str, path: JsonPath, notes: Notes) -> dict[str, Any] | None:
-    """The JSON Schema of an annotation written as text, as datasets write types (`List[int]`,
-    `Dict[str, float]`, `Optional[str]`, nested), by the rules of a real annotation; None when
-    the text is not one. The text is read, never evaluated."""
-    hint = _hint_of(text)
-    return None if hint is None else _schema(hint, path, notes)
-
-
-_GENERIC = re.compile(r"\s*(\w+)\s*\[(.*)\]\s*")
-# A dialect's type name (`TYPE_NAMES`) means the JSON type; each JSON type is this Python type.
-_OF_JSON_TYPE: dict[str | None, Any] = {
-    "string": str,
-    "integer": int,
-    "number": float,
-    "boolean": bool,
-    "object": dict,
-    "array": list,
-    "null": type(None),
-    None: Any,
-}
-_GENERICS: dict[str, Any] = {
-    "list": list,
-    "sequence": list,
-    "iterable": list,
-    "set": set,
-    "frozenset": frozenset,
-    "tuple": tuple,
-    "dict": dict,
-    "mapping": dict,
-    "optional": typing.Optional,
-    "union": typing.Union,
-}
-
-
-def _hint_of(text: str) -> Any:
-    generic = _GENERIC.fullmatch(text)
-    if generic is None:
-        name = text.strip().lower()
-        return _OF_JSON_TYPE[TYPE_NAMES[name]] if name in TYPE_NAMES else None
-    outer = _GENERICS.get(generic.group(1).lower())
-    arguments = [
-        ... if part.strip() == "..." else _hint_of(part) for part in _arguments(generic.group(2))
-    ]
-    if outer is None or any(argument is None for argument in arguments):
-        return None
-    try:
-        return outer[arguments[0] if len(arguments) == 1 else tuple(arguments)]
-    except TypeError:  # `Optional[int, str]`: no annotation
-        return None
-
-
-def _arguments(text: str) -> list[str]:
-    """The comma-separated arguments of a generic, brackets kept together."""
-    parts, depth, start = [], 0, 0
-    for at, char in enumerate(text):
-        depth += {"[": 1, "]": -1}.get(char, 0)
-        if char == "," and depth == 0:
-            parts.append(text[start:at])
-            start = at + 1
-    parts.append(text[start:])
-    return parts
 
 
 def _enum(values: list[Any]) -> dict[str, Any]:
