@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.normalize import internal_error
+from codegen.catalog.relative import Relative, anchored, relative
 from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.package_files import Data
 from codegen.payloads.files import Found, payload_diagnostics, sent_names, tool_entries
@@ -74,7 +75,12 @@ def tool_outputs(jobs: list[OutputJob], each: Mapper = map_in_workers) -> list[T
     """Each tool's output, in order, made by `each` (in parallel when many are made). Raise
     CatalogError with every tool codegen itself failed on."""
     made = each(make_output, jobs, least=PARALLEL_FROM, pickled=True)
-    failures = [d for d in made if isinstance(d, Diagnostic)]
+    failures = [
+        failure
+        for job, output in zip(jobs, made, strict=True)
+        if not isinstance(output, ToolOutput)
+        for failure in anchored(job.source, output, job.tool.line, job.tool.path)
+    ]
     if failures:
         raise CatalogError(failures)
     return [output for output in made if isinstance(output, ToolOutput)]
@@ -89,9 +95,10 @@ def findings(catalog: Catalog, outputs: list[ToolOutput]) -> list[Diagnostic]:
     ]
 
 
-def make_output(job: OutputJob) -> ToolOutput | Diagnostic:
+def make_output(job: OutputJob) -> ToolOutput | list[Relative]:
     """A tool's output, or the report of codegen's own failure on it (a value: it crosses
-    processes)."""
+    processes), relative to the tool: the memo's key leaves out where the tool is, so a failure
+    kept is placed where the tool is now (`tool_outputs`)."""
     tool = job.tool
     try:
         # Rendering parses the module's body (for the names it imports): its syntax check.
@@ -101,9 +108,10 @@ def make_output(job: OutputJob) -> ToolOutput | Diagnostic:
         doc = render_tool_doc(job.source, tool, list(job.sent.items()))
         section, shares = tool_section(tool), shares_fields(tool)
     except CatalogError as exc:
-        return exc.diagnostics[0]
+        return relative(exc.diagnostics[:1], tool.line, tool.path)
     except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
-        return Diagnostic(job.source, tool.line, tool.path, internal_error(exc))
+        failure = Diagnostic(job.source, tool.line, tool.path, internal_error(exc))
+        return relative([failure], tool.line, tool.path)
     texts = {name: text.encode("utf-8") for name, text in entries.items()}
     return ToolOutput(
         module.encode("utf-8"), texts, tuple(found), doc.encode("utf-8"), section, shares

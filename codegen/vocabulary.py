@@ -6,7 +6,8 @@ schemas by it, through `subschemas_mapped`), the JSON type it constrains (what a
 `type` is read as, what lint and the normalizer say of a keyword on the wrong type), whether the
 generated parser enforces it, and which provider's payload keeps it. A format's row says which
 strict mode keeps it; whether the parser checks it, and how, is the runtime's coercion for it
-(`runtime/_runtime.FORMAT_COERCIONS`), which the build reads too.
+(`runtime/_runtime.FORMATS`, and `TEXT_FORMATS` for the fast path's check), which the build
+reads too.
 
 The lowest module of the front end's layers: it imports nothing of codegen.
 """

@@ -238,14 +238,15 @@ _LEAVES = st.sampled_from([str, int, float, bool, type(None), Any, dict, list])
 
 
 def _hints(leaf: Any) -> Any:
+    # typing's own spellings, as the datasets' texts name them (`List`, `Optional`).
     return st.one_of(
-        leaf.map(lambda h: typing.List[h]),
-        leaf.map(lambda h: typing.Dict[str, h]),
-        leaf.map(lambda h: typing.Optional[h]),
-        leaf.map(lambda h: typing.Set[h]),
-        leaf.map(lambda h: typing.Tuple[h, ...]),
-        st.tuples(leaf, leaf).map(lambda p: typing.Tuple[p[0], p[1]]),
-        st.tuples(leaf, leaf).map(lambda p: typing.Union[p[0], p[1]]),
+        leaf.map(lambda h: typing.List[h]),  # noqa: UP006
+        leaf.map(lambda h: typing.Dict[str, h]),  # noqa: UP006
+        leaf.map(lambda h: typing.Optional[h]),  # noqa: UP045
+        leaf.map(lambda h: typing.Set[h]),  # noqa: UP006
+        leaf.map(lambda h: typing.Tuple[h, ...]),  # noqa: UP006
+        st.tuples(leaf, leaf).map(lambda p: typing.Tuple[p[0], p[1]]),  # noqa: UP006
+        st.tuples(leaf, leaf).map(lambda p: typing.Union[p[0], p[1]]),  # noqa: UP007
     )
 
 

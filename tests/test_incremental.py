@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 import codegen.build
 import codegen.cache
 import codegen.catalog.wild
+import codegen.tool_outputs
 from bench.corpus import catalog as corpus_catalog
 from codegen.build import LISTED, BuildResult, build, check_catalog
 from codegen.cache import BuildCache
@@ -462,3 +463,32 @@ def test_a_memo_is_read_back_by_another_process(tmp_path: Path) -> None:
         "make_output": 1,
         "_listing_body": 3,  # the files listing every tool show its description
     }, again
+
+
+def test_a_tool_codegen_failed_on_is_reported_where_it_is_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38 item 1: a tool's output is kept by what makes it, not by where the tool is; a
+    failure kept with it is placed where the tool is now, as a build without the cache says."""
+    real = codegen.tool_outputs.render_tool
+
+    def failing(source: str, tool: Tool) -> str:
+        if tool.wire_name == "tool_2":
+            raise RuntimeError("a bug of codegen's")
+        return real(source, tool)
+
+    monkeypatch.setattr(codegen.tool_outputs, "render_tool", failing)
+    source = tmp_path / "cat.json"
+    cache = BuildCache(tmp_path / ".cache")
+
+    def failures(tools: list[dict[str, Any]], with_cache: BuildCache) -> list[tuple[int, str]]:
+        source.write_text(json.dumps({"name": "cat", "tools": tools}, indent=2), encoding="utf-8")
+        with pytest.raises(CatalogError) as raised:
+            build([source], tmp_path, with_cache)
+        return [(d.line, d.path) for d in raised.value.diagnostics if d.level == "error"]
+
+    tools = [small_tool(n) for n in range(4)]
+    first = failures(tools, cache)
+    assert [path for _, path in first] == ["tools[2]"]
+    moved = [small_tool(9), *tools]
+    assert failures(moved, cache) == failures(moved, BuildCache(None)) != first

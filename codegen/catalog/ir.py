@@ -60,7 +60,7 @@ class Tool:
     @property
     def class_slots(self) -> tuple[int, ...]:
         """The slots of its dataclasses (`Want`s), its arguments' and its result's among them:
-        what the package exports of it beside its parser. A record keeps them (`reuse.HEAD`)."""
+        what the package exports of it beside its parser."""
         return tuple(k.class_slot for k in (*self.classes, *self.result_classes))
 
     @property

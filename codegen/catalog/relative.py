@@ -6,7 +6,6 @@ that only moved."""
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from codegen.catalog.load import LoadedCatalog
@@ -22,12 +21,6 @@ ALONE_PATH = "tools[0]"
 def alone(file: str, tool: Any, lines: dict[JsonPath, int]) -> LoadedCatalog:
     """A catalog of `tool` alone, with its own line map (by path inside the tool)."""
     return LoadedCatalog(file, {"tools": [tool]}, "", tool_keys=("",), tool_lines=(lines,))
-
-
-def spec_digest(spec: Any) -> str:
-    """The digest of a tool's data exactly as loaded: `repr` tells `1` from `1.0`, `True` and
-    `"1"`, which JSON text would not (the checks do)."""
-    return hashlib.sha256(repr(spec).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def layout(lines: dict[JsonPath, int], line: int) -> str:
