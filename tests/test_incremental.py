@@ -492,3 +492,28 @@ def test_a_tool_codegen_failed_on_is_reported_where_it_is_now(
     assert [path for _, path in first] == ["tools[2]"]
     moved = [small_tool(9), *tools]
     assert failures(moved, cache) == failures(moved, BuildCache(None)) != first
+
+
+def test_an_mcp_reply_read_as_a_catalog_and_back_says_its_findings_where_they_are(
+    tmp_path: Path,
+) -> None:
+    """Issue 38 item 1: an MCP `tools/list` reply's line map names `inputSchema` as the catalog's
+    `parameters`, which a tool's item text does not say: a `name:` added above the same tools
+    must not bring back the findings' lines of the other reading."""
+    source = tmp_path / "mcp.yaml"
+    cache = BuildCache(tmp_path / ".cache")
+    tools = (
+        "tools:\n"
+        "  - name: get_x\n"
+        "    description: Get the x of a thing, by its name.\n"
+        "    inputSchema:\n"
+        "      type: object\n"
+        "      properties:\n"
+        "        a:\n"
+        "          type: int\n"
+    )
+    for text in (tools, "name: mcp\n" + tools, tools):
+        source.write_text(text, encoding="utf-8")
+        cached = build([source], tmp_path, cache)
+        assert cached == build([source], tmp_path, BuildCache(None))
+        assert [d.code for d in cached.warnings if d.code == "CG102"] == ["CG102"]

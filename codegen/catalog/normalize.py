@@ -107,8 +107,9 @@ _IN_PROCESS = sys.maxsize
 @dataclass(frozen=True)
 class _Piece:
     """A tool to normalize alone: its file, its key (the digest of its item's text, which fixes
-    its data and layout; None: known by its data and layout), data, line map, its module's name
-    (the code back end's) and the back end's check of the names of its module (`named`)."""
+    its data; None: known by its data), data, line map (its layout keyed in either case), its
+    module's name (the code back end's) and the back end's check of the names of its module
+    (`named`)."""
 
     file: str
     key: str | None
@@ -120,10 +121,10 @@ class _Piece:
     def __repr__(self) -> str:
         # All that `_normalize_alone` reads, for a memo's key (`workers.Mapper`); `named` is a
         # function of the tool and the file.
-        if self.key is not None:
-            return repr((self.file, self.key, self.module))
+        # The layout even with the item's key: an MCP reply's map names `inputSchema` as the
+        # catalog's `parameters` (`wild._mcp_paths`), which the item's text does not say.
         where = layout(self.lines, self.lines.get((), 1))
-        return repr((self.file, self.spec, where, self.module))
+        return repr((self.file, self.key or self.spec, where, self.module))
 
 
 def _normalize_alone(piece: _Piece) -> tuple[Tool | None, list[Relative]]:

@@ -488,7 +488,8 @@ _IN_PROCESS = sys.maxsize
 @dataclass(frozen=True)
 class _Piece:
     """A tool to read alone: its file (findings name it), its key (the digest of its item's text,
-    which fixes its data and layout; None: known by its data and layout), data and line map."""
+    which fixes its data; None: known by its data), data and line map (its layout is keyed in
+    either case)."""
 
     file: str
     key: str | None
@@ -497,9 +498,10 @@ class _Piece:
 
     def __repr__(self) -> str:
         # All that `_read_alone` reads, for a memo's key (`workers.Mapper`).
-        if self.key is not None:
-            return repr((self.file, self.key))
-        return repr((self.file, self.tool, layout(self.lines, self.lines.get((), 1))))
+        # The layout even with the item's key: an MCP reply's map names `inputSchema` as the
+        # catalog's `parameters` (`_mcp_paths`), which the item's text does not say.
+        where = layout(self.lines, self.lines.get((), 1))
+        return repr((self.file, self.key or self.tool, where))
 
 
 def _read_alone(piece: _Piece) -> tuple[Any, list[Relative]]:
