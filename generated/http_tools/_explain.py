@@ -98,7 +98,8 @@ def _choices(value: object) -> str:
 
 
 def _shown(value: object) -> str:
-    if isinstance(value, float) and value.is_integer():
+    # 50.0 is said as 50; a bound as large as 1e308 keeps its exponent, not 309 digits.
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return str(int(value))
     return str(value)
 
