@@ -15,7 +15,6 @@ from codegen import runtime
 from codegen.cache import BuildCache, key
 from codegen.catalog.aliases import with_provider_names
 from codegen.catalog.ir import Catalog, Tool
-from codegen.catalog.kinds import KEYWORDS
 from codegen.catalog.load import (
     CATALOG_SUFFIXES,
     LoadedCatalog,
@@ -35,9 +34,8 @@ from codegen.package_files import Files
 from codegen.payloads.files import joined_payload, joined_payloads, payload_files, payloads
 from codegen.python.attributes import findings as attribute_findings
 from codegen.python.format import format_python
-from codegen.python.module_names import class_names, nested_classes, own_name
 from codegen.python.module_names import findings as module_findings
-from codegen.python.namespace import package_exports, tool_names
+from codegen.python.namespace import PackageNames, package_exports, package_names, tool_names
 from codegen.python.render import (
     INTEGRATIONS,
     INTEGRATIONS_NEED,
@@ -168,20 +166,27 @@ def check_loaded(
         loaded,
         skip=skip,
         each=each,
-        modules={index: module for index, (module, _) in python_names.items()},
-        named=partial(name_findings, loaded.file),
+        named={index: NameCheck(loaded.file, names.stem) for index, names in python_names.items()},
     )
     found += more
     if catalog is None or any(d.level == "error" for d in found):
         return None, found
-    found += package_exports(catalog, bound)[1]
+    found += package_exports(catalog, package_names(catalog, bound))[1]
     catalog, collisions = with_provider_names(catalog, each)
     return dataclasses.replace(catalog, providers=providers), found + collisions
 
 
-def name_findings(source: str, tool: Tool) -> list[Diagnostic]:
-    """What the code back end's names of a tool say (CG106): its module's, its classes' fields'."""
-    return module_findings(source, tool) + attribute_findings(source, tool)
+@dataclass(frozen=True)
+class NameCheck:
+    """What the code back end's names of a tool in the catalog file `source` say (CG106): its
+    module's, its classes named from `stem`, and its classes' fields'. Its `repr` names all it
+    reads besides the tool: the normalizing memo's key holds it (`normalize._Piece`)."""
+
+    source: str
+    stem: str
+
+    def __call__(self, tool: Tool) -> list[Diagnostic]:
+        return module_findings(self.source, tool, self.stem) + attribute_findings(self.source, tool)
 
 
 def _shared_names(packages: list[tuple[str, str, int]]) -> list[Diagnostic]:
@@ -212,18 +217,20 @@ class Rendered:
     """A catalog's package: its files, the payload back end's warnings, and what of it the tools'
     outputs hold: for each file that is part of one, the output's key in the catalog's memo and
     the part; the payload files joined from every tool's entries (path → constant), and the
-    outputs' keys in catalog order."""
+    outputs' keys in catalog order; and the names of the package's top it was made with."""
 
     files: Files
     warnings: list[Diagnostic]
     tool_files: dict[str, tuple[str, str]]
     joined: dict[str, str]
     order: list[str]
+    names: PackageNames
 
 
 def render_package(catalog: Catalog, memo: Memo) -> Rendered:
     """Every file of the catalog's package; what the catalog's `memo` holds is not made again."""
-    jobs = output_jobs(catalog)
+    names = package_names(catalog, package_bound())
+    jobs = output_jobs(catalog, names)
     outputs = list(zip([memo.key(make_output, job) for job in jobs], tool_outputs(jobs, memo)))
     package = catalog.name
     made = {tool.wire_name: output for tool, (_, output) in zip(catalog.tools, outputs)}
@@ -232,21 +239,24 @@ def render_package(catalog: Catalog, memo: Memo) -> Rendered:
         # A section is kept with the tool's output, made without the example call above it.
         return tool_section(tool, True) if example_above else made[tool.wire_name].section
 
-    shared = _shared_files(catalog, memo, section, lambda tool: made[tool.wire_name].shares)
+    shared = _shared_files(catalog, names, memo, section, lambda tool: made[tool.wire_name].shares)
     files = Files(shared.items())
     files.update(payload_files(catalog, [output.entries for _, output in outputs]))
     tool_files: dict[str, tuple[str, str]] = {}
     for tool, (entry, output) in zip(catalog.tools, outputs, strict=True):
-        module, doc = f"{package}/tools/{tool.module}.py", f"{package}/docs/{doc_path(tool)}"
+        module = names.module(tool)
+        module, doc = f"{package}/tools/{module}.py", f"{package}/docs/{doc_path(module)}"
         files[module], files[doc] = output.module, output.doc
         tool_files[module], tool_files[doc] = (entry, "module"), (entry, "doc")
     warnings = findings(catalog, [output for _, output in outputs])
     order = [entry for entry, _ in outputs]
-    return Rendered(files.in_order(), warnings, tool_files, joined_payloads(catalog), order)
+    joined = joined_payloads(catalog)
+    return Rendered(files.in_order(), warnings, tool_files, joined, order, names)
 
 
 def _shared_files(
     catalog: Catalog,
+    names: PackageNames,
     memo: Memo,
     section: Callable[[Tool, bool], str],
     shares: Callable[[Tool], bool],
@@ -264,9 +274,9 @@ def _shared_files(
         f"{package}/_handlers.py": (module_head, render_handlers),
         f"{package}/docs/index.md": (doc_header(catalog.source, catalog.sha256), render_index),
     }
-    inputs = _listing_inputs(catalog)
+    inputs = _listing_inputs(catalog, names)
     for path, (heading, render) in listed.items():
-        files[path] = _listing(memo, path, inputs, heading, partial(render, catalog))
+        files[path] = _listing(memo, path, inputs, heading, partial(render, catalog, names))
     shared = {
         f"{package}/_payloads.py": render_payloads(),
         f"{package}/mcp.py": render_mcp(),
@@ -285,12 +295,15 @@ def _shared_files(
     return files
 
 
-def _listing_inputs(catalog: Catalog) -> str:
+def _listing_inputs(catalog: Catalog, names: PackageNames) -> str:
     """All that the files listing every tool are made of: the catalog's own fields, and each
-    tool's fields in `LISTED` (its names, description, examples) and the names of its module they
-    read (`_exported`). They read no more of a tool (tests/test_incremental.py holds it), so a tool
+    tool's fields in `LISTED` (its names, description, examples) and the Python names they read
+    (`_exported`). They read no more of a tool (tests/test_incremental.py holds it), so a tool
     edited below them (a parameter added, say) leaves them as they are."""
-    tools = [[*(getattr(tool, name) for name in LISTED), _exported(tool)] for tool in catalog.tools]
+    tools = [
+        [*(getattr(tool, name) for name in LISTED), _exported(tool, names)]
+        for tool in catalog.tools
+    ]
     fields = (catalog.name, catalog.title, catalog.version, catalog.description)
     return repr((fields, catalog.provider_names, catalog.providers, tools))
 
@@ -300,16 +313,15 @@ LISTED = (
     "wire_name",
     "description",
     "title",
-    "module",
     "pinned",
-    "parse_name",
     "examples",
 )
 
 
-def _exported(tool: Tool) -> tuple[object, ...]:
-    """The names of a tool's module that the files listing every tool read."""
-    return class_names(tool), nested_classes(tool), own_name(tool, KEYWORDS)
+def _exported(tool: Tool, names: PackageNames) -> tuple[object, ...]:
+    """The Python names of a tool that the files listing every tool read: its module and parser,
+    and the names of its module they import."""
+    return names[tool], names.classes(tool), names.nested(tool), names.keywords(tool)
 
 
 @dataclass(frozen=True)
@@ -508,7 +520,7 @@ def _render_package(
     memory: BuildMemory | None,
 ) -> Package:
     rendered = render_package(catalog, memo)
-    check_examples(catalog, rendered.files, cache)
+    check_examples(catalog, rendered.names, rendered.files, cache)
     warnings = (*warnings, *in_order(rendered.warnings))
     package = Package(catalog.name, catalog.source, catalog.name_line, rendered.files, warnings)
     _keep_package(memo, catalog.sha256, catalog.providers, package, rendered)

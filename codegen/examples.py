@@ -16,10 +16,14 @@ from types import ModuleType
 from codegen.cache import BuildCache, key
 from codegen.catalog.ir import Catalog, Tool
 from codegen.diagnostics import CatalogError, Diagnostic, format_path
+from codegen.python.namespace import PackageNames
 
 
-def check_examples(catalog: Catalog, files: Mapping[str, str], cache: BuildCache) -> None:
-    """Raise CatalogError with an error for each example that does not parse cleanly."""
+def check_examples(
+    catalog: Catalog, names: PackageNames, files: Mapping[str, str], cache: BuildCache
+) -> None:
+    """Raise CatalogError with an error for each example that does not parse cleanly; `names`
+    are the catalog's, which find each tool's module and parser in `files`."""
     unchecked = [
         tool for tool in catalog.tools if tool.examples and _entry(catalog, tool) not in cache
     ]
@@ -39,13 +43,13 @@ def check_examples(catalog: Catalog, files: Mapping[str, str], cache: BuildCache
         "tools/__init__.py",
     )
     needed = {f"{catalog.name}/{name}" for name in shared}
-    needed |= {f"{catalog.name}/tools/{tool.module}.py" for tool in unchecked}
+    needed |= {f"{catalog.name}/tools/{names.module(tool)}.py" for tool in unchecked}
     errors: list[Diagnostic] = []
     with imported(catalog.name, {p: files[p] for p in needed if p in files}) as package:
         for tool in unchecked:
             parse = getattr(
-                importlib.import_module(f"{package.__name__}.tools.{tool.module}"),
-                tool.parse_name,
+                importlib.import_module(f"{package.__name__}.tools.{names.module(tool)}"),
+                names.parser(tool),
             )
             found = list(_problems(catalog, tool, parse))
             errors += found

@@ -22,7 +22,7 @@ from codegen.diagnostics import CatalogError, Diagnostic
 from codegen.package_files import Data
 from codegen.payloads.files import Found, payload_diagnostics, sent_names, tool_entries
 from codegen.python.format import format_python
-from codegen.python.module_names import class_names
+from codegen.python.namespace import PackageNames, ToolNames
 from codegen.python.render import render_tool
 from codegen.text.docs import render_tool_doc
 from codegen.text.prompts import shares_fields, tool_section
@@ -51,6 +51,7 @@ class OutputJob:
     source: str
     package: str
     tool: Tool
+    names: ToolNames  # its names at the package's top: its module and its classes' stem
     sent: dict[str, str]
     providers: tuple[str, ...]
 
@@ -58,15 +59,21 @@ class OutputJob:
         # All that `make_output` reads, for a memo's key (`workers.Mapper`): the tool by its
         # definition's digest and the names the catalog gave it (its module and the stem of
         # every name its module defines, `module_names`).
-        tool = self.tool
-        names = (tool.module, class_names(tool)[0])
-        return repr((self.source, self.package, tool.sha256, names, self.sent, self.providers))
+        names = (self.names.module, self.names.stem)
+        return repr((self.source, self.package, self.tool.sha256, names, self.sent, self.providers))
 
 
-def output_jobs(catalog: Catalog) -> list[OutputJob]:
-    """What making each tool's output reads, in catalog order."""
+def output_jobs(catalog: Catalog, names: PackageNames) -> list[OutputJob]:
+    """What making each tool's output reads, in catalog order; `names` are the catalog's."""
     return [
-        OutputJob(catalog.source, catalog.name, tool, sent_names(catalog, tool), catalog.providers)
+        OutputJob(
+            catalog.source,
+            catalog.name,
+            tool,
+            names[tool],
+            sent_names(catalog, tool),
+            catalog.providers,
+        )
         for tool in catalog.tools
     ]
 
@@ -102,10 +109,10 @@ def make_output(job: OutputJob) -> ToolOutput | list[Relative]:
     tool = job.tool
     try:
         # Rendering parses the module's body (for the names it imports): its syntax check.
-        path = f"{job.package}/tools/{tool.module}.py"
-        module = format_python(path, render_tool(job.source, tool), parsed=True)
+        path = f"{job.package}/tools/{job.names.module}.py"
+        module = format_python(path, render_tool(job.source, tool, job.names), parsed=True)
         entries, found = tool_entries(job.source, tool, job.sent, job.providers)
-        doc = render_tool_doc(job.source, tool, list(job.sent.items()))
+        doc = render_tool_doc(job.source, tool, list(job.sent.items()), job.names)
         section, shares = tool_section(tool), shares_fields(tool)
     except CatalogError as exc:
         return relative(exc.diagnostics[:1], tool.line, tool.path)

@@ -20,6 +20,8 @@ from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import ObjectKind
 from codegen.python.attributes import LOCAL_SUFFIXES, attributes
 from codegen.python.module_names import module_names
+from codegen.python.namespace import package_names
+from codegen.python.render import package_bound
 
 LEVEL = {"type": "object", "properties": {"level": {"type": "integer"}}}
 
@@ -50,7 +52,9 @@ def _value(kind: dict[str, Any], n: int) -> Any:
     return by_type[kind.get("type", "integer")]
 
 
-def _build(tmp: Path, name: str, properties: dict[str, Any]) -> tuple[ModuleType, Tool, Path]:
+def _build(tmp: Path, name: str, properties: dict[str, Any]) -> tuple[ModuleType, Tool, str, Path]:
+    """The package built of a catalog of one tool with `properties`, the tool, the stem of its
+    classes and its module's file."""
     catalog = {
         "name": name,
         "tools": [
@@ -70,8 +74,9 @@ def _build(tmp: Path, name: str, properties: dict[str, Any]) -> tuple[ModuleType
     package = build_package(source, tmp / "out")
     (ir,), _ = check_catalogs([source], tmp)
     (tool,) = ir.tools
-    module = Path(package.__file__ or "").parent / "tools" / f"{tool.module}.py"
-    return package, tool, module
+    names = package_names(ir, package_bound())[tool]
+    module = Path(package.__file__ or "").parent / "tools" / f"{names.module}.py"
+    return package, tool, names.stem, module
 
 
 def _functions(module: Path) -> dict[str, tuple[set[str], set[str]]]:
@@ -96,10 +101,12 @@ def _owned(kind: ObjectKind) -> dict[str, set[str]]:
     return {name: {name + suffix for suffix in LOCAL_SUFFIXES} for name in names}
 
 
-def _by_function(tool: Tool, module: Path) -> list[tuple[set[str], set[str], dict[str, set[str]]]]:
+def _by_function(
+    tool: Tool, stem: str, module: Path
+) -> list[tuple[set[str], set[str], dict[str, set[str]]]]:
     """Each function of the tool's module: what it binds, what it reads, and the locals each
     attribute owns there (those of the class it parses; none for other helpers)."""
-    names = module_names(tool)
+    names = module_names(tool, stem)
     classes = {names[kind.helper_slot]: kind for kind in tool.classes}
     return [
         (bound, read, _owned(classes[name]) if name in classes else {})
@@ -110,9 +117,9 @@ def _by_function(tool: Tool, module: Path) -> list[tuple[set[str], set[str], dic
 def _fixed_locals(tmp: Path) -> set[str]:
     """The locals of the parse functions that belong to no attribute, read from generated code."""
     properties = {f"p{i}": kind for i, kind in enumerate(KINDS)}
-    _, tool, module = _build(tmp, "baseline", properties)
+    _, tool, stem, module = _build(tmp, "baseline", properties)
     fixed: set[str] = set()
-    for bound, _, owned in _by_function(tool, module):
+    for bound, _, owned in _by_function(tool, stem, module):
         fixed |= bound - set().union(*owned.values())
     return fixed
 
@@ -126,8 +133,8 @@ def test_locals_are_apart(tmp_path: Path) -> None:
     assert {"v", "src", "warnings", "errors", "draft"} <= fixed  # what the templates bind
     names = sorted({*fixed, *(f + s for f in fixed for s in LOCAL_SUFFIXES), "p", "p_c", "p_"})
     properties = {name: KINDS[i % len(KINDS)] for i, name in enumerate(names)}
-    package, tool, module = _build(tmp_path, "locals", properties)
-    for bound, read, owned in _by_function(tool, module):
+    package, tool, stem, module = _build(tmp_path, "locals", properties)
+    for bound, read, owned in _by_function(tool, stem, module):
         every: dict[str, str] = {}
         for attribute, locals_ in owned.items():
             for name in locals_:
@@ -169,7 +176,7 @@ def test_attributes_by_the_one_rule(
     names that are the identifier, keywords and the class's own names take `_`), the open
     object's field of other keys apart from them, the handler's `self` apart from them."""
     properties = {wire: {"type": "string", **p} for wire, p in properties.items()}
-    _, tool, _ = _build(tmp_path, "rule", properties)
+    _, tool, _, _ = _build(tmp_path, "rule", properties)
     given = attributes(tool.args)
     assert given.fields == expected
     assert given.extra == ("extra_" if "extra" in expected.values() else "extra")

@@ -12,6 +12,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from codegen.build import build, check_catalogs
+from codegen.python.namespace import package_names
+from codegen.python.render import package_bound
 from codegen.text.describe import rows
 from codegen.text.markdown import block, code, inline, printable
 
@@ -48,8 +50,9 @@ def test_hostile_catalog_docs_render_into_whole_tables(monkeypatch: pytest.Monke
     assert len(index) == 1
     assert [len(row) for row in index[0]] == [2] * (len(catalog.tools) + 1)
     assert [row[0] for row in index[0][1:]] == [t.wire_name for t in catalog.tools]
+    python = package_names(catalog, package_bound())
     for tool in catalog.tools:
-        page = files[f"hostile/docs/tools/{tool.module}.md"]
+        page = files[f"hostile/docs/tools/{python.module(tool)}.md"]
         listed = list(rows(tool.args))
         names, *tables = _tables(page)
         # The name each provider is sent: a row per provider, the name as a cell of code.

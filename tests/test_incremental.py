@@ -37,7 +37,8 @@ from codegen.catalog.ir import Tool
 from codegen.diagnostics import CODES, CatalogError, Diagnostic
 from codegen.memo import Memo, memo_entry
 from codegen.memory import BuildMemory
-from codegen.python.render import render_handlers, render_init
+from codegen.python.namespace import ToolNames, package_names
+from codegen.python.render import package_bound, render_handlers, render_init
 from codegen.text.docs import render_index
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -315,8 +316,9 @@ def test_the_files_listing_every_tool_read_only_the_listed_fields() -> None:
         assert catalog is not None
         listed = tuple(_OnlyListed(tool) for tool in catalog.tools)
         only_listed = dataclasses.replace(catalog, tools=listed)
+        names = package_names(catalog, package_bound())
         for render in (render_init, render_handlers, render_index):
-            assert render(only_listed) == render(catalog)
+            assert render(only_listed, names) == render(catalog, names)
 
 
 def test_a_tool_edited_below_its_head_leaves_the_files_listing_every_tool_unmade(
@@ -326,7 +328,9 @@ def test_a_tool_edited_below_its_head_leaves_the_files_listing_every_tool_unmade
     for name in ("render_init", "render_handlers", "render_index"):
         real = getattr(codegen.build, name)
         monkeypatch.setattr(
-            codegen.build, name, lambda catalog, n=name, r=real: made.append(n) or r(catalog)
+            codegen.build,
+            name,
+            lambda catalog, names, n=name, r=real: made.append(n) or r(catalog, names),
         )
     source = tmp_path / "cat.json"
     cache = BuildCache(tmp_path / ".cache")
@@ -472,10 +476,10 @@ def test_a_tool_codegen_failed_on_is_reported_where_it_is_now(
     failure kept with it is placed where the tool is now, as a build without the cache says."""
     real = codegen.tool_outputs.render_tool
 
-    def failing(source: str, tool: Tool) -> str:
+    def failing(source: str, tool: Tool, names: ToolNames) -> str:
         if tool.wire_name == "tool_2":
             raise RuntimeError("a bug of codegen's")
-        return real(source, tool)
+        return real(source, tool, names)
 
     monkeypatch.setattr(codegen.tool_outputs, "render_tool", failing)
     source = tmp_path / "cat.json"

@@ -16,6 +16,8 @@ from codegen.build import check_catalogs
 from codegen.catalog import ir, kinds
 from codegen.python.model import MODELS, PyKind, model
 from codegen.python.module_names import ModuleNames
+from codegen.python.namespace import package_names
+from codegen.python.render import package_bound
 from codegen.text.describe import TEXTS, constraints, prompt_type, type_text
 
 CATALOG = Path(codegen.__file__).parent / "catalog"
@@ -72,9 +74,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cache", "config"),
     ("memo",),  # the build's memo around the stages, over the cache
     ("catalog",),  # the front end
-    ("python", "payloads", "importers", "examples"),  # back ends, and `codegen import`
-    # The package's docs and prompts name its Python classes, as the code back end names them.
-    ("text",),
+    ("python", "payloads", "importers"),  # back ends, and `codegen import`
+    # The package's docs and prompts name its Python classes, and the examples' check finds each
+    # tool's parser, as the code back end names them.
+    ("text", "examples"),
     ("tool_outputs",),
     ("build",),
     ("emit", "lint", "sandbox", "watch", "playground"),
@@ -135,9 +138,6 @@ def test_every_import_goes_down_a_layer() -> None:
     assert arrows == ARROWS_UP  # an arrow gone leaves the list
 
 
-# Fields of the IR that hold a Python name still made outside the code back end's naming pass:
-# the rest of issue 33 item 1. None may be added; each that moves leaves this list.
-PYTHON_NAMES_LEFT = {"Tool.module", "Tool.parse_name"}
 # What a field that holds a Python name is called (a wire name is `wire_name`).
 PYTHON_NAME_FIELDS = {"py_name", "module", "alias", "helper", "call_self", "extra_field"}
 
@@ -150,8 +150,9 @@ def _holds_a_python_name(field: str) -> bool:
 
 def test_the_ir_holds_no_python_names() -> None:
     """Issue 33 item 1: the IR holds wire names and paths; the Python names are the back end's
-    (`python/attributes` names a class's fields and their locals). A field
-    of a dataclass of `ir` or `kinds` named like a Python name is one of those left to move."""
+    (`python/namespace` names each tool's module and parser, `python/attributes` a class's fields
+    and their locals). No field of a dataclass of `ir` or `kinds` is named like a Python name
+    (`Tool.module` and `Tool.parse_name` were the last)."""
     classes = {
         cls
         for module in (ir, kinds)
@@ -172,7 +173,7 @@ def test_the_ir_holds_no_python_names() -> None:
             )
         ]
     }
-    assert found == PYTHON_NAMES_LEFT
+    assert found == set()
 
 
 def _strings(value: object) -> Iterator[tuple[str, str]]:
@@ -206,14 +207,16 @@ def test_no_name_a_tool_module_binds_is_in_the_ir(source: Path) -> None:
     """Issue 33 item 1: the IR holds wire names and paths, never a name of a tool's module (its
     classes, helpers, tables, patterns: `python.module_names` gives them). Read from the bundled
     catalogs' generated modules: no text anywhere in a tool's IR is one of its module's names,
-    but its module and parser (`PYTHON_NAMES_LEFT`)."""
+    its parser among them."""
     (catalog,), _ = check_catalogs([source], PROJECT)
+    names = package_names(catalog, package_bound())
     for tool in catalog.tools:
-        module = PROJECT / "generated" / catalog.name / "tools" / f"{tool.module}.py"
+        module = PROJECT / "generated" / catalog.name / "tools" / f"{names.module(tool)}.py"
         bound = _module_level(module.read_text(encoding="utf-8"))
         assert len(bound) > 5  # the reader found the module's names
         held = {(field, text) for field, text in _strings(tool) if text in bound}
-        assert {field for field, _ in held} <= PYTHON_NAMES_LEFT, (tool.wire_name, held)
+        assert names.parser(tool) in bound
+        assert held == set(), tool.wire_name
 
 
 def _package(path: Path) -> str:

@@ -10,6 +10,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+import every_name
 import pytest
 from conftest import Built, build_package
 from every_name import catalog
@@ -17,20 +18,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codegen.build import check_catalogs
-from codegen.catalog.ir import Tool
+from codegen.catalog.ir import Catalog, Tool
 from codegen.catalog.kinds import EnumKind, JsonChoiceKind, Kind
+from codegen.catalog.load import load_catalog
 from codegen.catalog.names import words
 from codegen.python.attributes import attributes
 from codegen.python.imports import TAKEN
-from codegen.python.module_names import class_names, nested_classes
+from codegen.python.namespace import PackageNames, package_names, tool_names
 from codegen.python.render import OWN_EXPORTS, package_bound
 
+PROJECT = Path(__file__).resolve().parent.parent
 WIRE_NAMES = [tool["name"] for tool in catalog()["tools"]]
 
 
 def _tool(built: Built, wire: str) -> Tool:
     (tool,) = [t for t in built.catalog.tools if t.wire_name == wire]
     return tool
+
+
+def _names(catalog: Catalog) -> PackageNames:
+    """The Python names of the catalog's tools at the package's top, as the build gives them."""
+    return package_names(catalog, package_bound())
+
+
+def _module(built: Built, wire: str) -> Any:
+    """The imported module of the tool `wire`."""
+    module = _names(built.catalog).module(_tool(built, wire))
+    return import_module(f"{built.package.__name__}.tools.{module}")
 
 
 def _arguments(tool: Tool) -> dict[str, Any]:
@@ -54,20 +68,21 @@ def test_every_tool_is_reached_through_parse_its_parser_args_and_result(
     keyword and builtin the generated code uses, and after each other, is reached through
     `parse`, its own parser, its `Args` and its `Result`, with each parameter's value."""
     pkg, tool = names_everywhere.package, _tool(names_everywhere, wire)
-    module = import_module(f"{pkg.__name__}.tools.{tool.module}")
+    names = _names(names_everywhere.catalog)
+    module = _module(names_everywhere, wire)
     values = _arguments(tool)
     request = pkg.parse(wire, values)
     assert (request.ok, request.errors, request.warnings) == (True, (), ())
     assert request.tool_name == wire
-    args_class, result_class = class_names(tool)
+    args_class, result_class = names.classes(tool)
     assert getattr(pkg, args_class) is getattr(module, args_class)
     assert type(request.arguments) is getattr(pkg, args_class)
-    names = attributes(tool.args).fields
-    given = {wire: getattr(request.arguments, name) for wire, name in names.items()}
+    fields = attributes(tool.args).fields
+    given = {wire: getattr(request.arguments, name) for wire, name in fields.items()}
     nested = {w: {"level": v.level} for w, v in given.items() if hasattr(v, "level")}
     assert {**given, **nested} == values == request.values
-    parser = getattr(pkg, tool.parse_name)
-    assert parser is getattr(module, tool.parse_name)
+    parser = getattr(pkg, names.parser(tool))
+    assert parser is getattr(module, names.parser(tool))
     assert parser(values).arguments == request.arguments
     assert result_class is not None
     assert getattr(pkg, result_class) is getattr(module, result_class)
@@ -98,6 +113,32 @@ def test_every_tool_runs_with_a_keyword_handler_bound_by_wire_names(
     by_wire = {k.wire: received[0][k.name] for k in keywords if k.wire}
     nested = {w: {"level": v.level} for w, v in by_wire.items() if hasattr(v, "level")}
     assert {**by_wire, **nested} == values
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "schemas/calendar_tools.yaml",
+        "schemas/http_tools.json",
+        "schemas/memory_tools.yaml",
+        "tests/fixtures/hostile.yaml",
+        "names_everywhere",
+    ],
+)
+def test_the_names_a_package_is_written_with_are_the_ones_its_check_gave(
+    name: str, tmp_path: Path
+) -> None:
+    """Issue 33 item 1: a tool's module and stem are not in the IR; the build names them from the
+    catalog as read (`tool_names`, with their findings) and, to write it, from the checked catalog
+    (`package_names`): by the one rule over the same claims, so the two agree on every tool."""
+    source = every_name.write(tmp_path) if name == "names_everywhere" else PROJECT / name
+    (catalog,), _ = check_catalogs([source], PROJECT)
+    loaded = load_catalog(source, PROJECT)
+    given, _ = tool_names(loaded, frozenset(), package_bound())
+    names = _names(catalog)
+    assert len(given) == len(catalog.tools) > 1
+    assert {i: names[tool] for i, tool in enumerate(catalog.tools)} == given
+    assert len({names.module(tool) for tool in catalog.tools}) == len(catalog.tools)
 
 
 def test_all_is_unique_and_each_name_in_it_is_there(names_everywhere: Built) -> None:
@@ -133,9 +174,10 @@ def test_every_nested_class_is_exported_and_a_clash_is_suffixed(names_everywhere
     assert pkg.CallBatch.__module__ == f"{pkg.__name__}._jsonl"
     assert pkg.LazyTools2 is import_module(f"{tools}.lazy").LazyTools
     exported = {id(getattr(pkg, name)) for name in pkg.__all__}
+    names = _names(names_everywhere.catalog)
     for tool in names_everywhere.catalog.tools:
-        module = import_module(f"{tools}.{tool.module}")
-        for name in nested_classes(tool):
+        module = import_module(f"{tools}.{names.module(tool)}")
+        for name in names.nested(tool):
             assert id(getattr(module, name)) in exported, name
 
 
@@ -198,7 +240,7 @@ def test_each_name_given_instead_is_said(names_everywhere: Built) -> None:
 
 def _module_level(built: Built, wire: str) -> set[str]:
     """The names the module of the tool `wire` binds at its top, read from its code."""
-    module = import_module(f"{built.package.__name__}.tools.{_tool(built, wire).module}")
+    module = _module(built, wire)
     tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))
     return {
         target.id if isinstance(target, ast.Name) else target.name
@@ -265,9 +307,7 @@ def test_every_class_a_tool_module_imports_is_said_when_a_class_would_be_it(
     }
     assert imported <= said
     for wire in ("spec_maker", "raw_maker", "result_maker"):
-        module = import_module(
-            f"{names_everywhere.package.__name__}.tools.{_tool(names_everywhere, wire).module}"
-        )
+        module = _module(names_everywhere, wire)
         for name in imported & set(vars(module)):
             assert getattr(module, name) is getattr(names_everywhere.package._runtime, name)
 
@@ -331,13 +371,16 @@ def test_any_catalog_of_such_names_keeps_every_name_apart(
     assert len(pkg.__all__) == len(set(pkg.__all__))
     for name in OWN_EXPORTS:
         assert not getattr(getattr(pkg, name), "__module__", "").startswith(f"{pkg.__name__}.tools")
+    names = _names(ir)
     for tool in ir.tools:
-        module = import_module(f"{pkg.__name__}.tools.{tool.module}")
-        request = getattr(pkg, tool.parse_name)({"spec": {"n": 1}, "date": {"n": 2}})
+        module = import_module(f"{pkg.__name__}.tools.{names.module(tool)}")
+        parser = names.parser(tool)
+        request = getattr(pkg, parser)({"spec": {"n": 1}, "date": {"n": 2}})
         assert request.ok and request == pkg.parse(tool.wire_name, request.raw_arguments)
-        assert type(request.arguments) is getattr(pkg, class_names(tool)[0])
-        assert getattr(pkg, tool.parse_name) is getattr(module, tool.parse_name)
-        if class_names(tool)[1] is not None:
-            assert getattr(pkg, class_names(tool)[1]) is getattr(module, class_names(tool)[1])
+        args_class, result_class = names.classes(tool)
+        assert type(request.arguments) is getattr(pkg, args_class)
+        assert getattr(pkg, parser) is getattr(module, parser)
+        if result_class is not None:
+            assert getattr(pkg, result_class) is getattr(module, result_class)
         exported = {id(getattr(pkg, name)) for name in pkg.__all__}
-        assert all(id(getattr(module, name)) in exported for name in nested_classes(tool))
+        assert all(id(getattr(module, name)) in exported for name in names.nested(tool))

@@ -25,6 +25,8 @@ from codegen.memo import Memo
 from codegen.outputs import PAYLOAD_FILES, PAYLOADS_DIR
 from codegen.package_files import Files
 from codegen.payloads.files import indented_json, json_file, payload_files, payloads
+from codegen.python.namespace import package_names
+from codegen.python.render import package_bound
 from codegen.tool_outputs import findings, output_jobs, tool_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -299,7 +301,8 @@ def test_files_joined_from_each_tools_entries_are_the_json_of_the_whole_lists(
         cache = BuildCache(tmp_path / "cache")
         for _ in range(2):  # made, then every tool's output from the catalog's memo
             memo = Memo(cache, catalog.source)
-            outputs = tool_outputs(output_jobs(catalog), memo)
+            jobs = output_jobs(catalog, package_names(catalog, package_bound()))
+            outputs = tool_outputs(jobs, memo)
             joined = payload_files(catalog, [output.entries for output in outputs])
             assert Files(joined.items()) == whole  # the bytes of the text
             assert findings(catalog, outputs) == warnings

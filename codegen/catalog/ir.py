@@ -1,5 +1,6 @@
-"""The IR of a catalog: plain frozen data that templates loop over. It holds wire names and paths;
-the names of a tool's module are the code back end's (`python.module_names`), from its `wants`."""
+"""The IR of a catalog: plain frozen data that templates loop over. It holds wire names and paths,
+no Python name: a tool's module, parser and classes are the code back end's (`python.namespace`,
+from every tool of the catalog; `python.module_names`, from its `wants`)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,8 @@ class Tool:
     wire_name: str
     description: str
     title: str | None
-    module: str  # the module under tools/ (`python.namespace.tool_names`)
     pinned: str | None  # the tool's `x-python-name`, as written (None: none)
     args: ObjectKind  # the root object: <Pascal>Args
-    parse_name: str
     # The module-level names its module needs, in the order met: kinds hold their slots here.
     wants: tuple[Want, ...]
     schema: dict[str, Any]  # the parameters exactly as the catalog wrote them

@@ -43,16 +43,14 @@ def normalize(
     skip: set[int] | frozenset[int] = frozenset(),
     each: Mapper = map_in_workers,
     *,
-    modules: Mapping[int, str],
-    named: Callable[[Tool], list[Diagnostic]],
+    named: Mapping[int, Callable[[Tool], list[Diagnostic]]],
 ) -> tuple[Catalog | None, list[Diagnostic]]:
     """The IR of a catalog whose shape the meta-schema accepted; tools in `skip` failed it and are
-    left out. Each tool's module is the code back end's (`modules`, by index:
-    `python.namespace.tool_names`); every other name is the back end's, from the tool's `wants`.
-    Each tool is normalized alone, by `each` (`_normalize_alone`), its findings anchored where it
-    is. `named` says what the code back end finds in a tool's names
-    (`python.module_names.findings`, a function of the tool and its file): kept with the tool's
-    own findings, so a memo gives them back with the rest."""
+    left out. Every Python name is the code back end's, from the tool's `wants`. Each tool is
+    normalized alone, by `each` (`_normalize_alone`), its findings anchored where it is.
+    `named[index]` says what the code back end finds in that tool's names (`build.NameCheck`,
+    whose `repr` names all it reads besides the tool): kept with the tool's own findings, so a
+    memo gives them back with the rest."""
     data = loaded.data
     problems: list[Diagnostic] = []
     if keyword.iskeyword(data["name"]):
@@ -77,7 +75,7 @@ def normalize(
             continue
         lines_of_tool = lines.get(index, {})
         key = keys[index] if keys else None
-        pieces.append((index, _Piece(loaded.file, key, spec, lines_of_tool, modules[index], named)))
+        pieces.append((index, _Piece(loaded.file, key, spec, lines_of_tool, named[index])))
     tools: list[Tool] = []
     made = each(_normalize_alone, [piece for _, piece in pieces], least=_IN_PROCESS)
     for (index, piece), (tool, found) in zip(pieces, made, strict=True):
@@ -107,24 +105,22 @@ _IN_PROCESS = sys.maxsize
 @dataclass(frozen=True)
 class _Piece:
     """A tool to normalize alone: its file, its key (the digest of its item's text, which fixes
-    its data; None: known by its data), data, line map (its layout keyed in either case), its
-    module's name (the code back end's) and the back end's check of the names of its module
-    (`named`)."""
+    its data; None: known by its data), data, line map (its layout keyed in either case) and the
+    code back end's check of its names (`named`)."""
 
     file: str
     key: str | None
     spec: dict[str, Any]
     lines: dict[JsonPath, int]
-    module: str
     named: Callable[[Tool], list[Diagnostic]]
 
     def __repr__(self) -> str:
         # All that `_normalize_alone` reads, for a memo's key (`workers.Mapper`); `named` is a
-        # function of the tool and the file.
+        # function of the tool and what its repr names (the tool's names at the package's top).
         # The layout even with the item's key: an MCP reply's map names `inputSchema` as the
         # catalog's `parameters` (`wild._mcp_paths`), which the item's text does not say.
         where = layout(self.lines, self.lines.get((), 1))
-        return repr((self.file, self.key or self.spec, where, self.module))
+        return repr((self.file, self.key or self.spec, where, self.named))
 
 
 def _normalize_alone(piece: _Piece) -> tuple[Tool | None, list[Relative]]:
@@ -136,7 +132,7 @@ def _normalize_alone(piece: _Piece) -> tuple[Tool | None, list[Relative]]:
         catalog, 0, piece.spec, problems=problems, lines=piece.lines, kind_of=kind_of
     )
     try:
-        tool = tool_ir(context, piece.module)
+        tool = tool_ir(context)
     except Exception as exc:  # noqa: BLE001 - a bug of codegen's: report it, with the place
         problems.append(catalog.diagnostic(("tools", 0), internal_error(exc)))
         tool = None
@@ -161,9 +157,8 @@ def definition_digest(spec: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def tool_ir(ctx: ToolContext, module: str) -> Tool | None:
-    """One tool of the IR, from its context (None when its parameters have an error), its module
-    `module` (the code back end's)."""
+def tool_ir(ctx: ToolContext) -> Tool | None:
+    """One tool of the IR, from its context (None when its parameters have an error)."""
     # Before any parameter's class can claim one: the tool's own names are the ones the code back
     # end resolved against every other tool's and the package's (`python.namespace`).
     ctx.want(KEYWORDS)
@@ -181,10 +176,8 @@ def tool_ir(ctx: ToolContext, module: str) -> Tool | None:
         wire_name=ctx.spec["name"],
         description=ctx.spec["description"],
         title=ctx.spec.get("title"),
-        module=module,
         pinned=ctx.spec.get("x-python-name"),
         args=root,
-        parse_name=f"parse_{module}",
         wants=tuple(ctx.wants),
         schema=ctx.fixed_schema(),
         classes=classes,

@@ -43,7 +43,7 @@ from codegen.catalog.kinds import (
 )
 from codegen.python.attributes import attributes
 from codegen.python.literals import literal
-from codegen.python.module_names import ModuleNames, module_names, own_name
+from codegen.python.module_names import ModuleNames, class_names, module_names, own_name
 from codegen.runtime import _runtime as rt
 from codegen.runtime._runtime import keyword_names
 
@@ -635,24 +635,32 @@ def model(kind: Kind, names: ModuleNames) -> PyKind[Any]:
 
 @dataclass(frozen=True, eq=False)
 class PyTool:
-    """A tool as its module writes it: its kinds as models, and its keywords Protocol."""
+    """A tool as its module writes it, its classes named from `stem` (`namespace.ToolNames`):
+    its kinds as models, its parser and its keywords Protocol."""
 
     tool: Tool
+    stem: str
+    parse_name: str
 
     def __getattr__(self, name: str) -> Any:
-        # The IR's own fields (wire_name, parse_name, schema, ...), for templates.
+        # The IR's own fields (wire_name, schema, ...), for templates.
         if name == "tool":
             raise AttributeError(name)
         return getattr(self.tool, name)
 
     @cached_property
     def names(self) -> ModuleNames:
-        return module_names(self.tool)
+        return module_names(self.tool, self.stem)
 
     @property
     def keywords_name(self) -> str:
         """The Protocol of a handler that takes the parameters as keywords."""
-        return own_name(self.tool, KEYWORDS)
+        return own_name(self.tool, self.stem, KEYWORDS)
+
+    @property
+    def result_name(self) -> str | None:
+        """Its `<Tool>Result` (None: it declares no result)."""
+        return class_names(self.tool, self.stem)[1]
 
     @cached_property
     def args(self) -> PyObject:

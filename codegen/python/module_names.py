@@ -31,7 +31,7 @@ from codegen.catalog.kinds import (
     VALUES,
     Want,
 )
-from codegen.catalog.names import class_stem, identifier, pascal, snake, snake_base
+from codegen.catalog.names import class_stem, identifier, pascal, snake
 from codegen.diagnostics import Diagnostic, format_path, quoted, warning
 from codegen.python.imports import TAKEN
 
@@ -69,19 +69,11 @@ class ModuleNames:
         return self.names[slot]
 
 
-def stem(tool: Tool) -> str:
-    """The stem of the tool's classes (`MemorySearch`): from its pin or wire name, with the suffix
-    its module took (`python.namespace.tool_names` gives the module and the stem one suffix)."""
-    pinned = tool.pinned
-    base = snake_base(pinned) if pinned else snake_base(tool.wire_name, fallback="tool")
-    suffix = 1 if tool.module == identifier(base) else int(tool.module.removeprefix(f"{base}_"))
-    return class_stem(pascal(pinned or tool.wire_name, fallback="Tool"), suffix)
-
-
-def module_names(tool: Tool) -> ModuleNames:
-    """The names of `tool`'s module (see the module's docstring): a function of its wants and its
-    stem alone, made once for each (the model, the exports and the findings each ask)."""
-    return name_wants(tool.wants, stem(tool))
+def module_names(tool: Tool, tool_stem: str) -> ModuleNames:
+    """The names of `tool`'s module (see the module's docstring), its classes named from
+    `tool_stem` (`namespace.ToolNames.stem`): a function of its wants and its stem alone, made
+    once for each (the model, the exports and the findings each ask)."""
+    return name_wants(tool.wants, tool_stem)
 
 
 @lru_cache(maxsize=4096)
@@ -131,29 +123,31 @@ def _wanted(want: Want, tool_stem: str, given: list[str]) -> str:
     return f"_{base.strip('_').upper() or 'ARGUMENTS'}_{role.upper()}"
 
 
-def own_name(tool: Tool, role: str) -> str:
+def own_name(tool: Tool, tool_stem: str, role: str) -> str:
     """The name of one of the tool's own names (`KEYWORDS`, `ARGS`, `RESULT`) in its module."""
     slot = next(i for i, want in enumerate(tool.wants) if want.role == role)
-    return module_names(tool)[slot]
+    return module_names(tool, tool_stem)[slot]
 
 
-def class_names(tool: Tool) -> tuple[str, str | None]:
+def class_names(tool: Tool, tool_stem: str) -> tuple[str, str | None]:
     """Its `<Tool>Args` class and its `<Tool>Result` class (None: it declares no typed result):
     what the catalog's checks and the modules that list every tool read of its names."""
     roles = [tool.wants[slot].role for slot in tool.class_slots]
-    return own_name(tool, ARGS), own_name(tool, RESULT) if RESULT in roles else None
+    args = own_name(tool, tool_stem, ARGS)
+    return args, own_name(tool, tool_stem, RESULT) if RESULT in roles else None
 
 
-def nested_classes(tool: Tool) -> tuple[str, ...]:
+def nested_classes(tool: Tool, tool_stem: str) -> tuple[str, ...]:
     """Its dataclasses but `<Tool>Args` and `<Tool>Result` (`UpdateConfigSettings`): the
     package exports them beside those, for its users' annotations."""
-    names = module_names(tool)
+    names = module_names(tool, tool_stem)
     return tuple(names[slot] for slot in tool.class_slots if tool.wants[slot].role == CLASS)
 
 
-def findings(source: str, tool: Tool) -> list[Diagnostic]:
-    """What the names of `tool`'s module say (CG106), `tool` being in the catalog file `source`."""
+def findings(source: str, tool: Tool, tool_stem: str) -> list[Diagnostic]:
+    """What the names of `tool`'s module say (CG106), `tool` being in the catalog file `source`
+    and its classes named from `tool_stem`."""
     return [
         warning(source, tool.line_of(path), f"{tool.path}.{format_path(path)}", message, "CG106")
-        for path, message in module_names(tool).said
+        for path, message in module_names(tool, tool_stem).said
     ]

@@ -12,11 +12,12 @@ said the same way. So `__all__` is unique and every export keeps its meaning.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from codegen.catalog.ir import Catalog, Tool
+from codegen.catalog.kinds import KEYWORDS, RESULT
 from codegen.catalog.load import LoadedCatalog
 from codegen.catalog.names import (
     Claim,
@@ -29,45 +30,112 @@ from codegen.catalog.names import (
 )
 from codegen.catalog.returns import has_result
 from codegen.diagnostics import Diagnostic, quoted, warning
-from codegen.python.module_names import class_names, nested_classes
+from codegen.python.module_names import class_names, nested_classes, own_name
 
 # The owner of the names the package binds itself, in `resolve`'s claims of tools (indexes).
 PACKAGE = -1
 
 
+@dataclass(frozen=True)
+class ToolNames:
+    """A tool's names at the package's top: its module under `tools/` and the stem of its classes
+    (`MemorySearch`, from which `python.module_names` names every class of its module)."""
+
+    module: str
+    stem: str
+
+    @property
+    def parser(self) -> str:
+        return f"parse_{self.module}"
+
+
+@dataclass(frozen=True)
+class PackageNames:
+    """Every tool's `ToolNames`, by wire name, and the names the package binds itself
+    (`reserved`): made once per catalog (`package_names`) and handed to whatever writes a name
+    of the package's top. The IR holds none of them: a module's name depends on every tool."""
+
+    tools: Mapping[str, ToolNames]
+    reserved: frozenset[str]
+
+    def __getitem__(self, tool: Tool) -> ToolNames:
+        return self.tools[tool.wire_name]
+
+    def module(self, tool: Tool) -> str:
+        return self[tool].module
+
+    def parser(self, tool: Tool) -> str:
+        return self[tool].parser
+
+    def classes(self, tool: Tool) -> tuple[str, str | None]:
+        """Its `<Tool>Args` and `<Tool>Result` (None: it declares no result)."""
+        return class_names(tool, self[tool].stem)
+
+    def nested(self, tool: Tool) -> tuple[str, ...]:
+        return nested_classes(tool, self[tool].stem)
+
+    def keywords(self, tool: Tool) -> str:
+        """Its handler's Protocol, `<Tool>Keywords`."""
+        return own_name(tool, self[tool].stem, KEYWORDS)
+
+
+# What claims a tool's names: its index, wire name, `x-python-name` (None: none) and whether it
+# declares a result.
+_Entry = tuple[int, str, "str | None", bool]
+
+
 def tool_names(
     loaded: LoadedCatalog, skip: set[int] | frozenset[int], reserved: frozenset[str]
-) -> tuple[dict[int, tuple[str, str]], list[Diagnostic]]:
-    """Each tool's module name and class stem, and a finding for each tool that could not have
-    its own: one whose public names the package binds (`reply` → `parse_reply`), or another tool
-    holds (`todo.add` and `todo_add`), is told apart by a suffix on all of them."""
+) -> tuple[dict[int, ToolNames], list[Diagnostic]]:
+    """Each tool's names, by index, and a finding for each tool that could not have its own: one
+    whose public names the package binds (`reply` → `parse_reply`), or another tool holds
+    (`todo.add` and `todo_add`), is told apart by a suffix on all of them."""
     specs = loaded.data["tools"]
-    claims: list[Claim[int]] = []
+    entries: list[_Entry] = []
     first: dict[str, int] = {}  # the same wire name twice is an error of its own, not a rename
     for index, spec in enumerate(specs):
-        if index in skip or first.setdefault(spec["name"], index) != index:
-            continue
-        pinned = spec.get("x-python-name")
-        module = snake_base(pinned) if pinned else snake_base(spec["name"], fallback="tool")
-        stem = pascal(pinned or spec["name"], fallback="Tool")
-        typed = has_result(spec)
+        if index not in skip and first.setdefault(spec["name"], index) == index:
+            entries.append((index, spec["name"], spec.get("x-python-name"), has_result(spec)))
+    given, claims, renames = _resolved(entries, reserved)
+    problems = [_renamed(loaded, claims, rename, reserved) for rename in renames]
+    chosen = {
+        index: given[first[spec["name"]]] for index, spec in enumerate(specs) if index not in skip
+    }
+    return chosen, problems
+
+
+def package_names(catalog: Catalog, reserved: frozenset[str]) -> PackageNames:
+    """The names of a checked catalog's tools (`tool_names` gave the same, and said its renames)."""
+    entries: list[_Entry] = [
+        (index, tool.wire_name, tool.pinned, any(want.role == RESULT for want in tool.wants))
+        for index, tool in enumerate(catalog.tools)
+    ]
+    given = _resolved(entries, reserved)[0]
+    tools = {tool.wire_name: given[index] for index, tool in enumerate(catalog.tools)}
+    return PackageNames(tools, reserved)
+
+
+def _resolved(
+    entries: list[_Entry], reserved: frozenset[str]
+) -> tuple[dict[int, ToolNames], list[Claim[int]], list[Rename[int]]]:
+    """Each entry's names by the one rule, its claims and the renames."""
+    claims: list[Claim[int]] = []
+    for index, name, pinned, typed in entries:
+        module = snake_base(pinned) if pinned else snake_base(name, fallback="tool")
+        stem = pascal(pinned or name, fallback="Tool")
 
         def variants(
             n: int, module: str = module, stem: str = stem, typed: bool = typed
         ) -> tuple[str, ...]:
             return public_names(identifier(module, n), class_stem(stem, n), typed)
 
-        claims.append(
-            Claim(index, variants, pinned=bool(pinned), exact=spec["name"] == identifier(module))
-        )
+        claims.append(Claim(index, variants, pinned=bool(pinned), exact=name == identifier(module)))
     given, renames = resolve(claims, dict.fromkeys(reserved, PACKAGE))
-    problems = [_renamed(loaded, claims, rename, reserved) for rename in renames]
-    chosen: dict[int, tuple[str, str]] = {}
-    for index, spec in enumerate(specs):
-        if index not in skip:
-            module, _, args = given[first[spec["name"]]][:3]
-            chosen[index] = (module.removeprefix("tools."), args.removesuffix("Args"))
-    return chosen, problems
+    names = {
+        index: ToolNames(module.removeprefix("tools."), args.removesuffix("Args"))
+        for index, (module, _, args, *_) in given.items()
+    }
+    return names, claims, renames
 
 
 def public_names(module: str, stem: str, typed: bool) -> tuple[str, ...]:
@@ -147,23 +215,21 @@ class Export:
         return self.module if self.name == self.defined else f"{self.module}:{self.defined}"
 
 
-def package_exports(
-    catalog: Catalog, reserved: frozenset[str]
-) -> tuple[list[Export], list[Diagnostic]]:
+def package_exports(catalog: Catalog, names: PackageNames) -> tuple[list[Export], list[Diagnostic]]:
     """What the package exports of its tools, by module: each tool's parser, `Args` and `Result`
     (distinct already, `tool_names`), then its nested dataclasses, each under its own name or,
     when another export holds it, a suffixed one, with a CG106 finding."""
-    tools = sorted(catalog.tools, key=lambda tool: tool.module)
-    own = {tool.module: _own(tool) for tool in tools}
-    nested = {tool.module: nested_classes(tool) for tool in tools}
-    held = dict.fromkeys(reserved, _PACKAGE_EXPORT)
+    tools = sorted(catalog.tools, key=names.module)
+    own = {names.module(tool): _own(tool, names) for tool in tools}
+    nested = {names.module(tool): names.nested(tool) for tool in tools}
+    held = dict.fromkeys(names.reserved, _PACKAGE_EXPORT)
     held.update({name: (module, name) for module, names in own.items() for name in names})
     # Most nested classes meet no other name: they keep theirs, and only the rest go through the
     # rule (the same outcome, for a fraction of a rebuild's time at thousands of tools).
-    wanted = Counter(name for names in nested.values() for name in names)
+    wanted = Counter(name for classes in nested.values() for name in classes)
     claims = []
-    for module, names in nested.items():
-        for name in names:
+    for module, classes in nested.items():
+        for name in classes:
             if wanted[name] == 1 and name not in held:
                 held[name] = (module, name)
             else:
@@ -174,7 +240,7 @@ def package_exports(
         for module in own
         for name in sorted((*own[module], *nested[module]))
     ]
-    by_module = {tool.module: tool for tool in tools}
+    by_module = {names.module(tool): tool for tool in tools}
     problems = []
     for rename in renames:
         tool = by_module[rename.owner[0]]
@@ -195,6 +261,7 @@ def _suffixed(name: str, n: int) -> tuple[str, ...]:
     return (class_stem(name, n),)
 
 
-def _own(tool: Tool) -> Sequence[str]:
-    args, result = class_names(tool)
-    return (tool.parse_name, args) if result is None else (tool.parse_name, args, result)
+def _own(tool: Tool, names: PackageNames) -> Sequence[str]:
+    args, result = names.classes(tool)
+    parser = names.parser(tool)
+    return (parser, args) if result is None else (parser, args, result)

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import symtable
-from functools import cache, partial
+from functools import cache
 
 import jinja2
 
 from codegen import __version__, runtime
 from codegen.catalog.ir import Catalog, Tool
-from codegen.catalog.kinds import KEYWORDS
 from codegen.outputs import PAYLOAD_FILES, PAYLOAD_TYPES, PAYLOADS_DIR, emitted
 from codegen.python import layout
 from codegen.python.imports import RUNTIME, STDLIB
 from codegen.python.literals import docstring, literal, one_line
 from codegen.python.model import PyTool
-from codegen.python.module_names import class_names, own_name
-from codegen.python.namespace import package_exports
+from codegen.python.namespace import PackageNames, ToolNames, package_exports
 from codegen.resources import template_environment
 from codegen.runtime import _types
 
@@ -28,15 +26,13 @@ def environment() -> jinja2.Environment:
     env.filters["docstring"] = docstring
     env.globals["layout"] = layout
     env.globals["handler_returns"] = handler_returns
-    env.globals["class_names"] = class_names
-    env.globals["keywords_name"] = partial(own_name, role=KEYWORDS)
     return env
 
 
-def handler_returns(tool: Tool) -> str:
-    """What a handler of `tool` returns, as a type: anything, or for a tool that declares
-    `returns` its `<Tool>Result` or plain values, directly or awaited (the executor checks both)."""
-    result = class_names(tool)[1]
+def handler_returns(result: str | None) -> str:
+    """What a handler of a tool returns, as a type: anything, or for a tool that declares
+    `returns` its `<Tool>Result` (`result`) or plain values, directly or awaited (the executor
+    checks both)."""
     if result is None:
         return "object"
     value = f"{result} | Mapping[str, object]"
@@ -51,12 +47,13 @@ def header(source: str, sha256: str) -> str:
     )
 
 
-def render_tool(source: str, tool: Tool) -> str:
-    """A tool's module. It depends on nothing but the tool's definition, whose digest heads it, so
-    editing one tool of a catalog changes one module. Its body is parsed (for the names it
-    imports), so a syntax error in it raises SyntaxError; the lines before it are valid by
-    construction."""
-    body = environment().get_template("tool_module.py.jinja").render(tool=PyTool(tool))
+def render_tool(source: str, tool: Tool, names: ToolNames) -> str:
+    """A tool's module. It depends on nothing but the tool's definition, whose digest heads it,
+    and its `names`, so editing one tool of a catalog changes one module. Its body is parsed (for
+    the names it imports), so a syntax error in it raises SyntaxError; the lines before it are
+    valid by construction."""
+    model = PyTool(tool, names.stem, names.parser)
+    body = environment().get_template("tool_module.py.jinja").render(tool=model)
     doc = docstring(f"The {tool.wire_name} tool: its arguments and their parser.")
     head = header(f"{source}, tool {tool.wire_name}", tool.sha256)
     return f"{head}{doc}\n\nfrom __future__ import annotations\n\n{_imports(body)}\n\n{body}"
@@ -135,8 +132,9 @@ def package_bound() -> frozenset[str]:
     imports and helpers), which no tool's name may take: read from the modules rendered for a
     catalog of no tools and every provider, so that no hand copy falls behind the templates."""
     empty = Catalog("package", None, None, "", "", "0" * 64, ())
+    none = PackageNames({}, frozenset())
     bound: set[str] = set()
-    for text in (render_init(empty), render_handlers(empty)):
+    for text in (render_init(empty, none), render_handlers(empty, none)):
         table = symtable.symtable(text, "<package>", "exec")
         bound.update(
             s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()
@@ -144,10 +142,9 @@ def package_bound() -> frozenset[str]:
     return frozenset(bound)
 
 
-def render_init(catalog: Catalog) -> str:
+def render_init(catalog: Catalog, names: PackageNames) -> str:
     payloads = emitted(catalog.providers)
-    # (A catalog of no tools has no exports of theirs: `package_bound` reads the names from one.)
-    exports, _ = package_exports(catalog, package_bound() if catalog.tools else frozenset())
+    exports, _ = package_exports(catalog, names)
     # isort's order: a module's names, then each name it is imported under another, on its own.
     imports: list[tuple[str, list[str]]] = []
     for module in sorted({e.module for e in exports}):
@@ -160,6 +157,7 @@ def render_init(catalog: Catalog) -> str:
         .get_template("package_init.py.jinja")
         .render(
             catalog=catalog,
+            names=names,
             imports=imports,
             exports=exports,
             exported=sorted(exported, key=_isort_key),
@@ -213,21 +211,22 @@ def tool_aliases(catalog: Catalog) -> dict[str, str]:
     }
 
 
-def render_handlers(catalog: Catalog) -> str:
+def render_handlers(catalog: Catalog, names: PackageNames) -> str:
     """The catalog's `Executor` and the `Handlers` type that mypy checks its handlers against:
     a key for each name the `Executor` accepts, wire names and aliases."""
-    tools = sorted(catalog.tools, key=lambda tool: tool.module)
+    tools = sorted(catalog.tools, key=names.module)
     by_wire = {tool.wire_name: tool for tool in catalog.tools}
     # Every name the Executor takes a tool's handler under: its wire name, then each alias.
-    names = [(tool.wire_name, tool) for tool in catalog.tools]
-    names += [(alias, by_wire[wire]) for alias, wire in sorted(tool_aliases(catalog).items())]
+    keys = [(tool.wire_name, tool) for tool in catalog.tools]
+    keys += [(alias, by_wire[wire]) for alias, wire in sorted(tool_aliases(catalog).items())]
     body = (
         environment()
         .get_template("handlers.py.jinja")
         .render(
+            keys=keys,
             names=names,
             imports=tools,
-            results=any(class_names(tool)[1] is not None for tool in tools),
+            results=any(names.classes(tool)[1] is not None for tool in tools),
         )
     )
     # Handlers' types are text, so that only type checkers import the tool modules they name.

@@ -1,4 +1,5 @@
-"""Markdown docs of a catalog, from `templates/docs/`, reading the IR alone: an index of the tools,
+"""Markdown docs of a catalog, from `templates/docs/`, reading the IR and the Python names the code
+back end gave it (`python.namespace.PackageNames`): an index of the tools,
 and a page per tool (so that editing one tool changes one page) with its parameter table, its
 declared result, its examples and the lenient coercions that apply to each parameter."""
 
@@ -7,14 +8,16 @@ from __future__ import annotations
 from codegen import __version__
 from codegen.catalog.ir import Catalog, Tool
 from codegen.python.module_names import class_names
+from codegen.python.namespace import PackageNames, ToolNames
 from codegen.text.describe import rows, tool_call_sample
 from codegen.text.environment import environment
 
 
-def doc_path(tool: Tool) -> str:
-    """A tool's page, relative to docs/: named by its module, a Python identifier, so the link
-    from the index needs no escaping whatever the tool's wire name holds."""
-    return f"tools/{tool.module}.md"
+def doc_path(module: str) -> str:
+    """The page of the tool whose module is `module`, relative to docs/: named by its module, a
+    Python identifier, so the link from the index needs no escaping whatever the tool's wire name
+    holds."""
+    return f"tools/{module}.md"
 
 
 def header(source: str, sha256: str) -> str:
@@ -26,24 +29,28 @@ def header(source: str, sha256: str) -> str:
     )
 
 
-def render_index(catalog: Catalog) -> str:
+def render_index(catalog: Catalog, names: PackageNames) -> str:
     template = environment().get_template("docs/index.md.jinja")
     return header(catalog.source, catalog.sha256) + template.render(
-        catalog=catalog, doc_path=doc_path
+        catalog=catalog, names=names, doc_path=doc_path
     )
 
 
-def render_tool_doc(source: str, tool: Tool, names: list[tuple[str, str]]) -> str:
-    """A tool's page; `names` is the name each provider is sent, in provider order."""
+def render_tool_doc(
+    source: str, tool: Tool, names: list[tuple[str, str]], python: ToolNames
+) -> str:
+    """A tool's page; `names` is the name each provider is sent, in provider order, `python` its
+    names at the package's top."""
     arguments = tool_call_sample(tool)
     example = None if arguments is None else {"name": tool.wire_name, "parameters": arguments}
-    args_class, result_class = class_names(tool)
+    args_class, result_class = class_names(tool, python.stem)
     body = (
         environment()
         .get_template("docs/tool.md.jinja")
         .render(
             tool=tool,
             # The Python names the page shows are the code back end's.
+            parser=python.parser,
             args_class=args_class,
             result_class=result_class,
             rows=list(rows(tool.args)),
