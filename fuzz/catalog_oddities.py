@@ -24,6 +24,8 @@ from codegen.catalog.load import LoadedCatalog, load_catalog
 from codegen.catalog.wild import CATALOG_KEYS, KEYWORDS, TOOL_KEYS
 from codegen.diagnostics import CatalogError, Diagnostic, JsonPath, format_path
 from codegen.payloads.files import payloads
+from codegen.python.namespace import package_names
+from codegen.python.render import package_bound
 from codegen.tool_outputs import output_jobs, tool_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,7 +143,8 @@ def check(loaded: LoadedCatalog, kind: str, place: JsonPath, word: str, value: A
         tool = next(t for t in catalog.tools if t.path == f"tools[{index}]")
         # Its module, payload entries and docs page, as a build makes them (without a cache).
         try:
-            tool_outputs(output_jobs(dataclasses.replace(catalog, tools=(tool,))))
+            names = package_names(catalog, package_bound())
+            tool_outputs(output_jobs(dataclasses.replace(catalog, tools=(tool,)), names))
         except CatalogError as exc:
             raise AssertionError(str(exc.diagnostics[0])) from None
     if is_oddity(kind, word, value):
