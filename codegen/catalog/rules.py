@@ -43,7 +43,7 @@ def kind_of(ctx: ToolContext, schema: Any, path: JsonPath, parts: tuple[str, ...
         return AnyKind()
     flags = [w for w in ("required", "optional") if isinstance(schema.get(w), bool)]
     if flags:
-        # Beside a property the object honours them (objects.plain_property); here nothing can.
+        # Beside a property its object lifted them (dialect.lift_cardinality); here nothing can.
         for word in flags:
             ctx.warn((*path, word), f"`{word}` is not beside a property here: ignored", "CG103")
             ctx.fix((*path, word), GONE)

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from codegen.catalog.dialect import NO_DESCRIPTION, tool_gaps
+from codegen.catalog.dialect import NO_DESCRIPTION, properties_alone, tool_gaps
 from codegen.catalog.names import snake
 from codegen.catalog.tool_lists import (
     FORMATS,
@@ -25,7 +25,7 @@ from codegen.catalog.tool_lists import (
     left_out,
 )
 from codegen.diagnostics import JsonPath, quoted
-from codegen.importers.dialect import Notes, property_map, standard
+from codegen.importers.dialect import Notes, standard
 
 __all__ = ["FORMATS", "UnreadableToolList", "import_functions", "import_tools"]
 
@@ -91,14 +91,8 @@ def import_tools(
             tool["name"] = wire_names[tool["name"]]
         tool, found = tool_gaps(tool, where)
         notes.said(found)
-        parameters = tool["parameters"]
-        if property_map(parameters):
-            parameters = {"type": "object", "properties": parameters, "required": list(parameters)}
-            notes.add(
-                (*where, "parameters"),
-                "a map of properties alone, as xLAM's datasets write it: read as the properties "
-                "of an object, each required unless its type says `optional`",
-            )
+        parameters, found = properties_alone(tool["parameters"], (*where, "parameters"))
+        notes.said(found)
         parameters = standard(parameters, (*where, "parameters"), notes)
         if isinstance(parameters, dict) and "type" not in parameters:
             parameters = {"type": "object", **parameters}
