@@ -527,3 +527,41 @@ def test_the_lifter_never_raises_and_lifts_every_flag(properties: Any, listed: A
     if findings and isinstance(read.get("required"), list) and isinstance(listed, list):
         assert all(name in properties or name in listed for name in read["required"])
     assert all(f.code == "CG102" for f in findings)
+
+
+@pytest.mark.parametrize("value", [True, False, "True", "no"])
+@pytest.mark.parametrize("word", ["required", "optional"])
+def test_a_flag_not_beside_a_property_is_ignored_alike(
+    word: str, value: Any, tmp_path: Path
+) -> None:
+    """Issue 34 item 2: a `required`/`optional` flag where no property is (the parameters
+    themselves, an array's `items`, a map's values) is left out with CG103 by one reader
+    (`dialect.stray_cardinality`) in build and import alike; the import said nothing and kept
+    it, and the build read a flag as text once as a flag (CG102) and then ignored it."""
+    tools = [
+        {
+            "name": "tag",
+            "description": "Tag things.",
+            "parameters": {
+                "type": "object",
+                word: value,
+                "properties": {
+                    "tags": {"type": "array", "items": {"type": "string", word: value}},
+                    "labels": {"type": "object", "additionalProperties": {word: value}},
+                },
+            },
+        }
+    ]
+    source = _catalog_file(tools, tmp_path, "tag")
+    at = "tools[0].parameters"
+    expected = sorted(
+        ("CG103", f"{at}{where}.{word}")
+        for where in ("", ".properties.tags.items", ".properties.labels.additionalProperties")
+    )
+    assert _build_findings(source) == expected
+    assert _import_findings(tools) == expected
+    catalog, _, _ = import_tools(tools, "loose", "tag")
+    assert word not in json.dumps(catalog)
+    shown = str(value).lower() if isinstance(value, bool) else f"'{value}'"
+    messages = {(d.path, d.message) for d in build([source]).warnings}
+    assert (f"{at}.{word}", f"`{word}: {shown}` is not beside a property here: ignored") in messages

@@ -283,7 +283,7 @@ def lift_cardinality(
                 required.append(name)
             elif not wanted and name in required:
                 required.remove(name)
-            shown = str(value).lower() if isinstance(prop[word], bool) else quoted(prop[word])
+            shown = _flag_shown(prop[word])
             state = "required" if wanted else "optional"
             said = (
                 f"`{word}: {shown}` beside a property is not JSON Schema: read as {state} "
@@ -303,6 +303,27 @@ def lift_cardinality(
             findings.append(Finding((*path, "required"), said, READ))
         read["required"] = required
     return read, findings
+
+
+def stray_cardinality(
+    schema: dict[str, Any], path: JsonPath
+) -> tuple[dict[str, Any], list[Finding]]:
+    """`schema` without a `required` or `optional` flag (also as text) of its own, and a finding
+    for each: beside a property its object has lifted it by now (`lift_cardinality`, read at the
+    object first); anywhere else (the parameters themselves, an array's `items`) nothing can
+    honour it."""
+    stray = [word for word in ("required", "optional") if read_flag(schema.get(word)) is not None]
+    findings = [
+        Finding((*path, word), f"`{word}: {_flag_shown(schema[word])}` is not beside a property "
+                "here: ignored", IGNORED)
+        for word in stray
+    ]  # fmt: skip
+    return ({k: v for k, v in schema.items() if k not in stray} if stray else schema), findings
+
+
+def _flag_shown(value: Any) -> str:
+    """A flag as the catalog wrote it: `true` in JSON's words, text quoted."""
+    return str(value).lower() if isinstance(value, bool) else quoted(value)
 
 
 def properties_alone(parameters: Any, path: JsonPath) -> tuple[Any, list[Finding]]:

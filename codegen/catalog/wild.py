@@ -28,6 +28,7 @@ from codegen.catalog.dialect import (
     read_flag,
     read_type,
     required_slips,
+    stray_cardinality,
     tool_gaps,
 )
 from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
@@ -219,12 +220,7 @@ class WildReader:
                     f"{what} {has} no `type`: read as `type: object` (write it to say so)",
                     "CG107",
                 )
-            schema = self.schema(schema, (*path, key))
-            for word in ("required", "optional"):
-                if isinstance(schema.get(word), bool):
-                    # Beside a property it says whether that one is required; here, nothing.
-                    self.ignored((*path, key, word), schema.pop(word), f"`{word}` on {what}")
-            tool[key] = schema
+            tool[key] = self.schema(schema, (*path, key))
         return tool
 
     def annotations(self, value: Any, path: JsonPath) -> dict[str, Any] | None:
@@ -280,6 +276,8 @@ class WildReader:
         self.said(found)
         # Before the properties are read: their flags belong to this object's `required`.
         node, found = lift_cardinality(node, path)
+        self.said(found)
+        node, found = stray_cardinality(node, path)
         self.said(found)
         self.older_drafts(node, path)
         for word in list(node):
@@ -390,11 +388,9 @@ class WildReader:
             del node[word]
 
     def cardinality(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
-        """`required` (a list of names, or a flag) and `optional` (a flag, or a list of names at
-        the object's level, read by `optional_list`). A flag beside a property its object has
-        lifted by now (`dialect.lift_cardinality`); one left is where nothing can honour it."""
-        if isinstance(value, bool):
-            return  # not beside a property: the normalizer says it is ignored
+        """`required` and `optional` as lists of names (`optional` at the object's level, read by
+        `optional_list`); a flag, also as text, is read before (`dialect.lift_cardinality`,
+        `dialect.stray_cardinality`)."""
         if isinstance(value, list) and (word == "required" or "properties" in node):
             names = [v for v in value if isinstance(v, str)]
             for i, item in enumerate(value):
@@ -403,13 +399,6 @@ class WildReader:
             node[word] = list(dict.fromkeys(names))
             if len(node[word]) < len(names):
                 self.say((*path, word), f"a name listed twice in `{word}`: read once", "CG102")
-            return
-        flag = read_flag(value)
-        if flag is not None:
-            self.say(
-                (*path, word), f"`{word}: {quoted(value)}` read as {str(flag).lower()}", "CG102"
-            )
-            node[word] = flag
             return
         self.ignored((*path, word), value, f"`{word}` is neither a list of names nor a flag")
         del node[word]

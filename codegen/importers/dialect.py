@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from codegen.catalog.dialect import Finding, lift_cardinality, read_type, required_slips
+from codegen.catalog.dialect import (
+    Finding,
+    lift_cardinality,
+    read_type,
+    required_slips,
+    stray_cardinality,
+)
 from codegen.diagnostics import JsonPath, format_path
 from codegen.vocabulary import subschemas_mapped
 
@@ -48,6 +54,8 @@ def standard(schema: Any, path: JsonPath, notes: Notes) -> Any:
     # Before the properties are read: their flags belong to this object's `required`.
     out, lifted = lift_cardinality(dict(schema), path)  # a copy, changed in place below
     notes.said(lifted)
+    out, stray = stray_cardinality(out, path)
+    notes.said(stray)
     if "type" in out:
         _standard_type(out, path, notes)
     if out.get("nullable") is True and "type" in out:
