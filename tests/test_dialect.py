@@ -565,3 +565,28 @@ def test_a_flag_not_beside_a_property_is_ignored_alike(
     shown = str(value).lower() if isinstance(value, bool) else f"'{value}'"
     messages = {(d.path, d.message) for d in build([source]).warnings}
     assert (f"{at}.{word}", f"`{word}: {shown}` is not beside a property here: ignored") in messages
+
+
+def test_a_tool_schema_without_a_type_is_an_object_alike(tmp_path: Path) -> None:
+    """Issue 34 item 2: parameters or `returns` with no `type` are read as `type: object` with
+    one finding (CG107, `dialect.object_typed`) in build and import alike; the import said it
+    with CG102 for the parameters and nothing for `returns`."""
+    tools = [
+        {
+            "name": "lookup",
+            "description": "Look a word up.",
+            "parameters": {"properties": {"word": {"type": "string"}}},
+            "returns": {"properties": {"meaning": {"type": "string"}}},
+        }
+    ]
+    source = _catalog_file(tools, tmp_path, "lookup")
+    built = sorted((d.code, d.path) for d in build([source]).warnings if d.code == "CG107")
+    _, _, notes = import_tools(tools, "loose", "lookup")
+    imported = sorted((n.code, format_path(n.path)) for n in notes)
+    expected = [("CG107", "tools[0].parameters"), ("CG107", "tools[0].returns")]
+    assert built == imported == expected
+    said = "no `type`: read as `type: object` (write it to say so)"
+    assert [str(n) for n in notes] == [
+        f"tools[0].parameters: the parameters have {said}",
+        f"tools[0].returns: the `returns` schema has {said}",
+    ]

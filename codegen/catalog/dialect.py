@@ -326,6 +326,19 @@ def _flag_shown(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else quoted(value)
 
 
+NO_TYPE = "CG107"  # type-inferred
+
+
+def object_typed(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], list[Finding]]:
+    """A tool's parameters or `returns` schema with no `type` read as `type: object` (what a
+    tool's schema is), with a finding."""
+    if "type" in schema:
+        return schema, []
+    what = "the parameters have" if path[-1:] == ("parameters",) else "the `returns` schema has"
+    said = f"{what} no `type`: read as `type: object` (write it to say so)"
+    return {"type": "object", **schema}, [Finding(path, said, NO_TYPE)]
+
+
 def properties_alone(parameters: Any, path: JsonPath) -> tuple[Any, list[Finding]]:
     """A tool's parameters written as a map of property names to schemas with no object around
     it (`{"query": {"type": "str", ...}}`, even `{"type": {"type": "str"}}` for a parameter named

@@ -24,6 +24,7 @@ from codegen.catalog.dialect import (
     Finding,
     lift_cardinality,
     misspelt,
+    object_typed,
     properties_alone,
     read_flag,
     read_type,
@@ -203,23 +204,15 @@ class WildReader:
                     )
                 del tool[word]
         # The parameters, and the result schema read by the same rules.
-        for key, what, has in (
-            ("parameters", "the parameters", "have"),
-            ("returns", "the `returns` schema", "has"),
-        ):
+        for key in ("parameters", "returns"):
             schema = tool.get(key)
             if key == "parameters":
                 schema, found = properties_alone(schema, (*path, key))
                 self.said(found)
             if not isinstance(schema, dict):
                 continue
-            if "type" not in schema:
-                schema = {"type": "object", **schema}
-                self.say(
-                    (*path, key),
-                    f"{what} {has} no `type`: read as `type: object` (write it to say so)",
-                    "CG107",
-                )
+            schema, found = object_typed(schema, (*path, key))
+            self.said(found)
             tool[key] = self.schema(schema, (*path, key))
         return tool
 

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from codegen.catalog.dialect import NO_DESCRIPTION, properties_alone, tool_gaps
+from codegen.catalog.dialect import NO_DESCRIPTION, object_typed, properties_alone, tool_gaps
 from codegen.catalog.names import snake
 from codegen.catalog.tool_lists import (
     FORMATS,
@@ -93,13 +93,12 @@ def import_tools(
         notes.said(found)
         parameters, found = properties_alone(tool["parameters"], (*where, "parameters"))
         notes.said(found)
-        parameters = standard(parameters, (*where, "parameters"), notes)
-        if isinstance(parameters, dict) and "type" not in parameters:
-            parameters = {"type": "object", **parameters}
-            notes.add((*where, "parameters"), "parameters without a type: read as an object")
         tool["parameters"] = parameters
-        if isinstance(tool.get("returns"), dict):  # Gemini's legacy response is in its subset too
-            tool["returns"] = standard(tool["returns"], (*where, "returns"), notes)
+        for word in ("parameters", "returns"):  # Gemini's legacy response is in its subset too
+            if isinstance(tool.get(word), dict):
+                schema, found = object_typed(tool[word], (*where, word))
+                notes.said(found)
+                tool[word] = standard(schema, (*where, word), notes)
         tools.append(finite_only(tool, where, notes))
     return {"name": snake(name, fallback="imported_tools"), "tools": tools}, fmt, notes
 
