@@ -22,7 +22,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codegen.build import build
-from codegen.catalog.dialect import JSON_TYPES, TYPE_NAMES, annotation_schema, read_type
+from codegen.catalog.dialect import (
+    JSON_TYPES,
+    TYPE_NAMES,
+    annotation_schema,
+    lift_cardinality,
+    read_type,
+)
 from codegen.diagnostics import format_path
 from codegen.importers import import_tools
 from codegen.importers.dialect import Notes
@@ -323,3 +329,264 @@ def test_the_reader_never_raises_and_reads_to_json_types(written: Any) -> None:
     if kept is not None and isinstance(written, str) and not written.strip().endswith("[]"):
         assert kept in JSON_TYPES or kept == written
     assert all(f.code in DIALECT_CODES for f in findings)
+
+
+# Each way the wild writes a property's cardinality beside it: (the property's schema, whether it
+# says the property is required). Bare flags, flags as text, and xLAM's `"T, optional"` type.
+CARDINALITY_FORMS: list[tuple[dict[str, Any], bool]] = [
+    *(({"type": "integer", word: value}, value if word == "required" else not value)
+      for word in ("required", "optional") for value in (True, False)),
+    *(({"type": "integer", word: text}, meant if word == "required" else not meant)
+      for word in ("required", "optional")
+      for text, meant in (("True", True), ("false", False), ("yes", True), ("no", False))),
+    ({"type": "int, optional"}, False),
+    ({"type": "Integer , OPTIONAL"}, False),
+    ({"type": "List[int], optional"}, False),
+    ({"type": "int, optional", "required": True}, True),  # the flag, read after, says required
+]  # fmt: skip
+# Whether the object's own `required` list names the property (None: the object has no list).
+LISTINGS: list[list[str] | None] = [None, ["value"], ["other"], ["value", "other"]]
+CARDINALITY_CASES = [
+    (form, says, listed) for form, says in CARDINALITY_FORMS for listed in LISTINGS
+]
+
+
+def _cardinality_tool(index: int, form: dict[str, Any], listed: list[str] | None) -> Any:
+    parameters: dict[str, Any] = {
+        "type": "object",
+        "properties": {"value": form, "other": {"type": "string"}},
+    }
+    if listed is not None:
+        parameters["required"] = listed
+    return {"name": f"probe_{index}", "description": "A probe.", "parameters": parameters}
+
+
+def _properties_alone_tools() -> list[Any]:
+    """xLAM's parameters: a map of properties alone, one of them optional by its type."""
+    return [
+        {
+            "name": "search",
+            "description": "Search the web.",
+            "parameters": {
+                "query": {"type": "str", "description": "What to look for"},
+                "limit": {"type": "int, optional", "description": "How many", "default": 5},
+                "type": {"type": "str", "description": "A parameter named `type`"},
+            },
+        }
+    ]
+
+
+@pytest.fixture(scope="module")
+def cardinality(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[list[Any], Any, list[tuple[str, str]], dict[str, Any]]:
+    """Every cardinality form × every listing as one tool each, plus xLAM's map of properties:
+    the tool list, its built package, the build's findings, and the import's catalog."""
+    folder = tmp_path_factory.mktemp("cardinality")
+    tools = [
+        _cardinality_tool(i, form, listed) for i, (form, _, listed) in enumerate(CARDINALITY_CASES)
+    ]
+    tools += _properties_alone_tools()
+    source = _catalog_file(tools, folder, "cardinality")
+    catalog, _, _ = import_tools(tools, "loose", "cardinality")
+    return tools, build_package(source, folder / "out"), _build_findings(source), catalog
+
+
+def test_build_and_import_read_cardinality_alike(
+    cardinality: tuple[list[Any], Any, list[tuple[str, str]], dict[str, Any]],
+) -> None:
+    """Issue 34 item 2: `required: true`, `optional: "True"`, `"type": "int, optional"` beside a
+    property and xLAM's map of properties alone give the same findings (codes and paths) in
+    `codegen build` and `codegen import` (one reader, `dialect.lift_cardinality`)."""
+    tools, _, built, _ = cardinality
+    assert built == _import_findings(tools)
+    at = f"tools[{len(CARDINALITY_CASES)}].parameters"
+    assert ("CG102", at) in built  # the map of properties, read as an object
+    assert ("CG102", f"{at}.properties.limit.type") in built  # `int, optional`, then `int`
+
+
+@pytest.mark.parametrize(
+    ("index", "case"), list(enumerate(CARDINALITY_CASES)), ids=lambda v: json.dumps(v)
+)
+def test_each_cardinality_form_means_the_same_in_build_and_import(
+    index: int,
+    case: tuple[dict[str, Any], bool, list[str] | None],
+    cardinality: tuple[list[Any], Any, list[tuple[str, str]], dict[str, Any]],
+) -> None:
+    """Issue 34 item 2, generated cases: each form read in build and import to one `required`
+    list; the built parser takes a call without the property when the form says optional and
+    refuses it with `missing_required` when it says required, whatever the object listed."""
+    form, says, listed = case
+    _, package, built, catalog = cardinality
+    name = f"probe_{index}"
+    wanted = [n for n in (listed or []) if n != "value"]
+    if says:
+        wanted.append("value")
+    imported = catalog["tools"][index]["parameters"]
+    assert sorted(imported.get("required", [])) == sorted(wanted)
+    assert sorted(package.TOOLS[name].schema.get("required", [])) == sorted(wanted)
+    assert not {"required", "optional"} & set(imported["properties"]["value"])
+    without = package.parse(name, {"other": "x"} if "other" in wanted else {})
+    assert without.errors == (("missing_required:value",) if says else ())
+    sent = [3] if "List" in str(form["type"]) else 3
+    assert package.parse(name, {"value": sent, "other": "x"}).errors == ()
+    where = f"tools[{index}].parameters.properties.value"
+    lifted = {w for w in ("required", "optional") if w in form}
+    expected_paths = {f"{where}.{w}" for w in lifted} | (
+        {f"{where}.type"} if "optional" in str(form.get("type", "")).lower() else set()
+    )
+    assert expected_paths <= {path for _, path in built if path.startswith(where)}
+
+
+def test_a_map_of_properties_alone_builds_as_it_imports(
+    cardinality: tuple[list[Any], Any, list[tuple[str, str]], dict[str, Any]],
+) -> None:
+    """Issue 34 item 2: xLAM's `{"query": {"type": "str"}, "limit": {"type": "int, optional"}}`
+    was read by `codegen import` alone (the build found no properties in it); now both read
+    it as an object of those properties, `limit` optional, with the same schema."""
+    _, package, _, catalog = cardinality
+    imported = catalog["tools"][-1]["parameters"]
+    assert imported == {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "What to look for"},
+            "limit": {"type": "integer", "description": "How many", "default": 5},
+            "type": {"type": "string", "description": "A parameter named `type`"},
+        },
+        "required": ["query", "type"],
+    }
+    assert package.TOOLS["search"].schema["required"] == ["query", "type"]
+    refused = package.parse("search", {"type": "news"})
+    assert (refused.arguments, refused.errors) == (None, ("missing_required:query",))
+    ready = package.parse("search", {"query": "codegen", "type": "news"})
+    assert (ready.errors, ready.arguments.query, ready.arguments.limit) == ((), "codegen", 5)
+
+
+def test_the_lifter_says_each_form_in_one_finding() -> None:
+    """Issue 34 item 2: the texts of the one reader (the build printed two findings for a flag
+    written as text, the import none)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "int, optional"},
+            "b": {"type": "string", "optional": "True"},
+            "c": {"type": "string", "required": True},
+        },
+        "required": ["a"],
+    }
+    read, findings = lift_cardinality(schema, ("p",))
+    assert read == {
+        "type": "object",
+        "properties": {"a": {"type": "int"}, "b": {"type": "string"}, "c": {"type": "string"}},
+        "required": ["c"],
+    }
+    said = "beside a property is not JSON Schema: read as {} (list the name in the object's `required` to say so)"
+    assert [(f.code, format_path(f.path), f.message) for f in findings] == [
+        (
+            "CG102",
+            "p.properties.a.type",
+            "type 'int, optional' read as 'int', the property optional",
+        ),
+        ("CG102", "p.properties.b.optional", "`optional: 'True'` " + said.format("optional")),
+        ("CG102", "p.properties.c.required", "`required: true` " + said.format("required")),
+    ]
+    assert schema["properties"]["a"] == {"type": "int, optional"}  # the input is left as it was
+    assert lift_cardinality({"type": "object", "properties": {"x": {}}}, ()) == (
+        {"type": "object", "properties": {"x": {}}},
+        [],
+    )
+
+
+_WILD_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.text(max_size=12),
+    st.sampled_from(["True", "no", "int, optional", ", optional", "optional"]),
+    st.lists(st.text(max_size=4), max_size=2),
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(max_size=6),
+        st.one_of(
+            _WILD_VALUES,
+            st.dictionaries(st.sampled_from(["type", "required", "optional"]), _WILD_VALUES),
+        ),
+        max_size=4,
+    ),
+    _WILD_VALUES,
+)
+def test_the_lifter_never_raises_and_lifts_every_flag(properties: Any, listed: Any) -> None:
+    """Issue 34 item 2: any properties and any `required` at all are read without raising; no
+    property keeps a flag the reader read, and each finding names a place in the schema."""
+    schema = {"type": "object", "properties": properties, "required": listed}
+    read, findings = lift_cardinality(schema, ())
+    for prop in read["properties"].values():
+        if isinstance(prop, dict):
+            assert not any(isinstance(prop.get(w), bool) for w in ("required", "optional"))
+    if findings and isinstance(read.get("required"), list) and isinstance(listed, list):
+        assert all(name in properties or name in listed for name in read["required"])
+    assert all(f.code == "CG102" for f in findings)
+
+
+@pytest.mark.parametrize("value", [True, False, "True", "no"])
+@pytest.mark.parametrize("word", ["required", "optional"])
+def test_a_flag_not_beside_a_property_is_ignored_alike(
+    word: str, value: Any, tmp_path: Path
+) -> None:
+    """Issue 34 item 2: a `required`/`optional` flag where no property is (the parameters
+    themselves, an array's `items`, a map's values) is left out with CG103 by one reader
+    (`dialect.stray_cardinality`) in build and import alike; the import said nothing and kept
+    it, and the build read a flag as text once as a flag (CG102) and then ignored it."""
+    tools = [
+        {
+            "name": "tag",
+            "description": "Tag things.",
+            "parameters": {
+                "type": "object",
+                word: value,
+                "properties": {
+                    "tags": {"type": "array", "items": {"type": "string", word: value}},
+                    "labels": {"type": "object", "additionalProperties": {word: value}},
+                },
+            },
+        }
+    ]
+    source = _catalog_file(tools, tmp_path, "tag")
+    at = "tools[0].parameters"
+    expected = sorted(
+        ("CG103", f"{at}{where}.{word}")
+        for where in ("", ".properties.tags.items", ".properties.labels.additionalProperties")
+    )
+    assert _build_findings(source) == expected
+    assert _import_findings(tools) == expected
+    catalog, _, _ = import_tools(tools, "loose", "tag")
+    assert word not in json.dumps(catalog)
+    shown = str(value).lower() if isinstance(value, bool) else f"'{value}'"
+    messages = {(d.path, d.message) for d in build([source]).warnings}
+    assert (f"{at}.{word}", f"`{word}: {shown}` is not beside a property here: ignored") in messages
+
+
+def test_a_tool_schema_without_a_type_is_an_object_alike(tmp_path: Path) -> None:
+    """Issue 34 item 2: parameters or `returns` with no `type` are read as `type: object` with
+    one finding (CG107, `dialect.object_typed`) in build and import alike; the import said it
+    with CG102 for the parameters and nothing for `returns`."""
+    tools = [
+        {
+            "name": "lookup",
+            "description": "Look a word up.",
+            "parameters": {"properties": {"word": {"type": "string"}}},
+            "returns": {"properties": {"meaning": {"type": "string"}}},
+        }
+    ]
+    source = _catalog_file(tools, tmp_path, "lookup")
+    built = sorted((d.code, d.path) for d in build([source]).warnings if d.code == "CG107")
+    _, _, notes = import_tools(tools, "loose", "lookup")
+    imported = sorted((n.code, format_path(n.path)) for n in notes)
+    expected = [("CG107", "tools[0].parameters"), ("CG107", "tools[0].returns")]
+    assert built == imported == expected
+    said = "no `type`: read as `type: object` (write it to say so)"
+    assert [str(n) for n in notes] == [
+        f"tools[0].parameters: the parameters have {said}",
+        f"tools[0].returns: the `returns` schema has {said}",
+    ]

@@ -367,8 +367,8 @@ def test_a_returns_without_type_is_read_as_an_object_said(tmp_path: Path) -> Non
             " read as `type: object` (write it to say so)"
         ),
         (
-            "typed.yaml:6: warning CG103: tools[0].returns.required: `required` on the `returns`"
-            " schema: True ignored"
+            "typed.yaml:6: warning CG103: tools[0].returns.required: `required: true` is not beside"
+            " a property here: ignored"
         ),
     ]
     assert "class GetResult:" in result.files["typed/tools/get.py"]

@@ -219,15 +219,15 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 # mode's reason for dropping one, the dialect's telling of a schema from a map of properties,
 # Gemini's subset writing the object's bounds.
 RULES_OF_THEIR_OWN = {
-    "not": {"codegen/importers/dialect.py", "codegen/payloads/strict.py"},
-    "if": {"codegen/importers/dialect.py", "codegen/payloads/strict.py"},
-    "then": {"codegen/importers/dialect.py", "codegen/payloads/strict.py"},
-    "else": {"codegen/importers/dialect.py", "codegen/payloads/strict.py"},
+    "not": {"codegen/catalog/dialect.py", "codegen/payloads/strict.py"},
+    "if": {"codegen/catalog/dialect.py", "codegen/payloads/strict.py"},
+    "then": {"codegen/catalog/dialect.py", "codegen/payloads/strict.py"},
+    "else": {"codegen/catalog/dialect.py", "codegen/payloads/strict.py"},
     "prefixItems": {"codegen/catalog/typed.py", "codegen/catalog/wild.py"},
     "additionalItems": {"codegen/catalog/wild.py"},
-    "minProperties": {"codegen/importers/dialect.py", "codegen/payloads/legacy.py"},
-    "maxProperties": {"codegen/importers/dialect.py", "codegen/payloads/legacy.py"},
-    "patternProperties": {"codegen/importers/dialect.py"},
+    "minProperties": {"codegen/catalog/dialect.py", "codegen/payloads/legacy.py"},
+    "maxProperties": {"codegen/catalog/dialect.py", "codegen/payloads/legacy.py"},
+    "patternProperties": {"codegen/catalog/dialect.py"},
 }
 
 

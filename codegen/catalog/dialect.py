@@ -7,7 +7,10 @@ Function-calling benchmarks and other languages' tool lists write `dict`, `float
 (`List[int]`, `Dict[str, float]`, `Optional[str]`) for a container; each is read as the JSON
 Schema it plainly means (CG102). A name that means nothing is left out, so the value may be any
 value, with "did you mean" when it is one or two letters from a name that means something (CG104),
-else as ignored (CG103); so is a `required` name one or two letters from a property's.
+else as ignored (CG103); so is a `required` name one or two letters from a property's. A
+property's cardinality written beside it (`required: true`, `optional: "True"`, xLAM's
+`"type": "int, optional"`) goes into its object's `required` list, and parameters written as a map
+of properties alone become an object of them (CG102).
 
 This module is below both readers: it imports nothing of the catalog's or the importers'.
 """
@@ -223,6 +226,157 @@ def required_slips(schema: dict[str, Any], path: JsonPath) -> list[Finding]:
             said = f"{quoted(name)} in `required` is no property: did you mean `{meant}`?"
             findings.append(Finding((*path, "required", index), said, MISSPELT))
     return findings
+
+
+_TRUE = frozenset({"true", "yes", "1"})
+_FALSE = frozenset({"false", "no", "0"})
+
+
+def read_flag(value: Any) -> bool | None:
+    """A boolean written as one, or as the text of one ("True", "no"); None for anything else."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    return None
+
+
+# `"type": "int, optional"`, as xLAM's datasets write an optional property's type.
+_OPTIONAL_TYPE = re.compile(r"\s*(.*?)\s*,\s*optional\s*", re.IGNORECASE)
+
+
+def lift_cardinality(
+    schema: dict[str, Any], path: JsonPath
+) -> tuple[dict[str, Any], list[Finding]]:
+    """`schema` with its properties' cardinality written beside them (a flag `required` or
+    `optional`, also as text, and a type `"T, optional"`) lifted into its `required` list (a copy
+    when anything changed), and a finding for each. Read at the object before its properties are,
+    so that a property with properties of its own keeps its `required` list for them."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return schema, []
+    listed = schema.get("required")
+    required = list(listed) if isinstance(listed, list) else []
+    findings: list[Finding] = []
+    lifted: dict[str, Any] = {}
+    for name, prop in properties.items():
+        lifted[name] = prop
+        if not isinstance(prop, dict):
+            continue
+        where = (*path, "properties", name)
+        written = prop.get("type")
+        marked = _OPTIONAL_TYPE.fullmatch(written) if isinstance(written, str) else None
+        if marked is not None:
+            prop = {**prop, "type": marked.group(1)}
+            if name in required:
+                required.remove(name)
+            said = (
+                f"type {quoted(written)} read as {quoted(marked.group(1))}, the property optional"
+            )
+            findings.append(Finding((*where, "type"), said, READ))
+        for word in ("required", "optional"):
+            value = read_flag(prop.get(word))
+            if value is None:
+                continue  # no flag: the wild reader says what it is
+            wanted = value if word == "required" else not value
+            if wanted and name not in required:
+                required.append(name)
+            elif not wanted and name in required:
+                required.remove(name)
+            shown = _flag_shown(prop[word])
+            state = "required" if wanted else "optional"
+            said = (
+                f"`{word}: {shown}` beside a property is not JSON Schema: read as {state} "
+                "(list the name in the object's `required` to say so)"
+            )
+            findings.append(Finding((*where, word), said, READ))
+            prop = {k: v for k, v in prop.items() if k != word}
+        lifted[name] = prop
+    if not findings:
+        return schema, []
+    read = {**schema, "properties": lifted}
+    if required or isinstance(listed, list):
+        if listed is not None and not isinstance(listed, list):
+            # A flag for its own parent (read by now: the parent lifts before its properties
+            # are read) and a list for its properties: the list takes the key.
+            said = f"`required: {quoted(listed)}` beside properties read as the list of their names"
+            findings.append(Finding((*path, "required"), said, READ))
+        read["required"] = required
+    return read, findings
+
+
+def stray_cardinality(
+    schema: dict[str, Any], path: JsonPath
+) -> tuple[dict[str, Any], list[Finding]]:
+    """`schema` without a `required` or `optional` flag (also as text) of its own, and a finding
+    for each: beside a property its object has lifted it by now (`lift_cardinality`, read at the
+    object first); anywhere else (the parameters themselves, an array's `items`) nothing can
+    honour it."""
+    stray = [word for word in ("required", "optional") if read_flag(schema.get(word)) is not None]
+    findings = [
+        Finding((*path, word), f"`{word}: {_flag_shown(schema[word])}` is not beside a property "
+                "here: ignored", IGNORED)
+        for word in stray
+    ]  # fmt: skip
+    return ({k: v for k, v in schema.items() if k not in stray} if stray else schema), findings
+
+
+def _flag_shown(value: Any) -> str:
+    """A flag as the catalog wrote it: `true` in JSON's words, text quoted."""
+    return str(value).lower() if isinstance(value, bool) else quoted(value)
+
+
+NO_TYPE = "CG107"  # type-inferred
+
+
+def object_typed(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], list[Finding]]:
+    """A tool's parameters or `returns` schema with no `type` read as `type: object` (what a
+    tool's schema is), with a finding."""
+    if "type" in schema:
+        return schema, []
+    what = "the parameters have" if path[-1:] == ("parameters",) else "the `returns` schema has"
+    said = f"{what} no `type`: read as `type: object` (write it to say so)"
+    return {"type": "object", **schema}, [Finding(path, said, NO_TYPE)]
+
+
+def properties_alone(parameters: Any, path: JsonPath) -> tuple[Any, list[Finding]]:
+    """A tool's parameters written as a map of property names to schemas with no object around
+    it (`{"query": {"type": "str", ...}}`, even `{"type": {"type": "str"}}` for a parameter named
+    `type`), as xLAM's datasets write them, read as an object of those properties, each required
+    (unless its type says `optional`, `lift_cardinality`); anything else as it is."""
+    if not _property_map(parameters):
+        return parameters, []
+    said = (
+        "a map of properties alone, as xLAM's datasets write it: read as the properties of an "
+        "object, each required unless its type says `optional`"
+    )
+    read = {"type": "object", "properties": parameters, "required": list(parameters)}
+    return read, [Finding(path, said, READ)]
+
+
+def _property_map(parameters: Any) -> bool:
+    if not isinstance(parameters, dict) or not parameters or "properties" in parameters:
+        return False
+    if any(
+        key in _SCHEMA_WORDS and not (key == "type" and isinstance(value, dict))
+        for key, value in parameters.items()
+    ):
+        return False
+    return all(
+        isinstance(value, dict) and ("type" in value or "description" in value)
+        for value in parameters.values()
+    )
+
+
+# The keywords of a schema, by which a schema is told from a map of properties.
+_SCHEMA_WORDS = frozenset(
+    {
+        "type", "properties", "required", "items", "additionalProperties", "enum", "const",
+        "anyOf", "oneOf", "allOf", "not", "$ref", "$defs", "definitions", "description",
+        "title", "default", "examples", "format", "nullable", "patternProperties",
+        "minProperties", "maxProperties", "if", "then", "else", "$schema", "optional",
+    }
+)  # fmt: skip
 
 
 def misspelt(word: str, known: frozenset[str], shortest: int = 3) -> str | None:

@@ -74,10 +74,6 @@ def object_kind(
                 "CG101",
             )
             required.remove(name)
-    properties = {
-        wire: plain_property(ctx, wire, prop, (*path, "properties", wire), required)
-        for wire, prop in properties.items()
-    }
     if required != listed and (required or isinstance(listed, list)):
         ctx.fix((*path, "required"), list(required))
     fields: list[Field] = []
@@ -102,37 +98,6 @@ def object_kind(
         keys_slot=ctx.want(KEYS, base=helper_slot),
         draft_slot=ctx.want(DRAFT, base=helper_slot),
     )
-
-
-def plain_property(
-    ctx: ToolContext, wire: str, prop: Any, where: JsonPath, required: list[str]
-) -> Any:
-    """The property's schema without the cardinality keywords found in the wild (a boolean
-    `required`, `optional`), whose plain meaning goes into the object's `required` list."""
-    if not isinstance(prop, dict):
-        return prop
-    flags = {
-        word: value
-        for word, value in prop.items()
-        if word in ("required", "optional") and isinstance(value, bool)
-    }
-    for word, value in flags.items():
-        wanted = value if word == "required" else not value
-        listed = wire in required
-        if wanted and not listed:
-            required.append(wire)
-        elif listed and not wanted:
-            required.remove(wire)
-        state = "required" if wanted else "optional"
-        ctx.warn(
-            (*where, word),
-            f"`{word}: {str(value).lower()}` beside a property is not JSON Schema: read as "
-            f"{state} (list the name in the object's `required` to say so)",
-            "CG102",
-        )
-    for word in flags:
-        ctx.fix((*where, word), GONE)
-    return {word: value for word, value in prop.items() if word not in flags}
 
 
 def field(

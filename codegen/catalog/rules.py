@@ -13,7 +13,7 @@ from typing import Any
 
 from codegen.catalog.choices import enum_kind
 from codegen.catalog.combinations import merged_all_of, referenced, union_of
-from codegen.catalog.context import GONE, MAX_MERGES, ToolContext
+from codegen.catalog.context import MAX_MERGES, ToolContext
 from codegen.catalog.kinds import AnyKind, Kind, NullKind, UnionKind
 from codegen.catalog.objects import object_type
 from codegen.catalog.typed import array_kind, boolean_kind, integer_kind, number_kind, string_kind
@@ -41,13 +41,6 @@ def kind_of(ctx: ToolContext, schema: Any, path: JsonPath, parts: tuple[str, ...
     if schema is False:
         ctx.error(path, "a `false` schema accepts no value")
         return AnyKind()
-    flags = [w for w in ("required", "optional") if isinstance(schema.get(w), bool)]
-    if flags:
-        # Beside a property the object honours them (objects.plain_property); here nothing can.
-        for word in flags:
-            ctx.warn((*path, word), f"`{word}` is not beside a property here: ignored", "CG103")
-            ctx.fix((*path, word), GONE)
-        schema = {k: v for k, v in schema.items() if k not in flags}
     if "$ref" in schema:
         return referenced(ctx, schema, path, parts)
     for _ in range(MAX_MERGES):

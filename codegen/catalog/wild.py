@@ -22,9 +22,14 @@ from typing import Any
 
 from codegen.catalog.dialect import (
     Finding,
+    lift_cardinality,
     misspelt,
+    object_typed,
+    properties_alone,
+    read_flag,
     read_type,
     required_slips,
+    stray_cardinality,
     tool_gaps,
 )
 from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
@@ -41,18 +46,6 @@ from codegen.workers import Mapper, map_in_workers
 # none of these and one or two letters from one is probably a slip of the keyboard.
 KEYWORDS = frozenset(VOCABULARY)
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-
-_TRUE = {"true", "yes", "1"}
-_FALSE = {"false", "no", "0"}
-
-
-def _flag(value: Any) -> bool | None:
-    """A boolean written as one, or as the text of one ("True", "no")."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-        return value.strip().lower() in _TRUE
-    return None
 
 
 def _number(value: Any) -> int | float | None:
@@ -211,26 +204,16 @@ class WildReader:
                     )
                 del tool[word]
         # The parameters, and the result schema read by the same rules.
-        for key, what, has in (
-            ("parameters", "the parameters", "have"),
-            ("returns", "the `returns` schema", "has"),
-        ):
+        for key in ("parameters", "returns"):
             schema = tool.get(key)
+            if key == "parameters":
+                schema, found = properties_alone(schema, (*path, key))
+                self.said(found)
             if not isinstance(schema, dict):
                 continue
-            if "type" not in schema:
-                schema = {"type": "object", **schema}
-                self.say(
-                    (*path, key),
-                    f"{what} {has} no `type`: read as `type: object` (write it to say so)",
-                    "CG107",
-                )
-            schema = self.schema(schema, (*path, key))
-            for word in ("required", "optional"):
-                if isinstance(schema.get(word), bool):
-                    # Beside a property it says whether that one is required; here, nothing.
-                    self.ignored((*path, key, word), schema.pop(word), f"`{word}` on {what}")
-            tool[key] = schema
+            schema, found = object_typed(schema, (*path, key))
+            self.said(found)
+            tool[key] = self.schema(schema, (*path, key))
         return tool
 
     def annotations(self, value: Any, path: JsonPath) -> dict[str, Any] | None:
@@ -254,15 +237,15 @@ class WildReader:
                     )
                 out[word] = hint
                 continue
-            flag = _flag(hint)
-            if flag is None:
+            read = read_flag(hint)
+            if read is None:
                 self.ignored((*path, word), hint, f"`{word}` is not a boolean")
                 continue
-            if flag is not hint:
+            if read is not hint:
                 self.say(
-                    (*path, word), f"`{word}: {quoted(hint)}` read as {str(flag).lower()}", "CG102"
+                    (*path, word), f"`{word}: {quoted(hint)}` read as {str(read).lower()}", "CG102"
                 )
-            out[word] = flag
+            out[word] = read
         return out
 
     def tool_examples(self, value: Any, path: JsonPath) -> list[Any] | None:
@@ -283,6 +266,11 @@ class WildReader:
         if not isinstance(node, dict):
             return node  # `true`/`false`, or what the meta-schema refuses
         node, found = read_type(dict(node), path)
+        self.said(found)
+        # Before the properties are read: their flags belong to this object's `required`.
+        node, found = lift_cardinality(node, path)
+        self.said(found)
+        node, found = stray_cardinality(node, path)
         self.said(found)
         self.older_drafts(node, path)
         for word in list(node):
@@ -363,7 +351,7 @@ class WildReader:
         del node[word]
 
     def flag(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
-        flag = _flag(value)
+        flag = read_flag(value)
         if flag is None:
             self.ignored((*path, word), value, f"`{word}` is not a boolean")
             del node[word]
@@ -393,10 +381,9 @@ class WildReader:
             del node[word]
 
     def cardinality(self, node: dict[str, Any], word: str, value: Any, path: JsonPath) -> None:
-        """`required` (a list of names, or a flag beside a property) and `optional` (a flag beside
-        a property, or a list of names at the object's level, read by `optional_list`)."""
-        if isinstance(value, bool):
-            return  # beside a property: the normalizer reads it
+        """`required` and `optional` as lists of names (`optional` at the object's level, read by
+        `optional_list`); a flag, also as text, is read before (`dialect.lift_cardinality`,
+        `dialect.stray_cardinality`)."""
         if isinstance(value, list) and (word == "required" or "properties" in node):
             names = [v for v in value if isinstance(v, str)]
             for i, item in enumerate(value):
@@ -405,13 +392,6 @@ class WildReader:
             node[word] = list(dict.fromkeys(names))
             if len(node[word]) < len(names):
                 self.say((*path, word), f"a name listed twice in `{word}`: read once", "CG102")
-            return
-        flag = _flag(value)
-        if flag is not None:
-            self.say(
-                (*path, word), f"`{word}: {quoted(value)}` read as {str(flag).lower()}", "CG102"
-            )
-            node[word] = flag
             return
         self.ignored((*path, word), value, f"`{word}` is neither a list of names nor a flag")
         del node[word]

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from codegen.catalog.dialect import NO_DESCRIPTION, tool_gaps
+from codegen.catalog.dialect import NO_DESCRIPTION, object_typed, properties_alone, tool_gaps
 from codegen.catalog.names import snake
 from codegen.catalog.tool_lists import (
     FORMATS,
@@ -25,7 +25,7 @@ from codegen.catalog.tool_lists import (
     left_out,
 )
 from codegen.diagnostics import JsonPath, quoted
-from codegen.importers.dialect import Notes, property_map, standard
+from codegen.importers.dialect import Notes, standard
 
 __all__ = ["FORMATS", "UnreadableToolList", "import_functions", "import_tools"]
 
@@ -91,21 +91,14 @@ def import_tools(
             tool["name"] = wire_names[tool["name"]]
         tool, found = tool_gaps(tool, where)
         notes.said(found)
-        parameters = tool["parameters"]
-        if property_map(parameters):
-            parameters = {"type": "object", "properties": parameters, "required": list(parameters)}
-            notes.add(
-                (*where, "parameters"),
-                "a map of properties alone, as xLAM's datasets write it: read as the properties "
-                "of an object, each required unless its type says `optional`",
-            )
-        parameters = standard(parameters, (*where, "parameters"), notes)
-        if isinstance(parameters, dict) and "type" not in parameters:
-            parameters = {"type": "object", **parameters}
-            notes.add((*where, "parameters"), "parameters without a type: read as an object")
+        parameters, found = properties_alone(tool["parameters"], (*where, "parameters"))
+        notes.said(found)
         tool["parameters"] = parameters
-        if isinstance(tool.get("returns"), dict):  # Gemini's legacy response is in its subset too
-            tool["returns"] = standard(tool["returns"], (*where, "returns"), notes)
+        for word in ("parameters", "returns"):  # Gemini's legacy response is in its subset too
+            if isinstance(tool.get(word), dict):
+                schema, found = object_typed(tool[word], (*where, word))
+                notes.said(found)
+                tool[word] = standard(schema, (*where, word), notes)
         tools.append(finite_only(tool, where, notes))
     return {"name": snake(name, fallback="imported_tools"), "tools": tools}, fmt, notes
 
