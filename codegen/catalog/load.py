@@ -135,8 +135,9 @@ class LoadedCatalog:
     sha256: str
     lines: dict[JsonPath, int] = field(default_factory=dict)
     problems: tuple[Diagnostic, ...] = ()
-    # For a catalog read a tool's item at a time: each tool's key, the digest of its item's text,
-    # which fixes its data and where its nodes are from its first line; each tool's line map, by
+    # For a catalog read a tool's item at a time: each tool's key, the digest of its item's text
+    # (and the paths its map is by, `wild`), which fixes its data and where its nodes are from its
+    # first line; each tool's line map, by
     # path inside the tool, which `lines` then leaves out (a 2,000-tool catalog has some 75,000
     # nodes, and a map of them by whole path cost a rebuild 0.07 s); and where the tools' list is
     # (an MCP reply's is under `result`). Empty otherwise, and `lines` has every node.

@@ -28,7 +28,7 @@ from codegen.catalog.kinds import (
 )
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.objects import object_kind
-from codegen.catalog.relative import ALONE_PATH, Relative, alone, anchored, layout, relative
+from codegen.catalog.relative import ALONE_PATH, Relative, alone, anchored, relative, tool_key
 from codegen.catalog.returns import has_result, result_of
 from codegen.catalog.rules import kind_of
 from codegen.diagnostics import Diagnostic, JsonPath, excerpt, format_path, quoted
@@ -104,9 +104,9 @@ _IN_PROCESS = sys.maxsize
 
 @dataclass(frozen=True)
 class _Piece:
-    """A tool to normalize alone: its file, its key (the digest of its item's text, which fixes
-    its data; None: known by its data), data, line map (its layout keyed in either case) and the
-    code back end's check of its names (`named`)."""
+    """A tool to normalize alone: its file, its key (`LoadedCatalog.tool_keys`, which fixes its
+    data and layout; None: known by both), data, line map and the code back end's check of its
+    names (`named`)."""
 
     file: str
     key: str | None
@@ -117,10 +117,7 @@ class _Piece:
     def __repr__(self) -> str:
         # All that `_normalize_alone` reads, for a memo's key (`workers.Mapper`); `named` is a
         # function of the tool and what its repr names (the tool's names at the package's top).
-        # The layout even with the item's key: an MCP reply's map names `inputSchema` as the
-        # catalog's `parameters` (`wild._mcp_paths`), which the item's text does not say.
-        where = layout(self.lines, self.lines.get((), 1))
-        return repr((self.file, self.key or self.spec, where, self.named))
+        return repr((self.file, self.key or tool_key(self.spec, self.lines), self.named))
 
 
 def _normalize_alone(piece: _Piece) -> tuple[Tool | None, list[Relative]]:

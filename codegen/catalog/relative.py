@@ -23,9 +23,11 @@ def alone(file: str, tool: Any, lines: dict[JsonPath, int]) -> LoadedCatalog:
     return LoadedCatalog(file, {"tools": [tool]}, "", tool_keys=("",), tool_lines=(lines,))
 
 
-def layout(lines: dict[JsonPath, int], line: int) -> str:
-    """Where a tool's nodes are, relative to its first line."""
-    return repr([(path, at - line) for path, at in lines.items()])
+def tool_key(tool: Any, lines: dict[JsonPath, int]) -> str:
+    """What fixes a tool's data and layout (where its nodes are, from its first line), for a tool
+    not read from an item of its own (whose `LoadedCatalog.tool_keys` entry says both)."""
+    line = lines.get((), 1)
+    return repr((tool, [(path, at - line) for path, at in lines.items()]))
 
 
 def relative(findings: list[Diagnostic], line: int, path: str) -> list[Relative]:

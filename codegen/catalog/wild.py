@@ -35,7 +35,7 @@ from codegen.catalog.dialect import (
 from codegen.catalog.keywords import CATALOG_KEYS, TOOL_KEYS
 from codegen.catalog.load import LoadedCatalog, tool_line_maps
 from codegen.catalog.names import snake
-from codegen.catalog.relative import ALONE_PATH, Relative, alone, anchored, layout, relative
+from codegen.catalog.relative import ALONE_PATH, Relative, alone, anchored, relative, tool_key
 from codegen.catalog.tool_lists import UnreadableToolList, detect, items_of
 from codegen.diagnostics import Diagnostic, JsonPath, format_path, quoted
 from codegen.vocabulary import KEYWORDS as VOCABULARY
@@ -452,9 +452,15 @@ def read_wild(
     tool read alone by `each`."""
     if isinstance(loaded.data, dict) and mcp_tools(loaded.data) is not None:
         # Read as the catalog it is: its tools' line maps by the catalog's paths too.
+        # A tool's key fixes its data and layout: its map by the catalog's paths is another one.
+        tool_keys = tuple(f"{key} as a catalog's" for key in loaded.tool_keys)
         tool_lines = tuple(_mcp_paths(own, tool=True) for own in loaded.tool_lines)
         loaded = dataclasses.replace(
-            loaded, lines=_mcp_paths(loaded.lines), tool_lines=tool_lines, tools_at=("tools",)
+            loaded,
+            lines=_mcp_paths(loaded.lines),
+            tool_keys=tool_keys,
+            tool_lines=tool_lines,
+            tools_at=("tools",),
         )
     reader = WildReader(loaded, each)
     data = reader.catalog(loaded.data)  # copies each node it changes: `loaded` stays as read
@@ -467,9 +473,8 @@ _IN_PROCESS = sys.maxsize
 
 @dataclass(frozen=True)
 class _Piece:
-    """A tool to read alone: its file (findings name it), its key (the digest of its item's text,
-    which fixes its data; None: known by its data), data and line map (its layout is keyed in
-    either case)."""
+    """A tool to read alone: its file (findings name it), its key (`LoadedCatalog.tool_keys`,
+    which fixes its data and layout; None: known by both), data and line map."""
 
     file: str
     key: str | None
@@ -478,10 +483,7 @@ class _Piece:
 
     def __repr__(self) -> str:
         # All that `_read_alone` reads, for a memo's key (`workers.Mapper`).
-        # The layout even with the item's key: an MCP reply's map names `inputSchema` as the
-        # catalog's `parameters` (`_mcp_paths`), which the item's text does not say.
-        where = layout(self.lines, self.lines.get((), 1))
-        return repr((self.file, self.key or self.tool, where))
+        return repr((self.file, self.key or tool_key(self.tool, self.lines)))
 
 
 def _read_alone(piece: _Piece) -> tuple[Any, list[Relative]]:
