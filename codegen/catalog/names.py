@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
@@ -29,7 +30,10 @@ SHADOWING = frozenset(
 )
 
 
-def words(name: str) -> list[str]:
+# A catalog's names recur in every stage that names (a tool's parts, once for each class and
+# table named after them): each is split once.
+@lru_cache(maxsize=65536)
+def words(name: str) -> tuple[str, ...]:
     """`memory.search` → [memory, search]; `caseSensitive` → [case, sensitive]; `HTTPServer` → [http, server].
 
     Accented letters lose their accents (`größe` → [grosse]); other scripts have no
@@ -38,7 +42,7 @@ def words(name: str) -> list[str]:
     ascii_name = (
         unicodedata.normalize("NFKD", name.replace("ß", "ss")).encode("ascii", "ignore").decode()
     )
-    return [w.lower() for w in _WORD.findall(ascii_name)]
+    return tuple(w.lower() for w in _WORD.findall(ascii_name))
 
 
 def snake(name: str, fallback: str = "field") -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from codegen.catalog.ir import Tool
 from codegen.catalog.kinds import (
@@ -73,10 +72,21 @@ def module_names(tool: Tool, tool_stem: str) -> ModuleNames:
     """The names of `tool`'s module (see the module's docstring), its classes named from
     `tool_stem` (`namespace.ToolNames.stem`): a function of its wants and its stem alone, made
     once for each (the model, the exports and the findings each ask)."""
-    return name_wants(tool.wants, tool_stem)
+    found = _MADE.get((tool.sha256, tool_stem))
+    if found is None:
+        if len(_MADE) >= _KEPT:
+            _MADE.clear()  # a watch's builds of a large catalog: forget the oldest with the rest
+        found = _MADE[tool.sha256, tool_stem] = name_wants(tool.wants, tool_stem)
+    return found
 
 
-@lru_cache(maxsize=4096)
+# Each tool's names by its definition's digest (which fixes its wants) and its stem: found again
+# without hashing its wants (as long as naming them, at 2,000 tools). A process that builds again
+# keeps those of its last builds (`build --watch`).
+_MADE: dict[tuple[str, str], ModuleNames] = {}
+_KEPT = 8192
+
+
 def name_wants(wants: tuple[Want, ...], tool_stem: str) -> ModuleNames:
     """Each want's name, in order, for a tool whose classes are named from `tool_stem`."""
     names = Names(TAKEN)
@@ -101,7 +111,9 @@ def _wanted(want: Want, tool_stem: str, given: list[str]) -> str:
     """The name `want` asks for, before the rule suffixes it; `given` holds the names of the
     slots before it (a table's `_FOLDED` extends the table's name as given)."""
     role, parts = want.role, want.parts
-    constant = "_" + "_".join(snake(p).upper() for p in parts)
+    if role in (TABLE, CHOICES, PATTERN):
+        constant = "_" + "_".join(snake(p).upper() for p in parts)
+        return constant if role == TABLE else f"{constant}_{role.upper()}"
     if role == HELPER:
         return "_" + "_".join(snake(p) for p in parts)
     if role == CLASS:
@@ -109,12 +121,6 @@ def _wanted(want: Want, tool_stem: str, given: list[str]) -> str:
         return prefix + "".join(pascal(p) for p in parts)
     if role in (KEYWORDS, ARGS, RESULT):
         return f"{tool_stem}{role.capitalize()}"
-    if role == TABLE:
-        return constant
-    if role == CHOICES:
-        return f"{constant}_CHOICES"
-    if role == PATTERN:
-        return f"{constant}_PATTERN"
     assert want.base is not None, want
     base = given[want.base]
     if role in (FOLDED, VALUES):
