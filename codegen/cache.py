@@ -59,12 +59,15 @@ def generator_digest() -> str:
     return digest.hexdigest()
 
 
-def seal(body: bytes | memoryview) -> bytes:
-    """What an entry starts with: the HMAC-SHA256 of its bytes under this user's key. A digest of
-    the bytes alone would show damage only: anyone can compute it, so a cache a pull request
-    committed could put any text of the right shape into the output (and `build --check` would
-    agree). Sealed, an entry made elsewhere is never read."""
-    return hmac.new(user_key(), body, hashlib.sha256).hexdigest().encode()
+def seal(*parts: bytes | memoryview) -> bytes:
+    """What an entry starts with: the HMAC-SHA256 of its bytes (`parts`, in order) under this
+    user's key. A digest of the bytes alone would show damage only: anyone can compute it, so a
+    cache a pull request committed could put any text of the right shape into the output (and
+    `build --check` would agree). Sealed, an entry made elsewhere is never read."""
+    mac = hmac.new(user_key(), digestmod=hashlib.sha256)
+    for part in parts:
+        mac.update(part)
+    return mac.hexdigest().encode()
 
 
 @cache
@@ -143,12 +146,13 @@ class BuildCache:
         """The text stored under `entry`, when its bytes are still the ones stored."""
         body = self.get_bytes(entry)
         try:
-            return None if body is None else body.decode("utf-8")
+            return None if body is None else str(body, "utf-8")
         except UnicodeDecodeError:
             return None
 
-    def get_bytes(self, entry: str) -> bytes | None:
-        """The bytes stored under `entry`, when they are still the ones stored."""
+    def get_bytes(self, entry: str) -> memoryview | None:
+        """The bytes stored under `entry`, when they are still the ones stored: a view of them as
+        read, not a copy (a memo is tens of megabytes)."""
         try:
             folder = self._folder(entry)
             if folder is None:
@@ -157,8 +161,9 @@ class BuildCache:
                 stored = folder.read(entry)
         except OSError:
             return None
-        digest, newline, body = stored.partition(b"\n")
-        if not newline or seal(body) != digest:
+        end = stored.find(b"\n")
+        body = memoryview(stored)[end + 1 :]
+        if end < 0 or seal(body) != stored[:end]:
             return None
         return body
 
@@ -166,9 +171,10 @@ class BuildCache:
         """Store `text`; a cache that cannot be written only makes the next build slower."""
         self.put_bytes(entry, text.encode("utf-8"))
 
-    def put_bytes(self, entry: str, body: bytes) -> None:
-        """Store `body`; a cache that cannot be written only makes the next build slower."""
-        self._replace(entry, seal(body) + b"\n" + body)
+    def put_bytes(self, entry: str, *parts: bytes | memoryview) -> None:
+        """Store the bytes of `parts`, in order, joined once; a cache that cannot be written only
+        makes the next build slower."""
+        self._replace(entry, b"".join((seal(*parts), b"\n", *parts)))
 
     def stamp(self, entry: str) -> Stamp | None:
         """The inode, size and modification time of the file of `entry` (None: there is none)."""

@@ -11,8 +11,9 @@ is, and only the items never seen are passed on to `map_in_workers`.
 A catalog file's memo is one entry of the build cache (`cache.BuildCache`, which seals it and
 writes it whole), named by the file's place alone: each build writes it again, with the values
 that build used, so it holds one build's worth and the values of another codegen (which no key of
-this one can name) leave it at the next build. Values are kept pickled, one by one, and unpickled
-only when asked for. A process that builds again (`codegen build --watch`) keeps its memos in its
+this one can name) leave it at the next build. Values are kept pickled, one by one, after an
+index of their keys and lengths (`memo_body`): read as views of the file's bytes, each unpickled
+only when asked for, and written again without being copied one by one. A process that builds again (`codegen build --watch`) keeps its memos in its
 `BuildMemory`, read back from disk only when the file is no longer the one it wrote.
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import pickle
+import struct
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -46,9 +48,9 @@ class Memo:
         self.cache = cache if cache is not None and cache.directory is not None else None
         self.entry = memo_entry(source)
         self.memory = memory
-        self.stored: dict[str, bytes] = {}  # the last build's values, pickled, by key
+        self.stored: dict[str, Pickled] = {}  # the last build's values, pickled, by key
         self.objects: dict[str, Any] = {}  # values unpickled or made, by key
-        self.used: dict[str, bytes] = {}  # the values this build asked for or made
+        self.used: dict[str, Pickled] = {}  # the values this build asked for or made
         if self.cache is None:
             return
         kept = memory.records.get(self.entry) if memory is not None else None
@@ -58,7 +60,7 @@ class Memo:
         body = self.cache.get_bytes(self.entry)
         if body is not None:
             # Sealed under this user's key: written by this user's codegen, so unpickled as it is.
-            self.stored = pickle.loads(body)
+            self.stored = memo_values(body)
 
     @staticmethod
     def key(function: Callable[..., Any], item: object) -> str:
@@ -118,7 +120,7 @@ class Memo:
             return
         values = self.used if finished else {**self.stored, **self.used}
         if values.keys() != self.stored.keys():
-            self.cache.put_bytes(self.entry, pickle.dumps(values, 5))
+            self.cache.put_bytes(self.entry, *memo_body(values))
         if self.memory is None:
             return
         on_disk = self.cache.stamp(self.entry)
@@ -127,6 +129,36 @@ class Memo:
             return
         objects = {k: v for k, v in self.objects.items() if k in values}
         self.memory.records[self.entry] = Record(on_disk, values, objects)
+
+
+# A value as kept: its pickle, made by this build or a view of the memo's bytes as read.
+Pickled = bytes | memoryview
+
+# The length of a memo body's index, before it.
+_INDEX_LENGTH = struct.Struct(">Q")
+
+
+def memo_body(values: dict[str, Pickled]) -> list[Pickled]:
+    """The parts of a memo's body: the length of its index, the index (each key and the length
+    of its value, pickled), then each value's pickle."""
+    index = pickle.dumps([(key, len(value)) for key, value in values.items()], 5)
+    return [_INDEX_LENGTH.pack(len(index)), index, *values.values()]
+
+
+def memo_values(body: memoryview) -> dict[str, Pickled]:
+    """The values of a memo's body (`memo_body`), as views of it; none when it is not one (a
+    memo another codegen wrote in another form, sealed with the same key)."""
+    try:
+        (length,) = _INDEX_LENGTH.unpack_from(body)
+        start = _INDEX_LENGTH.size + length
+        index = pickle.loads(body[_INDEX_LENGTH.size : start])
+        values: dict[str, Pickled] = {}
+        for key, size in index:
+            values[key] = body[start : start + size]
+            start += size
+    except Exception:  # noqa: BLE001 - any body not of this form is no memo of this codegen's
+        return {}
+    return values if start == len(body) and all(isinstance(k, str) for k in values) else {}
 
 
 @functools.cache

@@ -28,7 +28,7 @@ class Record:
     pickled, and those unpickled or made by the build that left it."""
 
     stamp: Stamp
-    values: dict[str, bytes]
+    values: dict[str, bytes | memoryview]
     objects: dict[str, Any]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from codegen.cache import DIRECTORY, seal
-from codegen.memo import memo_entry
+from codegen.memo import memo_body, memo_entry, memo_values
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
 
 
@@ -117,9 +117,9 @@ def test_a_planted_memo_with_a_matching_digest_runs_no_code(built: Path, tmp_pat
     sentinel = tmp_path / "planted_code_ran"
     entry = built / DIRECTORY / (name := memo_entry("schemas/memory_tools.yaml"))[:2] / name
     _, _, body = entry.read_bytes().partition(b"\n")
-    stored = pickle.loads(body)
+    stored = memo_values(memoryview(body))
     assert stored  # the keys the build looks up, each value planted
-    planted = pickle.dumps({k: pickle.dumps(_Planted(str(sentinel))) for k in stored})
+    planted = b"".join(memo_body({k: pickle.dumps(_Planted(str(sentinel))) for k in stored}))
     entry.write_bytes(hashlib.sha256(planted).hexdigest().encode() + b"\n" + planted)
     (built / "generated").rename(tmp_path / "first_output")
     result = run(built, "build")

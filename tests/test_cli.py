@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from codegen.build import build
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.catalog.load import LoadedCatalog
 from codegen.diagnostics import CatalogError
-from codegen.memo import Memo, memo_entry
+from codegen.memo import Memo, memo_body, memo_entry
 from codegen.python.render import INTEGRATIONS
 from codegen.tool_outputs import ToolOutput
 from codegen.workers import Mapper
@@ -1054,7 +1053,7 @@ def test_a_damaged_cache_is_built_again(project: Path, damage: str) -> None:
             outputs = [k for k in memo.stored if isinstance(memo.get(k), ToolOutput)]
             assert outputs
             kept = {k: v for k, v in memo.stored.items() if k not in outputs}
-            cache.put_bytes(memo.entry, pickle.dumps(kept, 5))
+            cache.put_bytes(memo.entry, *memo_body(kept))
         else:
             stored = project / DIRECTORY / memo.entry[:2] / memo.entry
             sealed, _, body = stored.read_bytes().partition(b"\n")

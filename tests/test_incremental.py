@@ -295,9 +295,10 @@ def test_a_tool_whose_item_is_unchanged_is_not_read_by_the_wild_reader_again(
 
 class _OnlyListed:
     """A tool of which nothing can be read but `build.LISTED` and what its module's names are
-    named from (`build._exported`, which the listing's key holds)."""
+    named from (`build._exported`, which the listing's key holds), and its definition's digest,
+    which those names are found again by (`module_names`)."""
 
-    READ = (*LISTED, "wants", "class_slots")
+    READ = (*LISTED, "wants", "class_slots", "sha256")
 
     def __init__(self, tool: Tool) -> None:
         self._tool = tool

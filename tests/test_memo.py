@@ -6,9 +6,16 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import pickle
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from codegen.build import build
+from codegen.cache import BuildCache
+from codegen.memo import Memo, memo_body, memo_values
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = sorted((ROOT / "codegen" / "catalog").glob("*.py"))
@@ -57,3 +64,45 @@ def test_no_front_end_function_takes_a_cache(path: Path) -> None:
         if name in CACHE_ARGUMENTS
     }
     assert taking == set()
+
+
+@given(
+    st.dictionaries(
+        st.text(max_size=8), st.binary(max_size=64).map(lambda b: pickle.dumps(b, 5)), max_size=8
+    )
+)
+def test_a_memo_body_gives_back_each_value_as_written(values: dict[str, bytes]) -> None:
+    """Issue 38 item 1: a memo's body is read as views of its bytes (`memo_values`), never copied
+    value by value; each view holds the value's pickle as written, under its key, in order."""
+    body = memoryview(b"".join(memo_body(values)))
+    read = memo_values(body)
+    assert list(read) == list(values)
+    assert {key: bytes(view) for key, view in read.items()} == values
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pickle.dumps({"key": pickle.dumps("value")}, 5),  # the form before views: a pickled dict
+        b"",
+        b"\x00" * 8,
+        b"\x00" * 7 + b"\x09" + pickle.dumps([("key", 3)], 5) + b"ab",  # a value cut short
+        b"\x00" * 7 + b"\x05" + b"junk!",
+    ],
+    ids=["a pickled dict", "empty", "an empty index", "a value cut short", "junk"],
+)
+def test_a_sealed_body_of_another_form_is_an_empty_memo(tmp_path: Path, body: bytes) -> None:
+    """Issue 38 item 1: a memo sealed with the user's key but written in another form (by another
+    version of codegen) holds nothing for this one, and a build then is a build from scratch."""
+    source = tmp_path / "memory_tools.yaml"
+    source.write_text((ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8"))
+    cache = BuildCache(tmp_path / ".cache")
+    fresh = build([source], tmp_path, BuildCache(None))
+    build([source], tmp_path, cache)
+    memo = Memo(cache, source.name)
+    assert memo.stored
+    cache.put_bytes(memo.entry, body)
+    assert memo_values(memoryview(body)) == {}
+    assert Memo(cache, source.name).stored == {}
+    again = build([source], tmp_path, cache)
+    assert (again.files, again.warnings) == (fresh.files, fresh.warnings)

@@ -16,7 +16,7 @@ import pytest
 from codegen.build import build
 from codegen.cache import BuildCache
 from codegen.diagnostics import CatalogError
-from codegen.memo import Memo
+from codegen.memo import Memo, memo_body
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -94,7 +94,7 @@ def test_a_memo_that_could_not_be_written_leaves_the_last_one_whole(
     build([source], tmp_path, cache)
     before = Memo(cache, source.name).stored
     skipped = []
-    monkeypatch.setattr(BuildCache, "put_bytes", lambda self, entry, body: skipped.append(entry))
+    monkeypatch.setattr(BuildCache, "put_bytes", lambda self, entry, *parts: skipped.append(entry))
     source.write_text(b, encoding="utf-8")
     build([source], tmp_path, cache)
     monkeypatch.undo()
@@ -194,7 +194,7 @@ def test_a_planted_text_of_the_right_shape_does_not_reach_the_output(tmp_path: P
     keys = [k for k in memo.stored if isinstance(memo.get(k), str)]  # formatted module bodies
     assert keys
     planted = "import os\nos.system('echo planted')\n"
-    body = pickle.dumps({k: pickle.dumps(planted) for k in memo.stored}, 5)
+    body = b"".join(memo_body({k: pickle.dumps(planted) for k in memo.stored}))
     digest = hashlib.sha256(body).hexdigest().encode()
     (tmp_path / ".cache" / memo.entry[:2] / memo.entry).write_bytes(digest + b"\n" + body)
     source.write_text(text.replace("name: memory_tools\n", "name: memory_tools\ntitle: T\n", 1))

@@ -238,7 +238,7 @@ def test_a_failure_while_storing_a_package_is_said_and_the_watch_goes_on(
     edits = [CATALOG.format(description="Second.")]
     builds: list[int] = []
 
-    def put_bytes(self: BuildCache, entry: str, body: bytes) -> None:
+    def put_bytes(self: BuildCache, entry: str, *parts: bytes) -> None:
         raise PermissionError(13, "Permission denied", str(self.directory))
 
     def watch_twice(sources: list[Path], build_once: Any, **options: Any) -> int:
