@@ -122,7 +122,8 @@ class _Piece:
 
 def _normalize_alone(piece: _Piece) -> tuple[Tool | None, list[Relative]]:
     """A tool's IR (None after an error) and its findings relative to it; the IR is where the tool
-    alone is (the first of a catalog of one), to be placed where it is (`normalize`)."""
+    alone is (the first of a catalog of one), to be placed where it is, with its line map
+    (`normalize`)."""
     catalog = alone(piece.file, piece.spec, piece.lines)
     problems: list[Diagnostic] = []
     context = ToolContext(
@@ -135,6 +136,7 @@ def _normalize_alone(piece: _Piece) -> tuple[Tool | None, list[Relative]]:
         tool = None
     if tool is not None:
         problems += piece.named(tool)
+        tool = dataclasses.replace(tool, lines={})  # a quarter of what a memo would keep of it
     return tool, relative(problems, catalog.line_of(("tools", 0)), ALONE_PATH)
 
 
