@@ -152,7 +152,12 @@ class BuildCache:
 
     def get_bytes(self, entry: str) -> memoryview | None:
         """The bytes stored under `entry`, when they are still the ones stored: a view of them as
-        read, not a copy (a memo is tens of megabytes)."""
+        read, not a copy (a memo's pack is tens of megabytes)."""
+        found = self.get_sealed(entry)
+        return None if found is None else found[1]
+
+    def get_sealed(self, entry: str) -> tuple[bytes, memoryview] | None:
+        """The seal and the bytes stored under `entry` (`get_bytes`): the seal names the bytes."""
         try:
             folder = self._folder(entry)
             if folder is None:
@@ -163,18 +168,32 @@ class BuildCache:
             return None
         end = stored.find(b"\n")
         body = memoryview(stored)[end + 1 :]
-        if end < 0 or seal(body) != stored[:end]:
+        sealed = stored[:end]
+        if end < 0 or seal(body) != sealed:
             return None
-        return body
+        return sealed, body
 
     def put(self, entry: str, text: str) -> None:
         """Store `text`; a cache that cannot be written only makes the next build slower."""
         self.put_bytes(entry, text.encode("utf-8"))
 
-    def put_bytes(self, entry: str, *parts: bytes | memoryview) -> None:
-        """Store the bytes of `parts`, in order, joined once; a cache that cannot be written only
-        makes the next build slower."""
-        self._replace(entry, b"".join((seal(*parts), b"\n", *parts)))
+    def put_bytes(self, entry: str, *parts: bytes | memoryview) -> bytes | None:
+        """Store the bytes of `parts`, in order, joined once; their seal, or None when they were
+        not stored (a cache that cannot be written only makes the next build slower)."""
+        sealed = seal(*parts)
+        return sealed if self._replace(entry, b"".join((sealed, b"\n", *parts))) else None
+
+    def remove(self, entry: str) -> None:
+        """Remove `entry`, if it is there (a link there is removed as a link)."""
+        if self.directory is None or not self.writable:
+            return
+        try:
+            folder = self._folder(entry)
+            if folder is not None:
+                with folder:
+                    folder.remove(entry)
+        except OSError:
+            pass  # removed meanwhile, or never to be: it is only left over
 
     def stamp(self, entry: str) -> Stamp | None:
         """The inode, size and modification time of the file of `entry` (None: there is none)."""

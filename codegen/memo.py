@@ -8,13 +8,17 @@ under the function's own name and the generator's digest (`cache.key`): a value 
 key is what the function made of the same inputs with the same code, so it is handed back as it
 is, and only the items never seen are passed on to `map_in_workers`.
 
-A catalog file's memo is one entry of the build cache (`cache.BuildCache`, which seals it and
-writes it whole), named by the file's place alone: each build writes it again, with the values
-that build used, so it holds one build's worth and the values of another codegen (which no key of
-this one can name) leave it at the next build. Values are kept pickled, one by one, after an
-index of their keys and lengths (`memo_body`): read as views of the file's bytes, each unpickled
-only when asked for, and written again without being copied one by one. A process that builds again (`codegen build --watch`) keeps its memos in its
-`BuildMemory`, read back from disk only when the file is no longer the one it wrote.
+A catalog file's memo is kept in the build cache (`cache.BuildCache`, which seals each entry and
+writes it whole): values are kept pickled, one by one, in packs, and an index names where each
+one is (`write_memo`). Each build writes an index of the values it used, named by the file's
+place alone, so the memo holds one build's worth and the values of another codegen (which no key
+of this one can name) leave it at the next build; the values it made go in a new pack beside the
+packs that still hold the others, so a one-tool rebuild writes that tool's values, not the
+catalog's 58 MB again (at 2,000 tools). Packs are gathered into one again when more than half of
+what they hold is no longer used, or when there are too many. Read, a pack's values are views of
+its bytes, each unpickled only when asked for. A process that builds again (`codegen build
+--watch`) keeps its memos in its `BuildMemory`, read back from disk only when the index is no
+longer the one it wrote.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import pickle
-import struct
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -49,18 +52,16 @@ class Memo:
         self.entry = memo_entry(source)
         self.memory = memory
         self.stored: dict[str, Pickled] = {}  # the last build's values, pickled, by key
+        self.places: dict[str, Place] = {}  # where each of them is kept
         self.objects: dict[str, Any] = {}  # values unpickled or made, by key
         self.used: dict[str, Pickled] = {}  # the values this build asked for or made
         if self.cache is None:
             return
         kept = memory.records.get(self.entry) if memory is not None else None
         if kept is not None and kept.stamp == self.cache.stamp(self.entry):
-            self.stored, self.objects = kept.values, dict(kept.objects)
+            self.stored, self.places, self.objects = kept.values, kept.places, dict(kept.objects)
             return
-        body = self.cache.get_bytes(self.entry)
-        if body is not None:
-            # Sealed under this user's key: written by this user's codegen, so unpickled as it is.
-            self.stored = memo_values(body)
+        self.stored, self.places = read_memo(self.cache, self.entry)
 
     @staticmethod
     def key(function: Callable[..., Any], item: object) -> str:
@@ -119,46 +120,108 @@ class Memo:
         if self.cache is None:
             return
         values = self.used if finished else {**self.stored, **self.used}
+        places: dict[str, Place] | None = self.places
         if values.keys() != self.stored.keys():
-            self.cache.put_bytes(self.entry, *memo_body(values))
+            places = write_memo(self.cache, self.entry, values, self.places)
         if self.memory is None:
             return
         on_disk = self.cache.stamp(self.entry)
-        if on_disk is None:
+        if on_disk is None or places is None:
             self.memory.records.pop(self.entry, None)  # the next build reads what is there
             return
         objects = {k: v for k, v in self.objects.items() if k in values}
-        self.memory.records[self.entry] = Record(on_disk, values, objects)
+        self.memory.records[self.entry] = Record(on_disk, values, places, objects)
 
 
-# A value as kept: its pickle, made by this build or a view of the memo's bytes as read.
+# A value as kept: its pickle, made by this build or a view of its pack's bytes as read.
 Pickled = bytes | memoryview
 
-# The length of a memo body's index, before it.
-_INDEX_LENGTH = struct.Struct(">Q")
+# Where a value is kept: its pack (a cache entry) and the pack's seal, which names its bytes
+# (`BuildCache.get_sealed`), and its offset and length there.
+Place = tuple[str, bytes, int, int]
+
+# Packs beyond this many are gathered into one (each is read and checked on every build).
+MOST_PACKS = 8
 
 
-def memo_body(values: dict[str, Pickled]) -> list[Pickled]:
-    """The parts of a memo's body: the length of its index, the index (each key and the length
-    of its value, pickled), then each value's pickle."""
-    index = pickle.dumps([(key, len(value)) for key, value in values.items()], 5)
-    return [_INDEX_LENGTH.pack(len(index)), index, *values.values()]
+def pack_entries(entry: str) -> list[str]:
+    """The cache entries the packs of the memo whose index is `entry` may take: one more than it
+    may keep, so a new pack always has one free; a build whose index was lost or damaged still
+    finds its old packs, and removes them."""
+    return [cache_module.key("memo pack", entry, str(slot)) for slot in range(MOST_PACKS + 1)]
 
 
-def memo_values(body: memoryview) -> dict[str, Pickled]:
-    """The values of a memo's body (`memo_body`), as views of it; none when it is not one (a
-    memo another codegen wrote in another form, sealed with the same key)."""
+def read_memo(cache: BuildCache, entry: str) -> tuple[dict[str, Pickled], dict[str, Place]]:
+    """The values of the memo whose index is `entry`, as views of their packs, and where each
+    is; none of a pack that is missing or not the one the index names (a build beside this one
+    wrote another in its place), and none at all when the index is not one (written in another
+    form by another codegen, sealed with the same key)."""
+    index = cache.get_bytes(entry)
+    if index is None:
+        return {}, {}
+    values: dict[str, Pickled] = {}
+    places: dict[str, Place] = {}
     try:
-        (length,) = _INDEX_LENGTH.unpack_from(body)
-        start = _INDEX_LENGTH.size + length
-        index = pickle.loads(body[_INDEX_LENGTH.size : start])
-        values: dict[str, Pickled] = {}
-        for key, size in index:
-            values[key] = body[start : start + size]
-            start += size
-    except Exception:  # noqa: BLE001 - any body not of this form is no memo of this codegen's
-        return {}
-    return values if start == len(body) and all(isinstance(k, str) for k in values) else {}
+        # Sealed under this user's key: written by this user's codegen, so unpickled as it is.
+        packs = pickle.loads(index)
+        assert isinstance(packs, list)
+        for pack, sealed, kept in packs:
+            found = cache.get_sealed(pack)
+            if found is None or found[0] != sealed:
+                continue  # its values are made again
+            body = found[1]
+            for key, offset, length in kept:
+                if not (isinstance(key, str) and 0 <= offset <= offset + length <= len(body)):
+                    return {}, {}
+                values[key] = body[offset : offset + length]
+                places[key] = (pack, sealed, offset, length)
+    except Exception:  # noqa: BLE001 - an index not of this form holds nothing of this codegen's
+        return {}, {}
+    return values, places
+
+
+def write_memo(
+    cache: BuildCache, entry: str, values: dict[str, Pickled], places: dict[str, Place]
+) -> dict[str, Place] | None:
+    """Write the memo whose index is `entry`, of `values`: those at a place in a pack (`places`)
+    are left there, and the others go in a new pack; or, when the packs would hold more than
+    twice what is used or be more than `MOST_PACKS`, all go in one new pack. The index names
+    each pack with its seal; packs it no longer names are removed. Where each value is now
+    (None: not written)."""
+    kept = {key: places[key] for key in values if key in places}
+    live: dict[str, int] = {}
+    for pack, _, _, length in kept.values():
+        live[pack] = live.get(pack, 0) + length
+    # What the packs still used hold, as far as the last index says (to the end of its last value).
+    extent: dict[str, int] = {}
+    for pack, _, offset, length in places.values():
+        extent[pack] = max(extent.get(pack, 0), offset + length)
+    if len(live) >= MOST_PACKS or sum(extent[pack] for pack in live) > 2 * sum(live.values()):
+        kept = {}
+    placed = dict(kept)
+    slots = pack_entries(entry)
+    new = [key for key in values if key not in kept]
+    if new:
+        # A slot the last index did not name: it keeps eight packs at most, of nine slots.
+        pack = next(slot for slot in slots if slot not in extent)
+        sealed = cache.put_bytes(pack, *(values[key] for key in new))
+        if sealed is None:
+            return None
+        offset = 0
+        for key in new:
+            placed[key] = (pack, sealed, offset, len(values[key]))
+            offset += len(values[key])
+    by_pack: dict[tuple[str, bytes], list[tuple[str, int, int]]] = {}
+    for key, (pack, sealed, offset, length) in placed.items():
+        by_pack.setdefault((pack, sealed), []).append((key, offset, length))
+    index = [(pack, sealed, there) for (pack, sealed), there in by_pack.items()]
+    if cache.put_bytes(entry, pickle.dumps(index, 5)) is None:
+        return None
+    named = {pack for pack, _ in by_pack}
+    for slot in slots:
+        if slot not in named:
+            cache.remove(slot)
+    return placed
 
 
 @functools.cache

@@ -25,10 +25,11 @@ def stamp(found: os.stat_result) -> Stamp:
 @dataclass
 class Record:
     """A catalog's memo as this process last left it on disk (`codegen.memo`): its values by key,
-    pickled, and those unpickled or made by the build that left it."""
+    pickled, where each is kept, and those unpickled or made by the build that left it."""
 
     stamp: Stamp
     values: dict[str, bytes | memoryview]
+    places: dict[str, tuple[str, bytes, int, int]]  # each value's pack, its seal, offset, length
     objects: dict[str, Any]
 
 

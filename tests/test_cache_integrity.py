@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cache import DIRECTORY, seal
-from codegen.memo import memo_body, memo_entry, memo_values
+import codegen.cache
+from codegen.cache import DIRECTORY, BuildCache, seal
+from codegen.memo import memo_entry, read_memo, write_memo
 from tests.test_cli import BUNDLED, _edit_memory_search, output, run, tree
 
 
@@ -61,8 +62,8 @@ def test_a_damaged_cache_entry_is_never_used(built: Path, tmp_path: Path, damage
     reference = fresh_tree(built, tmp_path)
     sentinel = tmp_path / "appended_code_ran"
     damaged = entries(built)
-    # The catalog's memo, and the examples' check.
-    assert len(damaged) == 2
+    # The catalog's memo (its index and its pack), and the examples' check.
+    assert len(damaged) == 3
     assert memo_entry("schemas/memory_tools.yaml") in {e.name for e in damaged}
     for entry in damaged:
         stored = entry.read_bytes()  # text, or a catalog's pickled memo
@@ -98,6 +99,19 @@ def test_check_writes_nothing_not_even_the_cache(project: Path) -> None:
     assert sorted(p.name for p in project.iterdir()) == ["generated", "schemas"]
 
 
+def plant_memo(cache: BuildCache, entry: str, values: dict[str, bytes]) -> None:
+    """Write a memo of `values` as a pull request could commit one: its index and pack are
+    written as codegen writes them, each behind the digest of its bytes that anyone can compute
+    in place of the seal only this user's key makes."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            codegen.cache,
+            "seal",
+            lambda *parts: hashlib.sha256(b"".join(parts)).hexdigest().encode(),
+        )
+        assert write_memo(cache, entry, values, {}) is not None
+
+
 class _Planted:
     """What a planted pickle would do: write a file when it is read back."""
 
@@ -116,11 +130,12 @@ def test_a_planted_memo_with_a_matching_digest_runs_no_code(built: Path, tmp_pat
     reference = fresh_tree(built, tmp_path)
     sentinel = tmp_path / "planted_code_ran"
     entry = built / DIRECTORY / (name := memo_entry("schemas/memory_tools.yaml"))[:2] / name
-    _, _, body = entry.read_bytes().partition(b"\n")
-    stored = memo_values(memoryview(body))
+    cache = BuildCache(built / DIRECTORY)
+    stored, _ = read_memo(cache, name)
     assert stored  # the keys the build looks up, each value planted
-    planted = b"".join(memo_body({k: pickle.dumps(_Planted(str(sentinel))) for k in stored}))
-    entry.write_bytes(hashlib.sha256(planted).hexdigest().encode() + b"\n" + planted)
+    plant_memo(cache, name, {k: pickle.dumps(_Planted(str(sentinel))) for k in stored})
+    digest, _, index = entry.read_bytes().partition(b"\n")
+    assert digest == hashlib.sha256(index).hexdigest().encode()  # as anyone could plant it
     (built / "generated").rename(tmp_path / "first_output")
     result = run(built, "build")
     assert result.returncode == 0, output(result)

@@ -28,7 +28,7 @@ from codegen.build import build
 from codegen.cache import DIRECTORY, BuildCache
 from codegen.catalog.load import LoadedCatalog
 from codegen.diagnostics import CatalogError
-from codegen.memo import Memo, memo_body, memo_entry
+from codegen.memo import Memo, memo_entry, write_memo
 from codegen.python.render import INTEGRATIONS
 from codegen.tool_outputs import ToolOutput
 from codegen.workers import Mapper
@@ -973,18 +973,26 @@ def test_the_cache_gives_the_same_bytes_as_a_build_without_it(built: Path, tmp_p
     # The catalog's memo (written again by the next build): its tools' items as read, their
     # validation and normalization results, each tool's output (its module, payload entries and
     # docs page), the formatted bodies of the modules made from the whole catalog and its
-    # package (the other files' bytes, the tools' by their outputs' keys); and the check of
-    # update_config's examples.
-    assert len(entries) == 2
+    # package (the other files' bytes, the tools' by their outputs' keys), in a pack, and its
+    # index; and the check of update_config's examples.
+    assert len(entries) == 3
     entry = memo_entry("schemas/memory_tools.yaml")
     memo = cache / entry[:2] / entry
     size = memo.stat().st_size
+    before = Memo(BuildCache(cache), "schemas/memory_tools.yaml")
+    packs_before = {pack for pack, *_ in before.places.values()}
+    assert len(packs_before) == 1
     _edit_memory_search(built)
     assert run(built, "build").returncode == 0
     now = {p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"}
-    # Nothing new beside them (memory.search has no examples to check again): the catalog's memo
-    # holds what this build used, the edited tool's in place of what it was.
-    assert now == entries
+    # The index, the examples' check (memory.search has none to check again) and the packs the
+    # index names: what the edit made beside the rest, or (when most of the first was no longer
+    # used) all in one; the index names what this build used, the edited tool's in place of
+    # what it was.
+    packs = {
+        pack for pack, *_ in Memo(BuildCache(cache), "schemas/memory_tools.yaml").places.values()
+    }
+    assert {p.name for p in now} == {p.name for p in entries if p.name not in packs_before} | packs
     assert size / 2 < memo.stat().st_size < 2 * size
     with_cache = tree(built / "generated")
 
@@ -1053,7 +1061,7 @@ def test_a_damaged_cache_is_built_again(project: Path, damage: str) -> None:
             outputs = [k for k in memo.stored if isinstance(memo.get(k), ToolOutput)]
             assert outputs
             kept = {k: v for k, v in memo.stored.items() if k not in outputs}
-            cache.put_bytes(memo.entry, *memo_body(kept))
+            write_memo(cache, memo.entry, kept, memo.places)
         else:
             stored = project / DIRECTORY / memo.entry[:2] / memo.entry
             sealed, _, body = stored.read_bytes().partition(b"\n")

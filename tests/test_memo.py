@@ -10,12 +10,14 @@ import pickle
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+import yaml
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.corpus import catalog
 from codegen.build import build
 from codegen.cache import BuildCache
-from codegen.memo import Memo, memo_body, memo_values
+from codegen.memo import MOST_PACKS, Memo, memo_entry, pack_entries, read_memo, write_memo
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = sorted((ROOT / "codegen" / "catalog").glob("*.py"))
@@ -66,32 +68,89 @@ def test_no_front_end_function_takes_a_cache(path: Path) -> None:
     assert taking == set()
 
 
-@given(
-    st.dictionaries(
-        st.text(max_size=8), st.binary(max_size=64).map(lambda b: pickle.dumps(b, 5)), max_size=8
-    )
+values = st.dictionaries(
+    st.text(max_size=8), st.binary(max_size=64).map(lambda b: pickle.dumps(b, 5)), max_size=8
 )
-def test_a_memo_body_gives_back_each_value_as_written(values: dict[str, bytes]) -> None:
-    """Issue 38 item 1: a memo's body is read as views of its bytes (`memo_values`), never copied
-    value by value; each view holds the value's pickle as written, under its key, in order."""
-    body = memoryview(b"".join(memo_body(values)))
-    read = memo_values(body)
-    assert list(read) == list(values)
-    assert {key: bytes(view) for key, view in read.items()} == values
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        pickle.dumps({"key": pickle.dumps("value")}, 5),  # the form before views: a pickled dict
+@settings(deadline=None, max_examples=30)
+@given(st.lists(values, min_size=1, max_size=12))
+def test_a_memo_written_after_each_build_gives_back_what_that_build_used(
+    tmp_path_factory: pytest.TempPathFactory, builds: list[dict[str, bytes]]
+) -> None:
+    """Issue 38 item 1: after each build's `write_memo` (values kept where they are, the others in
+    a new pack), `read_memo` gives back exactly the values that build used, as views of their
+    packs; no more than `MOST_PACKS` packs are left, and none the index does not name."""
+    cache = BuildCache(tmp_path_factory.mktemp("cache"))
+    entry = memo_entry("catalog.yaml")
+    stored, places = read_memo(cache, entry)
+    for used in builds:
+        # A value the last build kept under a key is the same value (a key fixes its value).
+        values = {key: stored.get(key, value) for key, value in used.items()}
+        written = write_memo(cache, entry, values, places)
+        assert written is not None
+        stored, places = read_memo(cache, entry)
+        assert {key: bytes(view) for key, view in stored.items()} == {
+            key: bytes(value) for key, value in values.items()
+        }
+        assert places == written
+        packs = {pack for pack, *_ in places.values()}
+        assert len(packs) <= MOST_PACKS
+        on_disk = {p.name for p in cache.directory.glob("*/*") if p.name != entry}  # type: ignore[union-attr]
+        assert on_disk == packs
+
+
+def test_a_rebuild_writes_the_values_it_made_and_the_index_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38 item 1: one tool edited in a catalog of 200, the build writes that tool's values
+    in a pack of their own and the index; the memo's other values stay in the pack they were
+    in (a rebuild at 2,000 tools wrote the whole memo again, 58 MB)."""
+    source = tmp_path / "catalog" / "bench_tools.yaml"
+    source.parent.mkdir()
+    data = catalog(200)
+    source.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    cache = BuildCache(tmp_path / ".codegen_cache")
+    build([source], tmp_path, cache)
+    first = Memo(cache, "catalog/bench_tools.yaml")
+    written: dict[str, int] = {}
+    put_bytes = BuildCache.put_bytes
+
+    def counted(self: BuildCache, entry: str, *parts: bytes | memoryview) -> bool:
+        written[entry] = sum(len(part) for part in parts)
+        return put_bytes(self, entry, *parts)
+
+    monkeypatch.setattr(BuildCache, "put_bytes", counted)
+    data["tools"][7]["parameters"]["properties"]["added"] = {"type": "integer"}
+    source.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    build([source], tmp_path, cache)
+    assert first.entry in written
+    packs = [entry for entry in written if entry != first.entry]
+    assert len(packs) == 1
+    second = Memo(cache, "catalog/bench_tools.yaml")
+    made = second.stored.keys() - first.stored.keys()
+    assert 0 < len(made) < 10  # the tool's stages' values and its output, and the package
+    assert written[packs[0]] == sum(len(second.stored[key]) for key in made)
+    for key in second.stored.keys() - made:
+        assert second.places[key] == first.places[key]
+    whole = sum(len(value) for value in second.stored.values())
+    assert written[packs[0]] + written[first.entry] < whole / 5
+
+
+def _indexes(pack: str, sealed: bytes) -> list[bytes]:
+    """Indexes that are not of this codegen's form, or name what their pack does not hold."""
+    return [
+        pickle.dumps({"key": pickle.dumps("value")}, 5),  # the form before packs: a pickled dict
         b"",
-        b"\x00" * 8,
-        b"\x00" * 7 + b"\x09" + pickle.dumps([("key", 3)], 5) + b"ab",  # a value cut short
-        b"\x00" * 7 + b"\x05" + b"junk!",
-    ],
-    ids=["a pickled dict", "empty", "an empty index", "a value cut short", "junk"],
-)
-def test_a_sealed_body_of_another_form_is_an_empty_memo(tmp_path: Path, body: bytes) -> None:
+        b"junk!",
+        pickle.dumps([(pack, sealed, [("key", 0, 10**9)])], 5),  # a value past its pack's end
+        pickle.dumps([(pack, sealed, [(7, 0, 1)])], 5),  # a key that is no key
+        pickle.dumps([(pack, sealed, [("key", -1, 1)])], 5),  # before its pack's start
+    ]
+
+
+@pytest.mark.parametrize("form", range(6))
+def test_a_sealed_index_of_another_form_is_an_empty_memo(tmp_path: Path, form: int) -> None:
     """Issue 38 item 1: a memo sealed with the user's key but written in another form (by another
     version of codegen) holds nothing for this one, and a build then is a build from scratch."""
     source = tmp_path / "memory_tools.yaml"
@@ -101,8 +160,26 @@ def test_a_sealed_body_of_another_form_is_an_empty_memo(tmp_path: Path, body: by
     build([source], tmp_path, cache)
     memo = Memo(cache, source.name)
     assert memo.stored
-    cache.put_bytes(memo.entry, body)
-    assert memo_values(memoryview(body)) == {}
-    assert Memo(cache, source.name).stored == {}
+    pack = pack_entries(memo.entry)[0]
+    sealed = cache.put_bytes(pack, b"x" * 16)
+    assert sealed is not None
+    cache.put_bytes(memo.entry, _indexes(pack, sealed)[form])
+    assert read_memo(cache, memo.entry) == ({}, {})
     again = build([source], tmp_path, cache)
     assert (again.files, again.warnings) == (fresh.files, fresh.warnings)
+
+
+def test_a_pack_another_build_wrote_in_its_place_is_not_read(tmp_path: Path) -> None:
+    """Issue 38 item 1: two builds side by side may write a pack to the same place; the index
+    names each pack with its seal, so an index never reads a pack it did not write, and the
+    values it held are made again."""
+    cache = BuildCache(tmp_path / ".cache")
+    entry = memo_entry("catalog.yaml")
+    first = write_memo(cache, entry, {"a": pickle.dumps(1), "b": pickle.dumps(2)}, {})
+    assert first is not None
+    index = cache.get_bytes(entry)
+    assert index is not None
+    second = write_memo(cache, entry, {"c": pickle.dumps(3)}, {})
+    assert second is not None and second["c"][0] == first["a"][0]  # the same place, other bytes
+    cache.put_bytes(entry, index)  # the first build's index, written last
+    assert read_memo(cache, entry) == ({}, {})

@@ -5,7 +5,6 @@ its fix)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import pickle
 from pathlib import Path
@@ -16,7 +15,8 @@ import pytest
 from codegen.build import build
 from codegen.cache import BuildCache
 from codegen.diagnostics import CatalogError
-from codegen.memo import Memo, memo_body
+from codegen.memo import Memo
+from tests.test_cache_integrity import plant_memo
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -194,9 +194,7 @@ def test_a_planted_text_of_the_right_shape_does_not_reach_the_output(tmp_path: P
     keys = [k for k in memo.stored if isinstance(memo.get(k), str)]  # formatted module bodies
     assert keys
     planted = "import os\nos.system('echo planted')\n"
-    body = b"".join(memo_body({k: pickle.dumps(planted) for k in memo.stored}))
-    digest = hashlib.sha256(body).hexdigest().encode()
-    (tmp_path / ".cache" / memo.entry[:2] / memo.entry).write_bytes(digest + b"\n" + body)
+    plant_memo(cache, memo.entry, {k: pickle.dumps(planted) for k in memo.stored})
     source.write_text(text.replace("name: memory_tools\n", "name: memory_tools\ntitle: T\n", 1))
     cached = _outcome(source, tmp_path, cache)
     assert not any("planted" in text for text in cached[0].values())
