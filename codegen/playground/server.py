@@ -163,7 +163,9 @@ class _Handler(BaseHTTPRequestHandler):
             return False
         if "Transfer-Encoding" in self.headers:
             self.close_connection = True
-            self._refuse(HTTPStatus.NOT_IMPLEMENTED, "send a Content-Length, not a Transfer-Encoding")
+            self._refuse(
+                HTTPStatus.NOT_IMPLEMENTED, "send a Content-Length, not a Transfer-Encoding"
+            )
             return False
         if not admitted(self.headers.get("Host", ""), self.server.allowed_hosts):
             self._refuse(HTTPStatus.MISDIRECTED_REQUEST, "this Host is not served here")
