@@ -172,8 +172,8 @@ def mypy() -> Mypy:
         ]
         with (MYPY_CACHE / "lock").open("w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            _forget_written_targets([cwd / t for t in targets if not t.startswith("-")])
-            return subprocess.run(
+            written = _written_targets([cwd / t for t in targets if not t.startswith("-")])
+            done = subprocess.run(
                 [str(Path(sys.executable).parent / "mypy"), *command],
                 cwd=cwd,
                 env=env,
@@ -181,30 +181,47 @@ def mypy() -> Mypy:
                 text=True,
                 check=False,
             )
+            _record_written_targets(written, done.stdout)
+            return done
 
     return run
 
 
-def _forget_written_targets(targets: list[Path]) -> None:
-    """Drop the cache of each module a test wrote outside the checkout where it was cached from
-    another path, so it is checked afresh. Mypy takes a cached module whose text is unchanged at
-    another path as fresh, with the errors it found there under the old path: a block written into
-    this session's temporary directory would report errors in the last session's. `written.json`
-    keeps the path each such module was last checked at (the runs take turns, so it is theirs)."""
+# The modules the tests wrote outside the checkout, as mypy last checked them: {module: [its path,
+# whether mypy said anything about it]}. The runs take turns, so the record is theirs.
+WRITTEN = MYPY_CACHE / "written.json"
+
+
+def _written_targets(targets: list[Path]) -> dict[str, str]:
+    """The modules of `targets` a test wrote outside the checkout, by name, with their paths; the
+    cache of each dropped where mypy would report what it said of it under an old path. (Mypy
+    takes a cached module whose text is unchanged at another path as fresh, and repeats the
+    errors and notes it found there with the old path: a block written into this session's
+    temporary directory would show errors in the last session's.) A module mypy said nothing
+    about keeps its cache: a package built for a test is not analysed again each session."""
     from mypy.find_sources import create_source_list
     from mypy.options import Options
 
-    record = MYPY_CACHE / "written.json"
-    checked_at = json.loads(record.read_text(encoding="utf-8")) if record.exists() else {}
+    last = json.loads(WRITTEN.read_text(encoding="utf-8")) if WRITTEN.exists() else {}
+    written = {}
     for source in create_source_list([str(t) for t in targets], Options()):
         if source.path is None or Path(source.path).resolve().is_relative_to(ROOT):
             continue
-        if checked_at.get(source.module) != source.path:
+        written[source.module] = source.path
+        path, said = last.get(source.module, (None, True))
+        if path != source.path and said:
             cached = MYPY_CACHE / "3.11" / Path(*source.module.split("."))
             for stale in [*cached.parent.glob(f"{cached.name}.*"), *cached.glob("__init__.*")]:
                 stale.unlink()
-            checked_at[source.module] = source.path
-    record.write_text(json.dumps(checked_at), encoding="utf-8")
+    return written
+
+
+def _record_written_targets(written: dict[str, str], report: str) -> None:
+    """Keep the path of each module of `written` and whether mypy's `report` said anything of it."""
+    said = {line.split(":", 1)[0] for line in report.splitlines() if ": " in line}
+    last = json.loads(WRITTEN.read_text(encoding="utf-8")) if WRITTEN.exists() else {}
+    last.update({module: [path, path in said] for module, path in written.items()})
+    WRITTEN.write_text(json.dumps(last), encoding="utf-8")
 
 
 @pytest.fixture
