@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib
 import io
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -138,17 +140,22 @@ def _stdin(text: str) -> Iterator[None]:
 Mypy = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
+# Where every `mypy --strict` run of the tests keeps its cache: inside the checkout's `.mypy_cache`
+# (ignored by git), kept from one session to the next.
+MYPY_CACHE = ROOT / ".mypy_cache" / "tests-strict"
+
+
 @pytest.fixture(scope="session")
-def mypy(tmp_path_factory: pytest.TempPathFactory) -> Mypy:
+def mypy() -> Mypy:
     """`mypy(*targets, cwd=ROOT, path=None)`: `mypy --strict` for Python 3.11, with `path` as
-    MYPYPATH. One cache serves every run of the session, in every xdist worker (beside the
-    workers' own temporary directories), so the standard library's stubs and the SDKs are analysed
-    once rather than once per worker (a cold run's time is most of that). The cache is files, not
-    mypy's default SQLite database, which a run in the other worker could hold locked: mypy replaces
-    each file whole, so two runs at once share it safely. What is checked is read afresh each time."""
-    base = tmp_path_factory.getbasetemp()
-    cache = (base.parent if "PYTEST_XDIST_WORKER" in os.environ else base) / "mypy_cache"
-    cache.mkdir(exist_ok=True)
+    MYPYPATH. Every run, in every xdist worker and every session, shares one cache: almost all of a
+    run's time is mypy analysing the standard library and the SDKs (openai, anthropic, google-genai,
+    mcp: 27 CPU-s cold for the docs' blocks, 1 s with the cache), which change only when they are
+    reinstalled, and mypy checks each cached module against its source (and its own version and
+    options) before it uses it. The runs take turns (a lock file): two at once on a cold cache
+    would each analyse the same SDKs. The cache is files, not mypy's default SQLite database,
+    which a run elsewhere could hold locked."""
+    MYPY_CACHE.mkdir(parents=True, exist_ok=True)
 
     def run(
         *targets: str, cwd: Path = ROOT, path: Path | None = None
@@ -160,19 +167,61 @@ def mypy(tmp_path_factory: pytest.TempPathFactory) -> Mypy:
             "3.11",
             "--no-sqlite-cache",
             "--cache-dir",
-            str(cache),
+            str(MYPY_CACHE),
             *targets,
         ]
-        return subprocess.run(
-            [str(Path(sys.executable).parent / "mypy"), *command],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        with (MYPY_CACHE / "lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            written = _written_targets([cwd / t for t in targets if not t.startswith("-")])
+            done = subprocess.run(
+                [str(Path(sys.executable).parent / "mypy"), *command],
+                cwd=cwd,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            _record_written_targets(written, done.stdout)
+            return done
 
     return run
+
+
+# The modules the tests wrote outside the checkout, as mypy last checked them: {module: [its path,
+# whether mypy said anything about it]}. The runs take turns, so the record is theirs.
+WRITTEN = MYPY_CACHE / "written.json"
+
+
+def _written_targets(targets: list[Path]) -> dict[str, str]:
+    """The modules of `targets` a test wrote outside the checkout, by name, with their paths; the
+    cache of each dropped where mypy would report what it said of it under an old path. (Mypy
+    takes a cached module whose text is unchanged at another path as fresh, and repeats the
+    errors and notes it found there with the old path: a block written into this session's
+    temporary directory would show errors in the last session's.) A module mypy said nothing
+    about keeps its cache: a package built for a test is not analysed again each session."""
+    from mypy.find_sources import create_source_list
+    from mypy.options import Options
+
+    last = json.loads(WRITTEN.read_text(encoding="utf-8")) if WRITTEN.exists() else {}
+    written = {}
+    for source in create_source_list([str(t) for t in targets], Options()):
+        if source.path is None or Path(source.path).resolve().is_relative_to(ROOT):
+            continue
+        written[source.module] = source.path
+        path, said = last.get(source.module, (None, True))
+        if path != source.path and said:
+            cached = MYPY_CACHE / "3.11" / Path(*source.module.split("."))
+            for stale in [*cached.parent.glob(f"{cached.name}.*"), *cached.glob("__init__.*")]:
+                stale.unlink()
+    return written
+
+
+def _record_written_targets(written: dict[str, str], report: str) -> None:
+    """Keep the path of each module of `written` and whether mypy's `report` said anything of it."""
+    said = {line.split(":", 1)[0] for line in report.splitlines() if ": " in line}
+    last = json.loads(WRITTEN.read_text(encoding="utf-8")) if WRITTEN.exists() else {}
+    last.update({module: [path, path in said] for module, path in written.items()})
+    WRITTEN.write_text(json.dumps(last), encoding="utf-8")
 
 
 @pytest.fixture

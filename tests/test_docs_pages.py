@@ -9,6 +9,7 @@ import shlex
 import subprocess
 import sys
 import tomllib
+from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -68,30 +69,29 @@ tools:
 """
 
 
-def _generated_source(tmp_path: Path) -> str:
+@pytest.fixture(scope="module")
+def generated_source(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The generated packages' code and that of a catalog of the rare forms, without their
-    table of codes (which lists every code)."""
-    source = tmp_path / "rare_forms.yaml"
+    table of codes (which lists every code); built and read once for the two tests of codes."""
+    source = tmp_path_factory.mktemp("rare_forms") / "rare_forms.yaml"
     source.write_text(RARE_FORMS, encoding="utf-8")
     rare = [text for path, text in build([source]).files.items() if path.endswith(".py")]
     paths = sorted(p for p in GENERATED.rglob("*.py") if p.name != "_codes.py")
     return "\n".join([*(p.read_text(encoding="utf-8") for p in paths), *rare])
 
 
-def test_every_listed_code_is_one_the_generated_packages_emit(tmp_path: Path) -> None:
+def test_every_listed_code_is_one_the_generated_packages_emit(generated_source: str) -> None:
     # A code renamed or dropped in the runtime leaves its row behind: the row must go too.
-    source = _generated_source(tmp_path)
     for code in _codes.CODES:
-        assert re.search(rf"""["']{code}[:"']""", source), code
+        assert re.search(rf"""["']{code}[:"']""", generated_source), code
 
 
-def test_every_code_the_generated_packages_emit_is_listed(tmp_path: Path) -> None:
+def test_every_code_the_generated_packages_emit_is_listed(generated_source: str) -> None:
     # The generated code writes a code with a path as f"code:{path}" or as a Detail
     # (`detail("code", path, context)`), and the runtime's repairs keep theirs in a table: a new
     # code in any of these needs its row.
-    source = _generated_source(tmp_path)
-    emitted = set(re.findall(r"""\bf["']([a-z]+(?:_[a-z]+)+):\{""", source))
-    emitted |= set(re.findall(r"""\bdetail\(\s*["']([a-z]+(?:_[a-z]+)+)["']""", source))
+    emitted = set(re.findall(r"""\bf["']([a-z]+(?:_[a-z]+)+):\{""", generated_source))
+    emitted |= set(re.findall(r"""\bdetail\(\s*["']([a-z]+(?:_[a-z]+)+)["']""", generated_source))
     emitted |= set(_repair.CODES)
     # the scan sees what it should: both forms
     assert {"string_literal_converted_to_integer", "out_of_range"} <= emitted
@@ -111,7 +111,8 @@ def _slug(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
-def _anchors_and_links(path: Path) -> tuple[set[str], list[str]]:
+@cache  # a page is read once, however many links point into it
+def _anchors_and_links(path: Path) -> tuple[frozenset[str], tuple[str, ...]]:
     tokens = MarkdownIt("commonmark").enable("table").parse(path.read_text(encoding="utf-8"))
     anchors: set[str] = set()
     links: list[str] = []
@@ -128,7 +129,7 @@ def _anchors_and_links(path: Path) -> tuple[set[str], list[str]]:
         for child in token.children or []:
             if child.type == "link_open":
                 links.append(str(child.attrs["href"]))
-    return anchors, links
+    return frozenset(anchors), tuple(links)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())

@@ -8,7 +8,7 @@ Each block is checked as written, inside an `async def` (so a block may `await`)
 uses but does not define declared before it, typed as a user's program would have them (a
 `messages` list of the SDK's message type, the handlers of the README). Blocks that import nothing
 from the package are fragments of the ones before them and are not checked alone. One mypy run
-checks every block (mypy is slow to start), with the test process's mypy cache (conftest).
+checks every block (mypy is slow to start), with the cache every run of the tests shares (conftest).
 """
 
 from __future__ import annotations

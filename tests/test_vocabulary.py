@@ -8,6 +8,7 @@ import ast
 import json
 import re
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -234,8 +235,24 @@ RULES_OF_THEIR_OWN = {
 def _naming(word: str) -> set[str]:
     """The modules of codegen that name `word`: as a string in code (not a docstring), as a
     provider's adapter (`from_<word>`, `to_<word>`), or quoted or so in a template."""
-    adapter = re.compile(rf"(from|to)_{re.escape(word)}")
-    found: set[str] = set()
+    adapters = {f"from_{word}", f"to_{word}"}
+    found = {
+        path
+        for path, (strings, names) in _modules_words().items()
+        if word in strings or not adapters.isdisjoint(names)
+    }
+    adapter = rf"(from|to)_{re.escape(word)}"
+    for path, text in _templates().items():
+        if re.search(rf"\b{adapter}\b|[\"']{re.escape(word)}[\"']", text):
+            found.add(path)
+    return found
+
+
+@cache
+def _modules_words() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Each module of codegen, parsed once for every word the tests ask about: the strings in its
+    code (not its docstrings), and the names it defines or reads (a node's `name` or `id`)."""
+    words = {}
     for path in sorted((CHECKOUT / "codegen").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         docstrings = {
@@ -244,22 +261,28 @@ def _naming(word: str) -> set[str]:
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
             and ast.get_docstring(node, clean=False) is not None
         }
+        strings, names = set(), set()
         for node in ast.walk(tree):
-            named = (
-                (isinstance(node, ast.Constant) and node.value == word)
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
                 and id(node) not in docstrings
-            ) or any(
-                isinstance(name, str) and adapter.fullmatch(name)
-                for name in (getattr(node, "name", None), getattr(node, "id", None))
-            )
-            if named:
-                found.add(path.relative_to(CHECKOUT).as_posix())
-                break
-    for path in sorted((CHECKOUT / "templates").rglob("*.jinja")):
-        text = path.read_text(encoding="utf-8")
-        if re.search(rf"\b{adapter.pattern}\b|[\"']{re.escape(word)}[\"']", text):
-            found.add(path.relative_to(CHECKOUT).as_posix())
-    return found
+            ):
+                strings.add(node.value)
+            for name in (getattr(node, "name", None), getattr(node, "id", None)):
+                if isinstance(name, str):
+                    names.add(name)
+        words[path.relative_to(CHECKOUT).as_posix()] = (frozenset(strings), frozenset(names))
+    return words
+
+
+@cache
+def _templates() -> dict[str, str]:
+    """Each template's text, read once."""
+    return {
+        path.relative_to(CHECKOUT).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted((CHECKOUT / "templates").rglob("*.jinja"))
+    }
 
 
 def _documented(thing: str) -> set[str]:
