@@ -11,12 +11,12 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from interruptible import codegen_command
@@ -572,15 +572,7 @@ def test_the_command_serves_until_ctrl_c() -> None:
     ],
 )
 def test_the_command_refuses_what_it_cannot_serve(args: list[str], error: str | None) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "codegen", "playground", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    done = run_cli("playground", *args)
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     if error is not None:
