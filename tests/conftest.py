@@ -9,6 +9,7 @@ import io
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -108,6 +109,19 @@ def names_everywhere(tmp_path_factory: pytest.TempPathFactory) -> Built:
     finally:
         sys.path.remove(str(out))
     return Built(out, package, ir, result.warnings)
+
+
+@pytest.fixture(scope="session")
+def memory_tools_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project of the bundled schemas/memory_tools.yaml after `codegen build` (its output, its
+    manifest and its cache, none of which holds the project's path), made once: each test that
+    starts from a built project copies it (a build of its own was most of such a test's time)."""
+    project = tmp_path_factory.mktemp("memory_tools_built")
+    (project / "schemas").mkdir()
+    shutil.copy(ROOT / "schemas" / "memory_tools.yaml", project / "schemas")
+    done = run_cli("build", cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return project
 
 
 def run_cli(*args: str, cwd: Path = ROOT, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -183,16 +183,26 @@ def test_a_link_planted_anywhere_is_never_followed(
 # -- the issue's own cases ---------------------------------------------------------------------
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Two catalogs built into `generated/`, the working directory."""
-    project = tmp_path / "project"
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two catalogs built into `generated/`, made once for the module: `project` copies it (the
+    build was most of each test's time; nothing a build leaves holds the project's path)."""
+    project = tmp_path_factory.mktemp("built_once") / "project"
     (project / "schemas").mkdir(parents=True)
     (project / "pyproject.toml").write_text("[tool.codegen]\n", encoding="utf-8")
     for name in ("memory_tools.yaml", "http_tools.json"):
         shutil.copyfile(BUNDLED / name, project / "schemas" / name)
+    result = run(project, "build")
+    assert result.returncode == 0, output(result)
+    return project
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, built_once: Path) -> Path:
+    """Two catalogs built into `generated/`, the working directory."""
+    project = tmp_path / "project"
+    shutil.copytree(built_once, project, symlinks=True)
     monkeypatch.chdir(project)
-    assert main(["build"]) == 0
     return project
 
 

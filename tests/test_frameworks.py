@@ -487,26 +487,28 @@ HANDLERS = "{'read_file': lambda args: ''}"
         (f"langchain_tools.structured_tools({HANDLERS})", "langchain_core", "langchain-core"),
     ],
 )
-def test_a_missing_framework_says_what_to_install(use: str, framework: str, package: str) -> None:
+def test_a_missing_framework_says_what_to_install(
+    use: str,
+    framework: str,
+    package: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """Issue 35: each integration is optional; without its framework, using it is an
     ImportError that names the package to install."""
+    # As if not installed: the framework, and each of its modules this process has loaded, is
+    # gone from it for the test (monkeypatch puts them back after).
+    for name in [n for n in sys.modules if n == framework or n.startswith(f"{framework}.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, framework, None)
     module = use.split(".")[0]
-    script = (
-        "import sys\n"
-        f"sys.modules[{framework!r}] = None  # as if not installed\n"
-        f"from generated.memory_tools import {module}\n"
-        "try:\n"
-        f"    {use}\n"
-        "except ImportError as exc:\n"
-        "    print(exc)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    assert done.stderr == ""
+    integration = importlib.import_module(f"generated.memory_tools.{module}")
+    with pytest.raises(ImportError) as raised:
+        eval(use, {module: integration})
     assert f"needs the `{package}` package (pip install {package}) and could not import it" in (
-        done.stdout
+        str(raised.value)
     )
+    assert capsys.readouterr() == ("", "")
 
 
 def test_the_package_imports_no_framework_until_one_is_used() -> None:

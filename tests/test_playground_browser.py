@@ -30,7 +30,7 @@ if not CHROMIUM.exists():
         allow_module_level=True,
     )
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # Waits, never timings: a machine busy with the rest of the suite answers slowly, not wrongly.
@@ -68,15 +68,32 @@ def memory() -> Iterator[PlaygroundServer]:
     yield from serving("memory_tools", HANDLERS)
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+@pytest.fixture(scope="module")
+def tab(browser: Browser) -> Iterator[Page]:
+    """One tab for the module: a context (and its renderer process) for each test was most of
+    the CPU this module took (issue 38 item 2); `page` gives each test the tab reset."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    yield page
+    # Each test's page still asks for every file afresh: the playground serves them `no-store`.
+    yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def page(tab: Page) -> Iterator[Page]:
+    requests: list[str] = []
+
+    def record(request: Request) -> None:
+        requests.append(request.url)
+
+    tab.on("request", record)
+    yield tab
+    tab.remove_listener("request", record)
+    # What a test left goes: the pages it opened, and its document (the page holds no storage).
+    for other in tab.context.pages:
+        if other is not tab:
+            other.close()
+    tab.goto("about:blank")
     # Everything the page loaded came from the playground itself: no CDN, no font, nothing else.
     assert requests and all(url.startswith("http://127.0.0.1:") for url in requests), requests
 

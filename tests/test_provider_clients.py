@@ -55,14 +55,22 @@ class Stub:
     turns: dict[str, list[list[tuple[str | None, object]]]] = field(default_factory=dict)
 
 
-@pytest.fixture
-def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stub]:
-    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(proxy, raising=False)  # the clients must reach 127.0.0.1 directly
-    state = Stub({})
+class _StubServer(ThreadingHTTPServer):
+    """The server of the module's tests: it answers from the `Stub` of the test running now."""
+
+    state: Stub
+
+
+@pytest.fixture(scope="module")
+def stub_server() -> Iterator[_StubServer]:
+    """One server for the module: one per test spent half a second of each test's teardown on
+    `shutdown` (the poll interval of `serve_forever`); `stub` gives each test a fresh state."""
 
     class Handler(BaseHTTPRequestHandler):
+        server: _StubServer
+
         def do_POST(self) -> None:
+            state = self.server.state
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             path = self.path.split("?")[0]
             state.received.append((path, body))
@@ -90,16 +98,23 @@ def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stub]:
         def log_message(self, format: str, *args: object) -> None:
             pass  # keep the test output clean
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    server = _StubServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield state
+        yield server
     finally:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@pytest.fixture
+def stub(stub_server: _StubServer, monkeypatch: pytest.MonkeyPatch) -> Stub:
+    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(proxy, raising=False)  # the clients must reach 127.0.0.1 directly
+    stub_server.state = Stub({}, url=f"http://127.0.0.1:{stub_server.server_address[1]}")
+    return stub_server.state
 
 
 # The calls every reply holds: one clean, one with the slips models make. The tool names need no

@@ -20,6 +20,7 @@ from tests.test_provider_clients import READ, UPDATE, USER, Stub, expected, tool
 
 # The stub server and the built package, as the whole-reply tests have them.
 pkg = clients.pkg
+stub_server = clients.stub_server
 stub = clients.stub
 
 READ_TEXT, UPDATE_TEXT = json.dumps(READ), json.dumps(UPDATE)

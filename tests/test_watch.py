@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from interruptible import codegen_command
 
 from codegen import cli, emit
 from codegen.build import _cached_package, build
@@ -68,17 +68,8 @@ def test_the_watch_ends_on_ctrl_c_with_exit_0(tmp_path: Path) -> None:
     source = tmp_path / "watched.yaml"
     source.write_text(CATALOG.format(description="First."), encoding="utf-8")
     out = tmp_path / "out"
-    # Ctrl-C as a terminal gives it. A test runner started in the background by a shell has SIGINT
-    # ignored, which its children inherit and Python then leaves ignored (the watch hung so): the
-    # child puts Python's own handler back before it runs the command line's `main`.
-    entry = (
-        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-        "from codegen.cli import main; sys.exit(main(sys.argv[1:]))"
-    )
     process = subprocess.Popen(
-        # faulthandler: should the watch ever fail to end, SIGABRT prints where it is stuck.
-        [sys.executable, "-X", "faulthandler", "-c", entry, "build", str(source)]
-        + ["--out", str(out), "--watch"],
+        codegen_command("build", str(source), "--out", str(out), "--watch"),
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
