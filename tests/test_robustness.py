@@ -438,11 +438,10 @@ print(request.errors, request.warnings)
 
 
 def test_a_multi_megabyte_string_value(memory: ModuleType) -> None:
+    # Its cost is measured where work is counted, not timed (the stream guards' linearity tests).
     value = "é" * 3_000_000 + "x" * 3_000_000
     raw = json.dumps({"query": value}, ensure_ascii=False)
-    started = time.perf_counter()
     request = search(memory, raw)
-    assert time.perf_counter() - started < 5
     assert request.ok and request.values["query"] == value
     assert search(memory, raw.encode()).values["query"] == value
     assert search(memory, {"query": value}).values["query"] == value
