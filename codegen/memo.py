@@ -136,9 +136,9 @@ class Memo:
 # A value as kept: its pickle, made by this build or a view of its pack's bytes as read.
 Pickled = bytes | memoryview
 
-# Where a value is kept: its pack (a cache entry) and the pack's seal, which names its bytes
-# (`BuildCache.get_sealed`), and its offset and length there.
-Place = tuple[str, bytes, int, int]
+# Where a value is kept: its pack (a cache entry), the pack's seal, which names its bytes
+# (`BuildCache.get_sealed`), and its size; the value's offset and length there.
+Place = tuple[str, bytes, int, int, int]
 
 # Packs beyond this many are gathered into one (each is read and checked on every build).
 MOST_PACKS = 8
@@ -148,7 +148,12 @@ def pack_entries(entry: str) -> list[str]:
     """The cache entries the packs of the memo whose index is `entry` may take: one more than it
     may keep, so a new pack always has one free; a build whose index was lost or damaged still
     finds its old packs, and removes them."""
-    return [cache_module.key("memo pack", entry, str(slot)) for slot in range(MOST_PACKS + 1)]
+    # Named by the index alone, as the index is: the first build of another codegen finds the last
+    # one's packs in the same slots, and removes what it does not use.
+    return [
+        hashlib.sha256(f"memo pack\0{entry}\0{slot}".encode()).hexdigest()
+        for slot in range(MOST_PACKS + 1)
+    ]
 
 
 def read_memo(cache: BuildCache, entry: str) -> tuple[dict[str, Pickled], dict[str, Place]]:
@@ -174,7 +179,7 @@ def read_memo(cache: BuildCache, entry: str) -> tuple[dict[str, Pickled], dict[s
                 if not (isinstance(key, str) and 0 <= offset <= offset + length <= len(body)):
                     return {}, {}
                 values[key] = body[offset : offset + length]
-                places[key] = (pack, sealed, offset, length)
+                places[key] = (pack, sealed, len(body), offset, length)
     except Exception:  # noqa: BLE001 - an index not of this form holds nothing of this codegen's
         return {}, {}
     return values, places
@@ -189,30 +194,29 @@ def write_memo(
     each pack with its seal; packs it no longer names are removed. Where each value is now
     (None: not written)."""
     kept = {key: places[key] for key in values if key in places}
-    live: dict[str, int] = {}
-    for pack, _, _, length in kept.values():
+    live: dict[str, int] = {}  # what each pack still used holds of the values used
+    held: dict[str, int] = {}  # and all it holds
+    for pack, _, size, _, length in kept.values():
         live[pack] = live.get(pack, 0) + length
-    # What the packs still used hold, as far as the last index says (to the end of its last value).
-    extent: dict[str, int] = {}
-    for pack, _, offset, length in places.values():
-        extent[pack] = max(extent.get(pack, 0), offset + length)
-    if len(live) >= MOST_PACKS or sum(extent[pack] for pack in live) > 2 * sum(live.values()):
+        held[pack] = size
+    if len(live) >= MOST_PACKS or sum(held.values()) > 2 * sum(live.values()):
         kept = {}
     placed = dict(kept)
     slots = pack_entries(entry)
     new = [key for key in values if key not in kept]
     if new:
         # A slot the last index did not name: it keeps eight packs at most, of nine slots.
-        pack = next(slot for slot in slots if slot not in extent)
+        named_last = {pack for pack, *_ in places.values()}
+        pack = next(slot for slot in slots if slot not in named_last)
         sealed = cache.put_bytes(pack, *(values[key] for key in new))
         if sealed is None:
             return None
-        offset = 0
+        offset, size = 0, sum(len(values[key]) for key in new)
         for key in new:
-            placed[key] = (pack, sealed, offset, len(values[key]))
+            placed[key] = (pack, sealed, size, offset, len(values[key]))
             offset += len(values[key])
     by_pack: dict[tuple[str, bytes], list[tuple[str, int, int]]] = {}
-    for key, (pack, sealed, offset, length) in placed.items():
+    for key, (pack, sealed, _, offset, length) in placed.items():
         by_pack.setdefault((pack, sealed), []).append((key, offset, length))
     index = [(pack, sealed, there) for (pack, sealed), there in by_pack.items()]
     if cache.put_bytes(entry, pickle.dumps(index, 5)) is None:

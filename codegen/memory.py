@@ -29,7 +29,7 @@ class Record:
 
     stamp: Stamp
     values: dict[str, bytes | memoryview]
-    places: dict[str, tuple[str, bytes, int, int]]  # each value's pack, its seal, offset, length
+    places: dict[str, tuple[str, bytes, int, int, int]]  # where each value is (`memo.Place`)
     objects: dict[str, Any]
 
 

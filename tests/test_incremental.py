@@ -403,17 +403,28 @@ def test_a_new_codegen_leaves_nothing_of_the_last_ones_memo(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Every key holds the generator's digest, so another codegen never reads the last one's
-    # values: its first build writes the catalog's memo again, in the same entry, with its own.
+    # values: its first build writes the catalog's memo again, in the same entry, with its own,
+    # and removes the last one's packs (the slots are named by the entry alone).
     source = tmp_path / "memory_tools.yaml"
     source.write_text((ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8"))
     cache = BuildCache(tmp_path / ".cache")
+
+    def files() -> set[str]:
+        return {p.name for p in (tmp_path / ".cache").rglob("*") if p.is_file()}
+
     build([source], tmp_path, cache)
-    first = Memo(cache, source.name).stored
+    first = Memo(cache, source.name)
+    before = files()
     monkeypatch.setattr(codegen.cache, "generator_digest", lambda: "another codegen")
     build([source], tmp_path, cache)
-    second = Memo(cache, source.name).stored
-    assert first and second and not first.keys() & second.keys()
-    assert len(first) == len(second)
+    second = Memo(cache, source.name)
+    assert first.stored and second.stored and not first.stored.keys() & second.stored.keys()
+    assert len(first.stored) == len(second.stored)
+    first_packs = {pack for pack, *_ in first.places.values()}
+    second_packs = {pack for pack, *_ in second.places.values()}
+    assert first_packs and not first_packs & files()
+    # The examples' check is the other codegen's own entry, as any entry of the cache.
+    assert len(files() - before) == 1 + len(second_packs - first_packs)
 
 
 # A build in a process of its own, with the cache beside the catalog: the items of each function

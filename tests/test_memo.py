@@ -17,7 +17,15 @@ from hypothesis import strategies as st
 from bench.corpus import catalog
 from codegen.build import build
 from codegen.cache import BuildCache
-from codegen.memo import MOST_PACKS, Memo, memo_entry, pack_entries, read_memo, write_memo
+from codegen.memo import (
+    MOST_PACKS,
+    Memo,
+    Pickled,
+    memo_entry,
+    pack_entries,
+    read_memo,
+    write_memo,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = sorted((ROOT / "codegen" / "catalog").glob("*.py"))
@@ -98,6 +106,28 @@ def test_a_memo_written_after_each_build_gives_back_what_that_build_used(
         assert len(packs) <= MOST_PACKS
         on_disk = {p.name for p in cache.directory.glob("*/*") if p.name != entry}  # type: ignore[union-attr]
         assert on_disk == packs
+        # Never more than twice what is used: packs are gathered before they hold more.
+        held = {pack: size for pack, _, size, _, _ in places.values()}
+        assert sum(held.values()) <= 2 * sum(len(value) for value in values.values())
+
+
+def test_a_pack_whose_values_are_dropped_from_its_end_is_gathered(tmp_path: Path) -> None:
+    """Issue 38 item 1 (review): a pack is gathered by all it holds, not by the end of its last
+    value the index names: values dropped from its end one build at a time were forgotten, and
+    a pack holding ten times what was used was read and checked on every build."""
+    cache = BuildCache(tmp_path / ".cache")
+    entry = memo_entry("catalog.yaml")
+    values: dict[str, Pickled] = {f"k{i}": pickle.dumps(b"x" * 1000) for i in range(10)}
+    places = write_memo(cache, entry, values, {})
+    for last in range(9, 0, -1):
+        del values[f"k{last}"]
+        stored, places = read_memo(cache, entry)
+        assert places
+        places = write_memo(cache, entry, {key: stored[key] for key in values}, places)
+        assert places is not None
+        found = cache.get_sealed(next(iter(places.values()))[0])
+        assert found is not None
+        assert len(found[1]) <= 2 * sum(length for *_, length in places.values())
 
 
 def test_a_rebuild_writes_the_values_it_made_and_the_index_only(
