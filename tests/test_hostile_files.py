@@ -11,7 +11,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 
 from codegen.build import check_catalog
 from codegen.catalog.load import MAX_CATALOG_BYTES, MAX_NESTING, load_catalog
@@ -236,7 +235,7 @@ def test_lone_surrogates_in_a_catalog_are_errors_with_their_place(
     source = tmp_path / "c.yaml"
     source.write_text(text.replace("DEFAULT", "1"), encoding="utf-8")
     assert errors_of(source) == [expected]
-    result = run_cli("build", "c.yaml", cwd=tmp_path)
+    result = codegen(tmp_path, "build", "c.yaml")
     assert result.returncode == 1
     assert "internal error" not in result.stderr and "bug in codegen" not in result.stderr
     assert expected in result.stderr.splitlines()
