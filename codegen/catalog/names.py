@@ -34,9 +34,9 @@ SHADOWING = frozenset(
 # table named after them): each is split once.
 @lru_cache(maxsize=65536)
 def words(name: str) -> tuple[str, ...]:
-    """`memory.search` → [memory, search]; `caseSensitive` → [case, sensitive]; `HTTPServer` → [http, server].
+    """`memory.search` → (memory, search); `caseSensitive` → (case, sensitive); `HTTPServer` → (http, server).
 
-    Accented letters lose their accents (`größe` → [grosse]); other scripts have no
+    Accented letters lose their accents (`größe` → (grosse,)); other scripts have no
     ASCII spelling and drop out, leaving the caller's fallback.
     """
     ascii_name = (
