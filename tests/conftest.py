@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import importlib
 import io
 import itertools
@@ -169,6 +168,8 @@ def mypy() -> Mypy:
     options) before it uses it. The runs take turns (a lock file): two at once on a cold cache
     would each analyse the same SDKs. The cache is files, not mypy's default SQLite database,
     which a run elsewhere could hold locked."""
+    import fcntl  # POSIX's: imported where used, as codegen does, so the suite imports anywhere
+
     MYPY_CACHE.mkdir(parents=True, exist_ok=True)
 
     def run(
@@ -195,7 +196,7 @@ def mypy() -> Mypy:
                 text=True,
                 check=False,
             )
-            _record_written_targets(written, done.stdout)
+            _record_written_targets(written, done.stdout, cwd)
             return done
 
     return run
@@ -221,18 +222,21 @@ def _written_targets(targets: list[Path]) -> dict[str, str]:
     for source in create_source_list([str(t) for t in targets], Options()):
         if source.path is None or Path(source.path).resolve().is_relative_to(ROOT):
             continue
-        written[source.module] = source.path
+        written[source.module] = str(Path(source.path).resolve())
         path, said = last.get(source.module, (None, True))
-        if path != source.path and said:
+        if path != written[source.module] and said:
             cached = MYPY_CACHE / "3.11" / Path(*source.module.split("."))
             for stale in [*cached.parent.glob(f"{cached.name}.*"), *cached.glob("__init__.*")]:
                 stale.unlink()
     return written
 
 
-def _record_written_targets(written: dict[str, str], report: str) -> None:
-    """Keep the path of each module of `written` and whether mypy's `report` said anything of it."""
-    said = {line.split(":", 1)[0] for line in report.splitlines() if ": " in line}
+def _record_written_targets(written: dict[str, str], report: str, cwd: Path) -> None:
+    """Keep the path of each module of `written` and whether mypy's `report` said anything of it
+    (its paths are as the targets were given, relative to `cwd` or not)."""
+    said = {
+        str((cwd / line.split(":", 1)[0]).resolve()) for line in report.splitlines() if ": " in line
+    }
     last = json.loads(WRITTEN.read_text(encoding="utf-8")) if WRITTEN.exists() else {}
     last.update({module: [path, path in said] for module, path in written.items()})
     WRITTEN.write_text(json.dumps(last), encoding="utf-8")
