@@ -3,8 +3,9 @@ that `codegen build` (`catalog/wild.py`) and `codegen import` (`importers/dialec
 that a tool list builds exactly as it imports, with the same findings (code, path, text).
 
 Function-calling benchmarks and other languages' tool lists write `dict`, `float`, `tuple`, `any`,
-`int`, `String` or `HashMap` for a type, `number[]` for an array and a Python annotation
-(`List[int]`, `Dict[str, float]`, `Optional[str]`) for a container; each is read as the JSON
+`int`, `String` or `HashMap` for a type, `number[]` or `Array<number>` for an array and a Python
+annotation (`List[int]`, `Dict[str, float]`, `Optional[str]`, `Literal["a", "b"]`) for a container
+or a choice; each is read as the JSON
 Schema it plainly means (CG102). A name that means nothing is left out, so the value may be any
 value, with "did you mean" when it is one or two letters from a name that means something (CG104),
 else as ignored (CG103); so is a `required` name one or two letters from a property's. A
@@ -17,9 +18,12 @@ This module is below both readers: it imports nothing of the catalog's or the im
 
 from __future__ import annotations
 
+import ast
 import json
+import math
 import re
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 from codegen.diagnostics import JsonPath, quoted
@@ -99,12 +103,20 @@ def read_type(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], l
     return {**schema, "type": kept}, findings
 
 
-def _array_of(name: str) -> str | None:
-    """The item type of `T[]`, when T is one name."""
+def _array_of(name: str, depth: int = 0) -> str | None:
+    """The item type of TypeScript's `T[]`, when T is one name, or of `Array<T>`, when T is one
+    name or an array of its own (`Array<Array<string>>`, `Array<string[]>`)."""
     stripped = name.strip()
     if stripped.endswith("[]") and stripped[:-2].strip().isidentifier():
         return stripped[:-2].strip()
-    return None
+    generic = _TS_ARRAY.fullmatch(stripped)
+    if generic is None or depth >= _MAX_DEPTH:
+        return None
+    item = generic.group(1).strip()
+    return item if item.isidentifier() or _array_of(item, depth + 1) is not None else None
+
+
+_TS_ARRAY = re.compile(r"Array\s*<(.*)>", re.DOTALL)
 
 
 # The generics of a Python annotation written as text, by what they hold.
@@ -138,7 +150,11 @@ def _members(text: str, depth: int) -> list[dict[str, Any]] | None:
             return None
         meant = TYPE_NAMES[name]
         return [{} if meant is None else {"type": meant}]
-    outer, arguments = generic.group(1).lower(), _arguments(generic.group(2))
+    outer = generic.group(1).lower()
+    if outer == "literal":
+        values = _literal_values(generic.group(2))
+        return None if values is None else [enum_schema(values)]
+    arguments = _arguments(generic.group(2))
     if outer in _SEQUENCES:
         items = [_members(a, depth + 1) for a in arguments if a.strip() != "..."]
         if any(item is None for item in items):
@@ -184,15 +200,76 @@ def _union(members: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _arguments(text: str) -> list[str]:
-    """The comma-separated arguments of a generic, brackets kept together."""
-    parts, depth, start = [], 0, 0
+    """The comma-separated arguments of a generic, brackets and quoted text kept together (a
+    `Literal["a, b"]` inside one)."""
+    parts, depth, start, quote, escaped = [], 0, 0, "", False
     for at, char in enumerate(text):
+        if quote:  # inside a quoted text: only its closing quote (not one escaped) ends it
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+            continue
+        if char in "'\"":
+            quote = char
         depth += {"[": 1, "]": -1}.get(char, 0)
         if char == "," and depth == 0:
             parts.append(text[start:at])
             start = at + 1
     parts.append(text[start:])
     return parts
+
+
+def _literal_values(text: str) -> list[Any] | None:
+    """The values of `Literal[...]`'s arguments written as `text`, each once, as `typing` keeps
+    them; None unless each is a string, a number JSON can carry, `True`, `False` or `None`. The
+    text is parsed, never evaluated."""
+    try:
+        tree = ast.parse(f"({text},)", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(tree, ast.Tuple):
+        return None
+    values: dict[tuple[type, Any], Any] = {}
+    for node in tree.elts:
+        negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+        constant = node.operand if isinstance(node, ast.UnaryOp) and negative else node
+        if not isinstance(constant, ast.Constant):
+            return None
+        value: Any = constant.value
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if negative and number:
+            value = -value
+        elif negative or not (number or isinstance(value, (str, bool)) or value is None):
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        values.setdefault((type(value), value), value)
+    return list(values.values()) or None
+
+
+# The JSON type of an enum's value by its Python type (a date's is written as a string).
+_VALUE_TYPES: dict[type, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+    datetime: "string",
+    date: "string",
+}
+
+
+def enum_schema(values: list[Any]) -> dict[str, Any]:
+    """An enum of `values`, with its type when every value has the same one (as a person writes
+    it): a `Literal[...]` written as text here, and a real `Literal` or `Enum` in
+    `importers/python.py`."""
+    kinds = {_VALUE_TYPES.get(type(value)) for value in values}
+    if len(kinds) == 1 and None not in kinds:
+        return {"type": kinds.pop(), "enum": values}
+    return {"enum": values}
 
 
 def _untyped(schema: dict[str, Any]) -> dict[str, Any]:

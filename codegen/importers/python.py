@@ -24,6 +24,7 @@ from typing import Any
 
 import docstring_parser
 
+from codegen.catalog.dialect import enum_schema
 from codegen.catalog.tool_lists import UnreadableToolList
 from codegen.diagnostics import JsonPath
 from codegen.importers.dialect import Notes
@@ -139,7 +140,7 @@ def _schema(hint: Any, path: JsonPath, notes: Notes) -> dict[str, Any]:
     if hint is Any or hint is object:
         return {}
     if origin is typing.Literal:
-        return _enum(list(args))
+        return enum_schema(list(args))
     if origin in (typing.Union, types.UnionType):
         members = [a for a in args if a is not type(None)]
         nullable = len(members) < len(args)
@@ -149,7 +150,7 @@ def _schema(hint: Any, path: JsonPath, notes: Notes) -> dict[str, Any]:
         union = {"anyOf": [_schema(m, path, notes) for m in members]}
         return {"anyOf": [*union["anyOf"], {"type": "null"}]} if nullable else union
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        return _enum([member.value for member in hint])
+        return enum_schema([member.value for member in hint])
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _object_of(hint, path, notes)
     if typing.is_typeddict(hint):
@@ -169,16 +170,6 @@ def _schema(hint: Any, path: JsonPath, notes: Notes) -> dict[str, Any]:
         return schema
     notes.add(path, f"type {hint!r} has no JSON Schema here: any value")
     return {}
-
-
-def _enum(values: list[Any]) -> dict[str, Any]:
-    """An enum, with its type when every value has the same one (as a person writes it)."""
-    kinds = {_SCALARS.get(type(v), {}).get("type") for v in values}
-    return (
-        {"type": kinds.pop(), "enum": values}
-        if len(kinds) == 1 and None not in kinds
-        else {"enum": values}
-    )
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
