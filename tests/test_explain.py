@@ -11,45 +11,12 @@ import pytest
 
 from generated.memory_tools._explain import explain_errors, explain_warnings
 from tests.conftest import build_package
-
-CATALOG = """\
-name: explained
-tools:
-  - name: check
-    description: One parameter of each constraint.
-    parameters:
-      type: object
-      $defs:
-        Point:
-          type: object
-          properties: {x: {type: number, maximum: 10}}
-          required: [x]
-      properties:
-        flag: {type: boolean}
-        count: {type: integer, minimum: 1, maximum: 50}
-        ratio: {type: number, exclusiveMinimum: 0, exclusiveMaximum: 1}
-        text: {type: string, minLength: 2, maxLength: 4}
-        slug: {type: string, pattern: "^[a-z-]+$"}
-        tags: {type: array, items: {type: string}, minItems: 1, maxItems: 2}
-        color: {type: string, enum: [red, green]}
-        level: {type: integer, const: 2}
-        settings:
-          type: object
-          properties:
-            timeout: {type: integer, minimum: 0}
-        route: {type: array, items: {$ref: "#/$defs/Point"}}
-        when: {type: string, format: date-time}
-        day: {anyOf: [{type: string, format: date}, {type: "null"}]}
-        id: {anyOf: [{type: integer}, {type: boolean}]}
-        shape: {oneOf: [{type: string}, {type: string, maxLength: 3}]}
-        nothing: {type: "null"}
-        a.b: {type: integer, maximum: 3}
-        nullable_count: {type: [integer, "null"], maximum: 5}
-"""
+from tests.test_details import CATALOG
 
 
 @pytest.fixture(scope="module")
 def explained(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    # The catalog whose details tests/test_details.py holds: one parameter of each constraint.
     source = tmp_path_factory.mktemp("catalog") / "explained.yaml"
     source.write_text(CATALOG, encoding="utf-8")
     return build_package(source, tmp_path_factory.mktemp("out"))
