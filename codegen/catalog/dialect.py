@@ -250,15 +250,16 @@ def _literal_values(text: str) -> list[Any] | None:
     return list(values.values()) or None
 
 
-# The JSON type of an enum's value by its Python type (a date's is written as a string).
-_VALUE_TYPES: dict[type, str] = {
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "boolean",
-    type(None): "null",
-    datetime: "string",
-    date: "string",
+# The JSON Schema of each Python scalar type: of a parameter annotated with it
+# (`importers/python.py`), and, by its `type`, of an enum's value of it (a date is a string).
+PYTHON_SCALARS: dict[type, dict[str, str]] = {
+    str: {"type": "string"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    bool: {"type": "boolean"},
+    type(None): {"type": "null"},
+    datetime: {"type": "string", "format": "date-time"},
+    date: {"type": "string", "format": "date"},
 }
 
 
@@ -266,7 +267,7 @@ def enum_schema(values: list[Any]) -> dict[str, Any]:
     """An enum of `values`, with its type when every value has the same one (as a person writes
     it): a `Literal[...]` written as text here, and a real `Literal` or `Enum` in
     `importers/python.py`."""
-    kinds = {_VALUE_TYPES.get(type(value)) for value in values}
+    kinds = {PYTHON_SCALARS.get(type(value), {}).get("type") for value in values}
     if len(kinds) == 1 and None not in kinds:
         return {"type": kinds.pop(), "enum": values}
     return {"enum": values}

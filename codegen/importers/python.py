@@ -18,26 +18,15 @@ import traceback
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import docstring_parser
 
-from codegen.catalog.dialect import enum_schema
+from codegen.catalog.dialect import PYTHON_SCALARS, enum_schema
 from codegen.catalog.tool_lists import UnreadableToolList
 from codegen.diagnostics import JsonPath
 from codegen.importers.dialect import Notes
-
-_SCALARS: dict[Any, dict[str, Any]] = {
-    str: {"type": "string"},
-    int: {"type": "integer"},
-    float: {"type": "number"},
-    bool: {"type": "boolean"},
-    type(None): {"type": "null"},
-    datetime: {"type": "string", "format": "date-time"},
-    date: {"type": "string", "format": "date"},
-}
 
 
 def functions_of(target: str, root: Path) -> list[Callable[..., Any]]:
@@ -135,8 +124,8 @@ def _schema(hint: Any, path: JsonPath, notes: Notes) -> dict[str, Any]:
         schema = _schema(args[0], path, notes)
         text = next((a for a in args[1:] if isinstance(a, str)), None)
         return {**schema, "description": text} if text else schema
-    if hint in _SCALARS:
-        return dict(_SCALARS[hint])
+    if hint in PYTHON_SCALARS:
+        return dict(PYTHON_SCALARS[hint])
     if hint is Any or hint is object:
         return {}
     if origin is typing.Literal:
