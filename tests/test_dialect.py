@@ -12,6 +12,7 @@ description).
 from __future__ import annotations
 
 import json
+import types
 import typing
 from pathlib import Path
 from typing import Any
@@ -230,6 +231,12 @@ def test_a_typescript_generic_array_is_an_array_of_its_item(
         ('List[Literal["a, b", "]"]]',
          {"type": "array", "items": {"type": "string", "enum": ["a, b", "]"]}}),
         ("Literal[True, None, 1.5]", {"enum": [True, None, 1.5]}),
+        ("str | None", {"type": ["string", "null"]}),
+        ("string | null", {"type": ["string", "null"]}),
+        ("int|float", {"anyOf": [{"type": "integer"}, {"type": "number"}]}),
+        ("Dict[str, int | List[str]]",
+         {"type": "object", "additionalProperties":
+          {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "string"}}]}}),
         ("Dict[str, float]", {"type": "object", "additionalProperties": {"type": "number"}}),
         ("Optional[str]", {"type": ["string", "null"]}),
         ("list[Dict[str, Any]]", {"type": "array", "items": {"type": "object"}}),
@@ -267,6 +274,9 @@ def test_text_that_is_no_annotation_is_an_unknown_type_name() -> None:
         "Literal[-'a']",
         "Literal[b'bytes']",
         "Literal[x]",
+        "x | None",
+        "int |",
+        "| str",
     ):
         assert annotation_schema(written) is None, written
         _, findings = read_type({"type": written}, ())
@@ -294,7 +304,17 @@ def _hints(leaf: Any) -> Any:
         leaf.map(lambda h: typing.Tuple[h, ...]),  # noqa: UP006
         st.tuples(leaf, leaf).map(lambda p: typing.Tuple[p[0], p[1]]),  # noqa: UP006
         st.tuples(leaf, leaf).map(lambda p: typing.Union[p[0], p[1]]),  # noqa: UP007
+        st.tuples(leaf, leaf).map(lambda p: _pep604(p[0], p[1])),
     )
+
+
+def _pep604(first: Any, second: Any) -> Any:
+    """`first | second`, as Python 3.10 writes a union (`typing.Union` where `|` is not defined
+    on one of them, as on `Any`)."""
+    try:
+        return first | second
+    except TypeError:
+        return typing.Union[first, second]  # noqa: UP007
 
 
 def _text(hint: Any) -> str:
@@ -308,6 +328,8 @@ def _text(hint: Any) -> str:
         return f"Literal[{', '.join(repr(a) for a in args)}]"
     if origin is typing.Union:
         return f"Union[{', '.join(_text(a) for a in args)}]"
+    if origin is types.UnionType:
+        return " | ".join(_text(a) for a in args)
     outer = {list: "List", dict: "Dict", set: "Set", tuple: "Tuple"}[origin]
     return f"{outer}[{', '.join('...' if a is Ellipsis else _text(a) for a in args)}]"
 

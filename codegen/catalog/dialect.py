@@ -4,8 +4,8 @@ that a tool list builds exactly as it imports, with the same findings (code, pat
 
 Function-calling benchmarks and other languages' tool lists write `dict`, `float`, `tuple`, `any`,
 `int`, `String` or `HashMap` for a type, `number[]` or `Array<number>` for an array and a Python
-annotation (`List[int]`, `Dict[str, float]`, `Optional[str]`, `Literal["a", "b"]`) for a container
-or a choice; each is read as the JSON
+annotation (`List[int]`, `Dict[str, float]`, `Optional[str]`, `str | None`, `Literal["a", "b"]`)
+for a container, a union or a choice; each is read as the JSON
 Schema it plainly means (CG102). A name that means nothing is left out, so the value may be any
 value, with "did you mean" when it is one or two letters from a name that means something (CG104),
 else as ignored (CG103); so is a `required` name one or two letters from a property's. A
@@ -79,8 +79,8 @@ def read_type(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], l
             read = {"type": "array", **read, "items": item_schema}
             said = f"type {quoted(written)} read as an array of {quoted(items)}"
             return read, [Finding(at, said, READ), *found]
-        annotated = annotation_schema(written) if "[" in written else None
-        if annotated is not None:  # Python's `List[int]`
+        annotated = annotation_schema(written) if "[" in written or "|" in written else None
+        if annotated is not None:  # Python's `List[int]`, `str | None`
             shown = json.dumps(annotated) if annotated else "no type (any value)"
             said = f"type {quoted(written)} read as {shown}"
             return {**_untyped(schema), **annotated}, [Finding(at, said, READ)]
@@ -143,6 +143,12 @@ def _members(text: str, depth: int) -> list[dict[str, Any]] | None:
     `typing.Union` flattens them; None when it is no annotation."""
     if depth > _MAX_DEPTH:
         return None
+    union = _split(text, "|")
+    if len(union) > 1:  # `str | None` (PEP 604), TypeScript's `string | null`
+        members = [_members(part, depth + 1) for part in union]
+        if any(member is None for member in members):
+            return None
+        return [one for member in members if member is not None for one in member]
     generic = _GENERIC.fullmatch(text)
     if generic is None:
         name = text.strip().lower()
@@ -154,7 +160,7 @@ def _members(text: str, depth: int) -> list[dict[str, Any]] | None:
     if outer == "literal":
         values = _literal_values(generic.group(2))
         return None if values is None else [enum_schema(values)]
-    arguments = _arguments(generic.group(2))
+    arguments = _split(generic.group(2), ",")
     if outer in _SEQUENCES:
         items = [_members(a, depth + 1) for a in arguments if a.strip() != "..."]
         if any(item is None for item in items):
@@ -199,9 +205,9 @@ def _union(members: list[dict[str, Any]]) -> dict[str, Any]:
     return {"anyOf": [*others, _NULL] if nullable else others}
 
 
-def _arguments(text: str) -> list[str]:
-    """The comma-separated arguments of a generic, brackets and quoted text kept together (a
-    `Literal["a, b"]` inside one)."""
+def _split(text: str, separator: str) -> list[str]:
+    """`text` cut at each `separator` outside brackets and quoted text: a generic's arguments
+    (`,`, with a `Literal["a, b"]` among them kept whole), a union's members (`|`)."""
     parts, depth, start, quote, escaped = [], 0, 0, "", False
     for at, char in enumerate(text):
         if quote:  # inside a quoted text: only its closing quote (not one escaped) ends it
@@ -215,7 +221,7 @@ def _arguments(text: str) -> list[str]:
         if char in "'\"":
             quote = char
         depth += {"[": 1, "]": -1}.get(char, 0)
-        if char == "," and depth == 0:
+        if char == separator and depth == 0:
             parts.append(text[start:at])
             start = at + 1
     parts.append(text[start:])
