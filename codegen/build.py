@@ -171,7 +171,7 @@ def check_loaded(
     found += more
     if catalog is None or any(d.level == "error" for d in found):
         return None, found
-    found += package_exports(catalog, package_names(catalog, bound))[1]
+    found += package_exports(catalog, package_names(catalog, bound, each))[1]
     catalog, collisions = with_provider_names(catalog, each)
     return dataclasses.replace(catalog, providers=providers), found + collisions
 
@@ -229,7 +229,7 @@ class Rendered:
 
 def render_package(catalog: Catalog, memo: Memo) -> Rendered:
     """Every file of the catalog's package; what the catalog's `memo` holds is not made again."""
-    names = package_names(catalog, package_bound())
+    names = package_names(catalog, package_bound(), memo)
     jobs = output_jobs(catalog, names)
     outputs = list(zip([memo.key(make_output, job) for job in jobs], tool_outputs(jobs, memo)))
     package = catalog.name

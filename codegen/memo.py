@@ -98,14 +98,16 @@ class Memo:
         return self(function, [item], least=2)[0]
 
     def get(self, entry: str) -> Any:
-        """The value kept under `entry` (`ABSENT` when there is none), now used by this build."""
-        pickled = self.stored.get(entry)
-        if pickled is None:
-            return ABSENT
+        """The value kept under `entry` (`ABSENT` when there is none), now used by this build:
+        one the last build kept, or one this build made."""
         value = self.objects.get(entry, ABSENT)
         if value is ABSENT:
+            pickled = self.stored.get(entry)
+            if pickled is None:
+                return ABSENT
             value = self.objects[entry] = pickle.loads(pickled)
-        self.used[entry] = pickled
+        if entry not in self.used:  # a value this build made is in it already
+            self.used[entry] = self.stored[entry]
         return value
 
     def put(self, entry: str, value: Any) -> None:

@@ -469,7 +469,7 @@ def test_a_memo_is_read_back_by_another_process(tmp_path: Path) -> None:
         return counts
 
     first = made("1")
-    assert first["make_output"] == first["_normalize_alone"] == 4
+    assert first["make_output"] == first["_normalize_alone"] == first["_named"] == 4
     text = "# a comment, outside every tool\n" + text
     source.write_text(text, encoding="utf-8")
     assert made("2") == {}
@@ -481,6 +481,7 @@ def test_a_memo_is_read_back_by_another_process(tmp_path: Path) -> None:
         "_tool_findings": 1,
         "_normalize_alone": 1,
         "make_output": 1,
+        "_named": 1,  # its module's names (`module_names.name_modules`)
         "_listing_body": 3,  # the files listing every tool show its description
     }, again
 

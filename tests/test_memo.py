@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from bench.corpus import catalog
 from codegen.build import build
 from codegen.cache import BuildCache
+from codegen.catalog.ir import Body, Packed
 from codegen.memo import (
     MOST_PACKS,
     Memo,
@@ -165,6 +166,38 @@ def test_a_rebuild_writes_the_values_it_made_and_the_index_only(
         assert second.places[key] == first.places[key]
     whole = sum(len(value) for value in second.stored.values())
     assert written[packs[0]] + written[first.entry] < whole / 5
+
+
+def test_a_rebuild_reads_the_bodies_of_the_tools_it_makes_again_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38 item 1: every tool's IR comes back from the memo, and unpickling all of it was
+    the largest part of a one-tool rebuild at 2,000 tools. A tool's body (its kinds and schemas,
+    `ir.Packed`) is unpickled only where it is read: the two tools whose example calls the
+    prompts show (the tool edited is made again, not read); every other tool's stays packed. The
+    package made is the one a build without the cache makes."""
+    source = tmp_path / "catalog" / "bench_tools.yaml"
+    source.parent.mkdir()
+    data = catalog(40)
+    source.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    cache = BuildCache(tmp_path / ".codegen_cache")
+    build([source], tmp_path, cache)
+    unpacked: list[str] = []
+    read = Packed.value.fget
+    assert read is not None
+
+    def value(packed: Packed[Body]) -> Body:
+        if packed.packed:
+            unpacked.append(next(iter(read(packed).schema["properties"])))
+        return read(packed)
+
+    monkeypatch.setattr(Packed, "value", property(value))
+    data["tools"][23]["parameters"]["properties"]["added"] = {"type": "integer"}
+    source.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    rebuilt = build([source], tmp_path, cache)
+    first = [next(iter(tool["parameters"]["properties"])) for tool in data["tools"]]
+    assert sorted(unpacked) == sorted(first[:2])
+    assert rebuilt.files == build([source], tmp_path).files
 
 
 def _indexes(pack: str, sealed: bytes) -> list[bytes]:

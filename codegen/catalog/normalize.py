@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codegen.catalog.context import ToolContext
-from codegen.catalog.ir import Catalog, Tool, classes_of
+from codegen.catalog.ir import Body, Catalog, Packed, Tool, class_slots, classes_of
 from codegen.catalog.kinds import (
     ARGS,
     KEYWORDS,
@@ -171,24 +171,28 @@ def tool_ir(ctx: ToolContext) -> Tool | None:
     classes = classes_of(tuple(kinds))
     if result is not None:
         kinds += result.kinds
-    return Tool(
-        wire_name=ctx.spec["name"],
-        description=ctx.spec["description"],
-        title=ctx.spec.get("title"),
-        pinned=ctx.spec.get("x-python-name"),
+    body = Body(
         args=root,
-        wants=tuple(ctx.wants),
         schema=ctx.fixed_schema(),
         classes=classes,
         enums=tuple(k for k in kinds if isinstance(k, EnumKind)),
         choice_lists=tuple(k for k in kinds if isinstance(k, JsonChoiceKind)),
         patterns=tuple(k for k in kinds if isinstance(k, StringKind) and k.pattern is not None),
+        mcp_fields={k: ctx.spec[k] for k in MCP_FIELDS if k in ctx.spec},
+        result=result,
+    )
+    return Tool(
+        wire_name=ctx.spec["name"],
+        description=ctx.spec["description"],
+        title=ctx.spec.get("title"),
+        pinned=ctx.spec.get("x-python-name"),
+        wants=tuple(ctx.wants),
         sha256=definition_digest(ctx.spec),
+        class_slots=class_slots(body),
+        body=Packed(body),
         line=ctx.loaded.line_of(ctx.base[:2]),
         path=format_path(ctx.base[:2]),
         annotations=dict(ctx.spec.get("annotations", {})),
         examples=tuple(ctx.spec.get("examples", ())),
         lines=ctx.lines,
-        mcp_fields={k: ctx.spec[k] for k in MCP_FIELDS if k in ctx.spec},
-        result=result,
     )

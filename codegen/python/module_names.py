@@ -11,6 +11,7 @@ union, `a.b` beside `a_b`, whose parameter names are said) are numbered quietly.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ from codegen.catalog.kinds import (
 from codegen.catalog.names import class_stem, identifier, pascal, snake
 from codegen.diagnostics import Diagnostic, format_path, quoted, warning
 from codegen.python.imports import TAKEN
+from codegen.workers import Mapper
 
 # The owner of the names a module binds before any is taken (`Names(bound)`).
 BOUND = -1
@@ -74,10 +76,41 @@ def module_names(tool: Tool, tool_stem: str) -> ModuleNames:
     once for each (the model, the exports and the findings each ask)."""
     found = _MADE.get((tool.sha256, tool_stem))
     if found is None:
-        if len(_MADE) >= _KEPT:
-            _MADE.clear()  # a watch's builds of a large catalog: forget the oldest with the rest
-        found = _MADE[tool.sha256, tool_stem] = name_wants(tool.wants, tool_stem)
+        found = _remember(Naming(tool, tool_stem), name_wants(tool.wants, tool_stem))
     return found
+
+
+def name_modules(tools: Iterable[tuple[Tool, str]], each: Mapper) -> None:
+    """Name the modules of `tools` (each with the stem of its classes) by `each`: a build's memo
+    hands back what its last build named, so a rebuild in a new process names the tools it
+    changed, not all of them (0.1 s at 2,000 tools), and keeps every tool's names for the next."""
+    wanted = [Naming(tool, stem) for tool, stem in tools]
+    # In this process: naming a tool is a small fraction of what crossing to a worker costs.
+    for naming, names in zip(wanted, each(_named, wanted, least=sys.maxsize), strict=True):
+        _remember(naming, names)
+
+
+@dataclass(frozen=True)
+class Naming:
+    """A tool and the stem of its classes: all that naming its module reads. Its `repr` (a memo's
+    key) names the tool by its definition's digest, which fixes its wants."""
+
+    tool: Tool
+    stem: str
+
+    def __repr__(self) -> str:
+        return repr((self.tool.sha256, self.stem))
+
+
+def _named(naming: Naming) -> ModuleNames:
+    return module_names(naming.tool, naming.stem)  # named already when the tool was checked
+
+
+def _remember(naming: Naming, names: ModuleNames) -> ModuleNames:
+    if len(_MADE) >= _KEPT:
+        _MADE.clear()  # a watch's builds of a large catalog: forget the oldest with the rest
+    _MADE[naming.tool.sha256, naming.stem] = names
+    return names
 
 
 # Each tool's names by its definition's digest (which fixes its wants) and its stem: found again

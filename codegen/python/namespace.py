@@ -30,7 +30,8 @@ from codegen.catalog.names import (
 )
 from codegen.catalog.returns import has_result
 from codegen.diagnostics import Diagnostic, quoted, warning
-from codegen.python.module_names import class_names, nested_classes, own_name
+from codegen.python.module_names import class_names, name_modules, nested_classes, own_name
+from codegen.workers import Mapper, map_in_workers
 
 # The owner of the names the package binds itself, in `resolve`'s claims of tools (indexes).
 PACKAGE = -1
@@ -104,14 +105,18 @@ def tool_names(
     return chosen, problems
 
 
-def package_names(catalog: Catalog, reserved: frozenset[str]) -> PackageNames:
-    """The names of a checked catalog's tools (`tool_names` gave the same, and said its renames)."""
+def package_names(
+    catalog: Catalog, reserved: frozenset[str], each: Mapper = map_in_workers
+) -> PackageNames:
+    """The names of a checked catalog's tools (`tool_names` gave the same, and said its renames),
+    their modules' named by `each` (`module_names.name_modules`)."""
     entries: list[_Entry] = [
         (index, tool.wire_name, tool.pinned, any(want.role == RESULT for want in tool.wants))
         for index, tool in enumerate(catalog.tools)
     ]
     given = _resolved(entries, reserved)[0]
     tools = {tool.wire_name: given[index] for index, tool in enumerate(catalog.tools)}
+    name_modules(((tool, given[index].stem) for index, tool in enumerate(catalog.tools)), each)
     return PackageNames(tools, reserved)
 
 
