@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from codegen import runtime
 from codegen.cache import BuildCache, key
@@ -62,6 +63,8 @@ from codegen.tool_outputs import (
 from codegen.workers import Mapper, map_in_workers
 
 META_SCHEMA_NAME = "catalog.schema.json"
+
+Item = TypeVar("Item")
 
 
 @dataclass
@@ -217,7 +220,8 @@ class Rendered:
     """A catalog's package: its files, the payload back end's warnings, and what of it the tools'
     outputs hold: for each file that is part of one, the output's key in the catalog's memo and
     the part; the payload files joined from every tool's entries (path → constant), and the
-    outputs' keys in catalog order; and the names of the package's top it was made with."""
+    outputs' keys in catalog order; the names of the package's top it was made with; and the
+    files whose body the memo holds: their heading and the body's key (`_Shared`)."""
 
     files: Files
     warnings: list[Diagnostic]
@@ -225,6 +229,7 @@ class Rendered:
     joined: dict[str, str]
     order: list[str]
     names: PackageNames
+    kept: dict[str, tuple[str, str]]
 
 
 def render_package(catalog: Catalog, memo: Memo) -> Rendered:
@@ -239,8 +244,9 @@ def render_package(catalog: Catalog, memo: Memo) -> Rendered:
         # A section is kept with the tool's output, made without the example call above it.
         return tool_section(tool, True) if example_above else made[tool.wire_name].section
 
-    shared = _shared_files(catalog, names, memo, section, lambda tool: made[tool.wire_name].shares)
-    files = Files(shared.items())
+    shared = _Shared(memo)
+    _shared_files(shared, catalog, names, section, lambda tool: made[tool.wire_name].shares)
+    files = Files(shared.files.items())
     files.update(payload_files(catalog, [output.entries for _, output in outputs]))
     tool_files: dict[str, tuple[str, str]] = {}
     for tool, (entry, output) in zip(catalog.tools, outputs, strict=True):
@@ -251,21 +257,36 @@ def render_package(catalog: Catalog, memo: Memo) -> Rendered:
     warnings = findings(catalog, [output for _, output in outputs])
     order = [entry for entry, _ in outputs]
     joined = joined_payloads(catalog)
-    return Rendered(files.in_order(), warnings, tool_files, joined, order, names)
+    return Rendered(files.in_order(), warnings, tool_files, joined, order, names, shared.kept)
+
+
+@dataclass
+class _Shared:
+    """The files made from the whole catalog, as they are made; of those whose body is a value of
+    the catalog's `memo`, the heading and the body's key (`kept`): the package kept for a build of
+    the same bytes refers to them, and holds no copy (`_keep_package`)."""
+
+    memo: Memo
+    files: dict[str, str] = field(default_factory=dict)
+    kept: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def add(self, path: str, heading: str, body: Callable[[Item], str], item: Item) -> None:
+        """The file `path`: `heading`, then the memo's value of `body` of `item`."""
+        entry, text = self.memo.one(body, item)
+        self.files[path] = heading + text
+        self.kept[path] = (heading, entry)
 
 
 def _shared_files(
+    shared: _Shared,
     catalog: Catalog,
     names: PackageNames,
-    memo: Memo,
     section: Callable[[Tool, bool], str],
     shares: Callable[[Tool], bool],
-) -> dict[str, str]:
+) -> None:
     """The files made from the whole catalog: its modules beside the tools', prompts, docs index."""
     package = catalog.name
-    # The runtime's modules are codegen's own Python, copied: its tests hold them black's
-    # (tests/test_layout.py), so they are neither parsed nor formatted here.
-    files = {f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES}
+    shared.files.update(_runtime_files(package))
     # The modules and the docs page that list every tool, each under a head that names the
     # catalog's digest (which any edit changes).
     module_head = header(catalog.source, catalog.sha256)
@@ -276,23 +297,34 @@ def _shared_files(
     }
     inputs = _listing_inputs(catalog, names)
     for path, (heading, render) in listed.items():
-        files[path] = _listing(memo, path, inputs, heading, partial(render, catalog, names))
-    shared = {
+        make = partial(render, catalog, names)
+        shared.add(path, heading, _listing_body, _Listing(path, inputs, heading, make))
+    modules = {
         f"{package}/_payloads.py": render_payloads(),
         f"{package}/mcp.py": render_mcp(),
         f"{package}/tools/__init__.py": render_tools_init(catalog),
     }
     if INTEGRATIONS_NEED in catalog.providers:
-        shared.update({f"{package}/{name}.py": render_integration(name) for name in INTEGRATIONS})
-    for path, text in shared.items():
-        files[path] = _formatted(memo, path, text)
+        modules.update({f"{package}/{name}.py": render_integration(name) for name in INTEGRATIONS})
+    for path, text in modules.items():
+        # The header's comments hold the catalog's digest, which black leaves as it is: only the
+        # body is formatted and kept, so a package's __init__ is formatted again only when it
+        # changes.
+        heading, body = split_header(text)
+        shared.add(path, heading, _format_module, (path, body))
     # The prompts of prompt mode, as files: the package's constants are read from them
     # (`runtime/_prompts.py`).
     for name, text in render_prompts(catalog, section, shares).items():
-        files[f"{package}/prompts/{name}.txt"] = text
+        shared.files[f"{package}/prompts/{name}.txt"] = text
     # PEP 561: type checkers read an installed package's annotations only when it says it has them.
-    files[f"{package}/py.typed"] = ""
-    return files
+    shared.files[f"{package}/py.typed"] = ""
+
+
+def _runtime_files(package: str) -> dict[str, str]:
+    """The runtime's modules, codegen's own Python, copied: the same for every catalog of one
+    codegen. Its tests hold them black's (tests/test_layout.py), so they are neither parsed nor
+    formatted here."""
+    return {f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES}
 
 
 def _listing_inputs(catalog: Catalog, names: PackageNames) -> str:
@@ -340,25 +372,13 @@ class _Listing:
 
 
 def _listing_body(listing: _Listing) -> str:
-    """What `make` writes below the heading, formatted for a module."""
+    """What `make` writes below the heading, formatted for a module: it depends on the listing's
+    inputs alone (`_listing_inputs`), so a rebuild that changed no tool's names nor what the file
+    lists of it takes it from the memo (rendering them took 0.07 s at 2,000 tools)."""
     text = listing.make()
     assert text.startswith(listing.heading), listing.path
     rest = text[len(listing.heading) :]
     return format_python(listing.path, rest) if listing.path.endswith(".py") else rest
-
-
-def _listing(memo: Memo, path: str, inputs: str, heading: str, make: Callable[[], str]) -> str:
-    """A file that lists every tool: its `heading`, then its body, which depends on `inputs`
-    alone (`_listing_inputs`), so a rebuild that changed no tool's names nor what the file lists
-    of it takes it from the memo (rendering them took 0.07 s at 2,000 tools)."""
-    return heading + memo.one(_listing_body, _Listing(path, inputs, heading, make))
-
-
-def _formatted(memo: Memo, path: str, text: str) -> str:
-    # The header's comments hold the catalog's digest, which black leaves as it is: only the body
-    # is formatted and kept, so a package's __init__ is formatted again only when it changes.
-    header, body = split_header(text)
-    return header + memo.one(_format_module, (path, body))
 
 
 def _format_module(module: tuple[str, str]) -> str:
@@ -540,20 +560,21 @@ def _keep_package(
 ) -> None:
     """Keep a catalog's package in its memo, for a build of the same bytes (`_cached_package`).
     Tool modules, docs pages and payload entries are in the memo already, in their tools'
-    outputs: the package refers to them, and holds the other files' bytes."""
+    outputs, and so are the bodies of the modules that list every tool: the package refers to
+    them. The runtime's modules are made again (the same for every catalog of this codegen,
+    which the key names). It holds the other files' bytes."""
     files, tool_files = package.files, rendered.tool_files
+    elsewhere = tool_files.keys() | rendered.joined.keys() | rendered.kept.keys()
+    elsewhere |= _runtime_files(package.name).keys()
     kept = {
         "name": package.name,
         "source": package.source,
         "name_line": package.name_line,
         "warnings": package.warnings,
-        "files": {
-            path: files.data(path)
-            for path in files
-            if path not in tool_files and path not in rendered.joined
-        },
+        "files": {path: files.data(path) for path in files if path not in elsewhere},
         "tools": {path: tool_files[path] for path in files if path in tool_files},
         "joined": rendered.joined,
+        "kept": rendered.kept,
         "order": rendered.order,
     }
     memo.put(_package_key(providers, sha256), kept)
@@ -583,6 +604,12 @@ def _cached_package(memo: Memo, source: Path, providers: tuple[str, ...]) -> Pac
             return None  # not in the catalog's memo: build the catalog again
         outputs[entry] = output
     files = Files(kept["files"].items())
+    files.update(_runtime_files(kept["name"]))
+    for path, (heading, entry) in kept["kept"].items():
+        body = memo.get(entry)
+        if body is ABSENT:
+            return None
+        files[path] = heading + body
     for path, (entry, part) in kept["tools"].items():
         files[path] = {"module": outputs[entry].module, "doc": outputs[entry].doc}[part]
     entries = [outputs[entry].entries for entry in kept["order"]]

@@ -93,9 +93,9 @@ class Memo:
             self.put(keys[index], value)
         return found
 
-    def one(self, function: Callable[[Item], Result], item: Item) -> Result:
-        """`function` of one item, kept."""
-        return self(function, [item], least=2)[0]
+    def one(self, function: Callable[[Item], Result], item: Item) -> tuple[str, Result]:
+        """`function` of one item, kept, and the key it is kept under."""
+        return self.key(function, item), self(function, [item], least=2)[0]
 
     def get(self, entry: str) -> Any:
         """The value kept under `entry` (`ABSENT` when there is none), now used by this build:

@@ -4,6 +4,7 @@ no module under `codegen/catalog/` imports the cache, and no function there take
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib
 import inspect
 import pickle
@@ -15,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.corpus import catalog
-from codegen.build import build
+from codegen import runtime
+from codegen.build import _package_key, build
 from codegen.cache import BuildCache
 from codegen.catalog.ir import Body, Packed
 from codegen.memo import (
@@ -27,6 +29,7 @@ from codegen.memo import (
     read_memo,
     write_memo,
 )
+from codegen.outputs import ALL_PROVIDERS
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = sorted((ROOT / "codegen" / "catalog").glob("*.py"))
@@ -198,6 +201,40 @@ def test_a_rebuild_reads_the_bodies_of_the_tools_it_makes_again_only(
     first = [next(iter(tool["parameters"]["properties"])) for tool in data["tools"]]
     assert sorted(unpacked) == sorted(first[:2])
     assert rebuilt.files == build([source], tmp_path).files
+
+
+def test_the_package_kept_refers_to_what_the_memo_holds(tmp_path: Path) -> None:
+    """Issue 38 item 1: the package kept for a build of the same bytes held a copy of every file
+    not made by one tool: 6 MB written again by each rebuild at 2,000 tools, most of it the
+    modules that list every tool, whose bodies the memo holds already, and the runtime's
+    modules, which this codegen makes the same for every catalog. It refers to the first and
+    makes the second again; a build of the same bytes gives the files of a build without the
+    cache, and the findings' few messages are pickled once each."""
+    source = tmp_path / "catalog" / "bench_tools.yaml"
+    source.parent.mkdir()
+    source.write_text(yaml.safe_dump(catalog(60), sort_keys=False), encoding="utf-8")
+    cache = BuildCache(tmp_path / ".codegen_cache")
+    made = build([source], tmp_path, cache)
+    memo = Memo(cache, "catalog/bench_tools.yaml")
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    kept = memo.get(_package_key(ALL_PROVIDERS, digest))
+    package = "bench_tools"
+    referred = {f"{package}/{name}" for name in ("__init__.py", "_handlers.py", "docs/index.md")}
+    assert referred <= kept["kept"].keys()
+    runtime_files = {f"{package}/_{name}.py" for name in runtime.MODULES}
+    assert not (referred | runtime_files | kept["kept"].keys()) & kept["files"].keys()
+    assert kept["files"].keys() == {
+        f"{package}/prompts/jsonl.txt",
+        f"{package}/prompts/single_json.txt",
+        f"{package}/payloads/provider_names.json",
+        f"{package}/py.typed",
+    }
+    messages = {d.message for d in kept["warnings"]}
+    assert len(pickle.dumps(kept["warnings"], 5)) < 200 * len(kept["warnings"])
+    assert len(messages) < 10 < len(kept["warnings"])
+    again = build([source], tmp_path, cache)
+    assert again.files == made.files == build([source], tmp_path).files
+    assert again.warnings == made.warnings
 
 
 def _indexes(pack: str, sealed: bytes) -> list[bytes]:
