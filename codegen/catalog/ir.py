@@ -1,6 +1,8 @@
 """The IR of a catalog: plain frozen data that templates loop over. It holds wire names and paths,
 no Python name: a tool's module, parser and classes are the code back end's (`python.namespace`,
-from every tool of the catalog; `python.module_names`, from its `wants`)."""
+from every tool of the catalog; `python.module_names`, from its `wants`). A tool's body (its kinds
+and schemas) is held as a pickle until first read (`Packed`): a rebuild reads back every tool and
+makes again only those that changed."""
 
 from __future__ import annotations
 
