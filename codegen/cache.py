@@ -24,14 +24,13 @@ import os
 import secrets
 import stat
 import sys
-import time
 import weakref
 from functools import cache
 from importlib import metadata
 from pathlib import Path
 
 from codegen import __version__
-from codegen.guarded_fs import Folder, LinkRefused, file_state, open_directory
+from codegen.guarded_fs import Folder, LinkRefused, open_directory
 from codegen.memory import Stamp, stamp
 from codegen.resources import meta_schema_path, templates_dir
 
@@ -58,23 +57,6 @@ def generator_digest() -> str:
         digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-# What a file was when its seal was found right: its `guarded_fs.file_state`, and when (ns).
-Checked = tuple[int, int, int, int, int, int]
-
-# How long after a file's last change its seal must have been checked for the file to be known by
-# its state alone: a write in the same tick of the file system's clock as the one checked would
-# leave the state as it was (a FAT clock's tick is two seconds).
-SETTLED_NS = 2 * 10**9
-
-
-def _unchanged(state: tuple[int, int, int, int, int], checked: Checked) -> bool:
-    """Whether a file in `state` is the one whose seal was found right (`checked`): the same
-    file, unchanged since, checked when it had settled. Only where the change time says every
-    write (POSIX); elsewhere the seal is checked each time."""
-    *was, when = checked
-    return os.name == "posix" and tuple(was) == state and when - state[4] >= SETTLED_NS
 
 
 def seal(*parts: bytes | memoryview) -> bytes:
@@ -174,33 +156,22 @@ class BuildCache:
         found = self.get_sealed(entry)
         return None if found is None else found[1]
 
-    def get_sealed(
-        self, entry: str, checked: Checked | None = None
-    ) -> tuple[bytes, memoryview, Checked | None] | None:
-        """The seal and the bytes stored under `entry` (`get_bytes`): the seal names the bytes;
-        and what the file was when its seal was found right (None: it changed while read). Given
-        what it was when this user's codegen last found its seal right (`checked`, which only a
-        sealed entry should hand back), a file that is still that one is not hashed again: a
-        memo's packs are tens of megabytes, read by every build."""
+    def get_sealed(self, entry: str) -> tuple[bytes, memoryview] | None:
+        """The seal and the bytes stored under `entry` (`get_bytes`): the seal names the bytes."""
         try:
             folder = self._folder(entry)
             if folder is None:
                 return None
             with folder:
-                stored, found = folder.read_still(entry)
+                stored = folder.read(entry)
         except OSError:
             return None
         end = stored.find(b"\n")
         body = memoryview(stored)[end + 1 :]
         sealed = stored[:end]
-        state = None if found is None else file_state(found)
-        if end < 0:
+        if end < 0 or seal(body) != sealed:
             return None
-        if checked is not None and state is not None and _unchanged(state, checked):
-            return sealed, body, checked
-        if seal(body) != sealed:
-            return None
-        return sealed, body, None if state is None else (*state, time.time_ns())
+        return sealed, body
 
     def put(self, entry: str, text: str) -> None:
         """Store `text`; a cache that cannot be written only makes the next build slower."""

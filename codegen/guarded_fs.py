@@ -173,18 +173,6 @@ class Folder:
         finally:
             os.close(fd)
 
-    def read_still(self, name: str) -> tuple[bytes, os.stat_result | None]:
-        """The bytes of the file `name`, and what the file was while they were read (None: it
-        changed meanwhile); a link is refused."""
-        fd = self.open(name, os.O_RDONLY)
-        try:
-            before = os.fstat(fd)
-            with os.fdopen(fd, "rb", closefd=False) as handle:
-                data = handle.read()
-            return data, before if _same_file(before, os.fstat(fd)) else None
-        finally:
-            os.close(fd)
-
     def write_new(self, name: str, data: bytes, mode: int = 0o666) -> None:
         """Write the file `name`, which must not exist yet (nor be a link)."""
         fd = self.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
@@ -466,14 +454,3 @@ def _unsafe(out: Path, relation: str) -> str:
         f"the output directory {shown(out)} {relation}: a build replaces its whole output "
         "directory (choose a directory of its own, such as generated/)"
     )
-
-
-def _same_file(one: os.stat_result, other: os.stat_result) -> bool:
-    """Whether two looks at a file saw it unchanged: the same inode, size and times."""
-    return file_state(one) == file_state(other)
-
-
-def file_state(found: os.stat_result) -> tuple[int, int, int, int, int]:
-    """A file's device, inode, size, and modification and change times (ns). On POSIX the change
-    time moves with every write to the file, and no process can set it back."""
-    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from codegen import cache as cache_module
-from codegen.cache import BuildCache, Checked
+from codegen.cache import BuildCache
 from codegen.memory import BuildMemory, Record
 from codegen.workers import map_in_workers
 
@@ -53,7 +53,6 @@ class Memo:
         self.memory = memory
         self.stored: dict[str, Pickled] = {}  # the last build's values, pickled, by key
         self.places: dict[str, Place] = {}  # where each of them is kept
-        self.checked: dict[str, Checked] = {}  # each pack's file when its seal was found right
         self.objects: dict[str, Any] = {}  # values unpickled or made, by key
         self.used: dict[str, Pickled] = {}  # the values this build asked for or made
         if self.cache is None:
@@ -61,9 +60,8 @@ class Memo:
         kept = memory.records.get(self.entry) if memory is not None else None
         if kept is not None and kept.stamp == self.cache.stamp(self.entry):
             self.stored, self.places, self.objects = kept.values, kept.places, dict(kept.objects)
-            self.checked = kept.checked
             return
-        self.stored, self.places, self.checked = read_memo(self.cache, self.entry)
+        self.stored, self.places = read_memo(self.cache, self.entry)
 
     @staticmethod
     def key(function: Callable[..., Any], item: object) -> str:
@@ -87,6 +85,17 @@ class Memo:
         if self.cache is None:  # nothing to look up, nor to keep
             return map_in_workers(function, items, least=least, pickled=pickled)
         keys = [self.key(function, item) for item in items]
+        return self._mapped(function, items, keys, least=least, pickled=pickled)
+
+    def _mapped(
+        self,
+        function: Callable[[Item], Result],
+        items: Sequence[Item],
+        keys: list[str],
+        *,
+        least: int,
+        pickled: bool = False,
+    ) -> list[Result]:
         found = [self.get(entry) for entry in keys]
         missing = [index for index, value in enumerate(found) if value is ABSENT]
         made = map_in_workers(function, [items[i] for i in missing], least=least, pickled=pickled)
@@ -97,7 +106,10 @@ class Memo:
 
     def one(self, function: Callable[[Item], Result], item: Item) -> tuple[str, Result]:
         """`function` of one item, kept, and the key it is kept under."""
-        return self.key(function, item), self(function, [item], least=2)[0]
+        entry = self.key(function, item)
+        if self.cache is None:
+            return entry, function(item)
+        return entry, self._mapped(function, [item], [entry], least=2)[0]
 
     def get(self, entry: str) -> Any:
         """The value kept under `entry` (`ABSENT` when there is none), now used by this build:
@@ -126,7 +138,7 @@ class Memo:
         values = self.used if finished else {**self.stored, **self.used}
         places: dict[str, Place] | None = self.places
         if values.keys() != self.stored.keys():
-            places = write_memo(self.cache, self.entry, values, self.places, self.checked)
+            places = write_memo(self.cache, self.entry, values, self.places)
         if self.memory is None:
             return
         on_disk = self.cache.stamp(self.entry)
@@ -134,8 +146,7 @@ class Memo:
             self.memory.records.pop(self.entry, None)  # the next build reads what is there
             return
         objects = {k: v for k, v in self.objects.items() if k in values}
-        checked = {pack: self.checked[pack] for pack, *_ in places.values() if pack in self.checked}
-        self.memory.records[self.entry] = Record(on_disk, values, places, objects, checked)
+        self.memory.records[self.entry] = Record(on_disk, values, places, objects)
 
 
 # A value as kept: its pickle, made by this build or a view of its pack's bytes as read.
@@ -161,56 +172,43 @@ def pack_entries(entry: str) -> list[str]:
     ]
 
 
-def read_memo(
-    cache: BuildCache, entry: str
-) -> tuple[dict[str, Pickled], dict[str, Place], dict[str, Checked]]:
+def read_memo(cache: BuildCache, entry: str) -> tuple[dict[str, Pickled], dict[str, Place]]:
     """The values of the memo whose index is `entry`, as views of their packs, and where each
     is; none of a pack that is missing or not the one the index names (a build beside this one
     wrote another in its place), and none at all when the index is not one (written in another
-    form by another codegen, sealed with the same key). And what each pack's file was when its
-    seal was last found right, which the next index names so the next build need not hash it
-    again (`BuildCache.get_sealed`)."""
+    form by another codegen, sealed with the same key)."""
     index = cache.get_bytes(entry)
     if index is None:
-        return {}, {}, {}
+        return {}, {}
     values: dict[str, Pickled] = {}
     places: dict[str, Place] = {}
-    checked: dict[str, Checked] = {}
     try:
         # Sealed under this user's key: written by this user's codegen, so unpickled as it is.
         packs = pickle.loads(index)
         assert isinstance(packs, list)
-        for pack, sealed, last, kept in packs:
-            found = cache.get_sealed(pack, last)
+        for pack, sealed, kept in packs:
+            found = cache.get_sealed(pack)
             if found is None or found[0] != sealed:
                 continue  # its values are made again
             body = found[1]
-            if found[2] is not None:
-                checked[pack] = found[2]
             for key, offset, length in kept:
                 if not (isinstance(key, str) and 0 <= offset <= offset + length <= len(body)):
-                    return {}, {}, {}
+                    return {}, {}
                 values[key] = body[offset : offset + length]
                 places[key] = (pack, sealed, len(body), offset, length)
     except Exception:  # noqa: BLE001 - an index not of this form holds nothing of this codegen's
-        return {}, {}, {}
-    return values, places, checked
+        return {}, {}
+    return values, places
 
 
 def write_memo(
-    cache: BuildCache,
-    entry: str,
-    values: dict[str, Pickled],
-    places: dict[str, Place],
-    checked: dict[str, Checked] | None = None,
+    cache: BuildCache, entry: str, values: dict[str, Pickled], places: dict[str, Place]
 ) -> dict[str, Place] | None:
     """Write the memo whose index is `entry`, of `values`: those at a place in a pack (`places`)
     are left there, and the others go in a new pack; or, when the packs would hold more than
     twice what is used or be more than `MOST_PACKS`, all go in one new pack. The index names
-    each pack with its seal and what its file was when the seal was last found right (`checked`;
-    a new pack's is found by the next read); packs it no longer names are removed. Where each
-    value is now (None: not written)."""
-    checked = checked or {}
+    each pack with its seal; packs it no longer names are removed. Where each value is now
+    (None: not written)."""
     kept = {key: places[key] for key in values if key in places}
     live: dict[str, int] = {}  # what each pack still used holds of the values used
     held: dict[str, int] = {}  # and all it holds
@@ -236,7 +234,7 @@ def write_memo(
     by_pack: dict[tuple[str, bytes], list[tuple[str, int, int]]] = {}
     for key, (pack, sealed, _, offset, length) in placed.items():
         by_pack.setdefault((pack, sealed), []).append((key, offset, length))
-    index = [(pack, sealed, checked.get(pack), there) for (pack, sealed), there in by_pack.items()]
+    index = [(pack, sealed, there) for (pack, sealed), there in by_pack.items()]
     if cache.put_bytes(entry, pickle.dumps(index, 5)) is None:
         return None
     named = {pack for pack, _ in by_pack}

@@ -31,8 +31,6 @@ class Record:
     values: dict[str, bytes | memoryview]
     places: dict[str, tuple[str, bytes, int, int, int]]  # where each value is (`memo.Place`)
     objects: dict[str, Any]
-    # What each pack's file was when its seal was found right (`cache.Checked`).
-    checked: dict[str, tuple[int, int, int, int, int, int]]
 
 
 @dataclass

@@ -132,7 +132,7 @@ def test_a_planted_memo_with_a_matching_digest_runs_no_code(built: Path, tmp_pat
     sentinel = tmp_path / "planted_code_ran"
     entry = built / DIRECTORY / (name := memo_entry("schemas/memory_tools.yaml"))[:2] / name
     cache = BuildCache(built / DIRECTORY)
-    stored, _, _ = read_memo(cache, name)
+    stored, _ = read_memo(cache, name)
     assert stored  # the keys the build looks up, each value planted
     plant_memo(cache, name, {k: pickle.dumps(_Planted(str(sentinel))) for k in stored})
     digest, _, index = entry.read_bytes().partition(b"\n")

@@ -7,9 +7,7 @@ import ast
 import hashlib
 import importlib
 import inspect
-import os
 import pickle
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.corpus import catalog
-from codegen import cache as cache_module
 from codegen import runtime
-from codegen.build import BuildResult, _package_key, build
+from codegen.build import _package_key, build
 from codegen.cache import BuildCache
 from codegen.catalog.ir import Body, Packed
 from codegen.memo import (
@@ -99,13 +96,13 @@ def test_a_memo_written_after_each_build_gives_back_what_that_build_used(
     packs; no more than `MOST_PACKS` packs are left, and none the index does not name."""
     cache = BuildCache(tmp_path_factory.mktemp("cache"))
     entry = memo_entry("catalog.yaml")
-    stored, places, checked = read_memo(cache, entry)
+    stored, places = read_memo(cache, entry)
     for used in builds:
         # A value the last build kept under a key is the same value (a key fixes its value).
         values = {key: stored.get(key, value) for key, value in used.items()}
-        written = write_memo(cache, entry, values, places, checked)
+        written = write_memo(cache, entry, values, places)
         assert written is not None
-        stored, places, checked = read_memo(cache, entry)
+        stored, places = read_memo(cache, entry)
         assert {key: bytes(view) for key, view in stored.items()} == {
             key: bytes(value) for key, value in values.items()
         }
@@ -129,7 +126,7 @@ def test_a_pack_whose_values_are_dropped_from_its_end_is_gathered(tmp_path: Path
     places = write_memo(cache, entry, values, {})
     for last in range(9, 0, -1):
         del values[f"k{last}"]
-        stored, places, _ = read_memo(cache, entry)
+        stored, places = read_memo(cache, entry)
         assert places
         places = write_memo(cache, entry, {key: stored[key] for key in values}, places)
         assert places is not None
@@ -238,104 +235,19 @@ def test_the_package_kept_refers_to_what_the_memo_holds(tmp_path: Path) -> None:
     assert (again.files, again.warnings) == (fresh.files, fresh.warnings)
 
 
-def _hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The sizes of what the cache's seal is computed over, from now on."""
-    sizes: list[int] = []
-    real = cache_module.seal
-
-    def counted(*parts: bytes | memoryview) -> bytes:
-        sizes.append(sum(len(part) for part in parts))
-        return real(*parts)
-
-    monkeypatch.setattr(cache_module, "seal", counted)
-    return sizes
-
-
-def _later(monkeypatch: pytest.MonkeyPatch, seconds: int) -> None:
-    """The cache's clock, `seconds` ahead: a check made now is made that long after the files'
-    last change."""
-    now = time.time_ns() + seconds * 10**9
-    monkeypatch.setattr(cache_module.time, "time_ns", lambda: now)
-
-
-def _rebuilt(data: dict[str, Any], source: Path, cache: BuildCache, tool: int) -> BuildResult:
-    data["tools"][tool]["parameters"]["properties"][f"added{tool}"] = {"type": "integer"}
-    source.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return build([source], source.parent.parent, cache)
-
-
-def test_a_pack_checked_once_it_settled_is_not_hashed_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Issue 38 item 1: every build read and hashed each of the memo's packs (58 MB at 2,000
-    tools, a tenth of a one-tool rebuild) to check its seal. A pack whose seal a build found
-    right once the file had settled (two seconds after its last change) is named in the next
-    index with its file's state then (device, inode, size, modification and change times); a
-    later build finds the same file unchanged and does not hash it. Only the packs written
-    since are hashed."""
-    source, data, cache = _built(tmp_path, 60)
-    whole = sum(len(v) for v in Memo(cache, "catalog/bench_tools.yaml").stored.values())
-    _later(monkeypatch, 3)
-    _rebuilt(data, source, cache, 10)  # checks the first pack, settled, and names its state
-    memo = Memo(cache, "catalog/bench_tools.yaml")
-    packs = {pack for pack, *_ in memo.places.values()}
-    assert len(packs) == 2 and len(memo.checked) == 2
-    hashed = _hashed(monkeypatch)
-    third = _rebuilt(data, source, cache, 20)
-    read = hashed[:-2]  # then the new pack's seal is made, and the index's
-    assert sum(read) < whole / 5, (read, whole)  # the index, and the pack the last build wrote
-    assert third.files == build([source], tmp_path).files
-
-
-@pytest.mark.parametrize("change", ["bytes", "bytes, times put back", "replaced"])
-def test_a_pack_changed_since_its_check_is_hashed_and_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
-) -> None:
-    """Issue 38 item 1: a pack whose file changed after its seal was checked is hashed again,
-    and one whose bytes are not the ones sealed is not read: its values are made again. That
-    holds when the change keeps the size and puts the modification time back (the change time
-    moves with every write, and no process can set it), and when the file is replaced by
-    another (a new inode)."""
-    source, data, cache = _built(tmp_path, 20)
-    _later(monkeypatch, 3)
-    _rebuilt(data, source, cache, 5)
-    memo = Memo(cache, "catalog/bench_tools.yaml")
-    oldest = min(memo.checked, key=lambda pack: memo.checked[pack][4])  # the first build's
-    path = cache.directory / oldest[:2] / oldest  # type: ignore[operator]
-    held = path.stat()
-    sealed, _, body = path.read_bytes().partition(b"\n")
-    changed = bytearray(body)
-    changed[len(changed) // 2] ^= 0xFF
-    if change == "replaced":
-        path.unlink()
-        path.write_bytes(sealed + b"\n" + bytes(changed))
-    else:
-        with path.open("r+b") as handle:
-            handle.write(sealed + b"\n" + bytes(changed))
-        if change == "bytes, times put back":
-            os.utime(path, ns=(held.st_atime_ns, held.st_mtime_ns))
-    assert path.stat().st_size == held.st_size
-    hashed = _hashed(monkeypatch)
-    again = Memo(cache, "catalog/bench_tools.yaml")
-    assert len(body) in hashed  # checked again
-    assert again.stored and not any(place[0] == oldest for place in again.places.values())
-    assert _rebuilt(data, source, cache, 15).files == build([source], tmp_path).files
-
-
 def _indexes(pack: str, sealed: bytes) -> list[bytes]:
     """Indexes that are not of this codegen's form, or name what their pack does not hold."""
     return [
         pickle.dumps({"key": pickle.dumps("value")}, 5),  # the form before packs: a pickled dict
         b"",
         b"junk!",
-        pickle.dumps([(pack, sealed, [("key", 0, 1)])], 5),  # the form before packs' checks
-        pickle.dumps([(pack, sealed, None, [("key", 0, 10**9)])], 5),  # past its pack's end
-        pickle.dumps([(pack, sealed, None, [(7, 0, 1)])], 5),  # a key that is no key
-        pickle.dumps([(pack, sealed, None, [("key", -1, 1)])], 5),  # before its pack's start
+        pickle.dumps([(pack, sealed, [("key", 0, 10**9)])], 5),  # a value past its pack's end
+        pickle.dumps([(pack, sealed, [(7, 0, 1)])], 5),  # a key that is no key
+        pickle.dumps([(pack, sealed, [("key", -1, 1)])], 5),  # before its pack's start
     ]
 
 
-@pytest.mark.parametrize("form", range(7))
+@pytest.mark.parametrize("form", range(6))
 def test_a_sealed_index_of_another_form_is_an_empty_memo(tmp_path: Path, form: int) -> None:
     """Issue 38 item 1: a memo sealed with the user's key but written in another form (by another
     version of codegen) holds nothing for this one, and a build then is a build from scratch."""
@@ -350,7 +262,7 @@ def test_a_sealed_index_of_another_form_is_an_empty_memo(tmp_path: Path, form: i
     sealed = cache.put_bytes(pack, b"x" * 16)
     assert sealed is not None
     cache.put_bytes(memo.entry, _indexes(pack, sealed)[form])
-    assert read_memo(cache, memo.entry) == ({}, {}, {})
+    assert read_memo(cache, memo.entry) == ({}, {})
     again = build([source], tmp_path, cache)
     assert (again.files, again.warnings) == (fresh.files, fresh.warnings)
 
@@ -368,4 +280,4 @@ def test_a_pack_another_build_wrote_in_its_place_is_not_read(tmp_path: Path) -> 
     second = write_memo(cache, entry, {"c": pickle.dumps(3)}, {})
     assert second is not None and second["c"][0] == first["a"][0]  # the same place, other bytes
     cache.put_bytes(entry, index)  # the first build's index, written last
-    assert read_memo(cache, entry) == ({}, {}, {})
+    assert read_memo(cache, entry) == ({}, {})

@@ -52,7 +52,9 @@ class Packed(Generic[T]):
     """A value kept as its pickle until it is first read. A rebuild takes every tool's IR from
     the build's memo and makes again only the tools that changed: their bodies alone are
     unpickled, where unpickling every tool's was the largest part of a one-tool rebuild at 2,000
-    tools (tests/test_memo.py holds that the others stay packed)."""
+    tools (tests/test_memo.py holds that the others stay packed). The value is pickled apart from
+    what holds it, so an object both share comes back as two: a tool's head shares none with its
+    body (kinds compare by identity)."""
 
     __slots__ = ("_pickled", "_value")
 
@@ -116,6 +118,11 @@ class Tool:
     # The line of each node of the tool's definition, by JSON path inside the tool
     # (`("parameters", "properties", "limit")`): back ends report their findings with it.
     lines: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # `class_slots` is the body's, kept beside it so that reading it leaves the body packed.
+        if not self.body.packed:
+            assert self.class_slots == class_slots(self.body.value), self.wire_name
 
     @property
     def args(self) -> ObjectKind:
