@@ -40,6 +40,14 @@ def bench_catalog(tools: int) -> dict[str, object]:
     return catalog
 
 
+# The benchmark's catalog at 12 tools: its tools take four shapes in turn (flat, enums, nested,
+# arrays), so each shape comes three times, with its own draws of kinds, constraints and defaults,
+# and its package's lists (the tools, `__all__`, the payloads) run over many lines as at 40. Its 40
+# tools were a quarter of the text black read here, for the same shapes again, and were made in
+# worker processes (`tool_outputs.PARALLEL_FROM` tools a core), where the spies of the tests below
+# saw nothing: at 12 they are made in this process.
+BENCH_TOOLS = 12
+
 LONG = "a_parameter_name_long_enough_to_push_every_line_it_is_on_past_the_limit"[:64]
 WIDE_TEXT = "全角の説明文は一文字が二桁の幅を取るので行の長さの計算を試します" * 2
 
@@ -122,7 +130,7 @@ def catalogs(tmp: Path) -> list[Path]:
     wide = tmp / "wide_tools.json"
     wide.write_text(json.dumps(wide_catalog(), ensure_ascii=False), encoding="utf-8")
     bench = tmp / "bench_tools.json"
-    bench.write_text(json.dumps(bench_catalog(40)), encoding="utf-8")
+    bench.write_text(json.dumps(bench_catalog(BENCH_TOOLS)), encoding="utf-8")
     return [
         *sorted((ROOT / "schemas").glob("*_tools.*")),
         *sorted((ROOT / "tests" / "fixtures").glob("*.yaml")),
@@ -159,7 +167,7 @@ def test_every_module_is_what_black_makes_of_it(laid_out: dict[str, str]) -> Non
         if found is not None:
             scanned += 1
             assert found == codegen.python.format._statements(ast.parse(text), lines)
-    assert scanned > 60
+    assert scanned > 50
 
 
 @pytest.mark.parametrize(
@@ -229,7 +237,7 @@ def test_black_runs_only_on_statements_with_lines_too_long(
 
     monkeypatch.setattr(black, "format_str", spy)
     bench, wide = tmp_path / "bench.json", tmp_path / "wide.json"
-    bench.write_text(json.dumps(bench_catalog(40)), encoding="utf-8")
+    bench.write_text(json.dumps(bench_catalog(BENCH_TOOLS)), encoding="utf-8")
     build([bench], root=tmp_path)
     assert formatted == []
     wide.write_text(json.dumps(wide_catalog(), ensure_ascii=False), encoding="utf-8")
