@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import importlib
 import io
 import itertools
@@ -29,6 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 _counter = itertools.count()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # At exit the interpreter collects the objects the session made over and over as it clears
+    # each module: seconds for a process that ran thousands of tests, with nothing left to find
+    # (pytest's own last collection, which reports an unraisable exception, has run by then).
+    # Frozen objects are skipped by those collections; atexit runs before them.
+    atexit.register(gc.freeze)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

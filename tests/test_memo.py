@@ -8,6 +8,7 @@ import hashlib
 import importlib
 import inspect
 import pickle
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from bench.corpus import catalog
 from codegen import runtime
-from codegen.build import _package_key, build
+from codegen.build import BuildResult, _package_key, build
 from codegen.cache import BuildCache
 from codegen.catalog.ir import Body, Packed
 from codegen.memo import (
@@ -247,15 +248,29 @@ def _indexes(pack: str, sealed: bytes) -> list[bytes]:
     ]
 
 
+@pytest.fixture(scope="module")
+def memory_tools_memo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildResult]:
+    """memory_tools.yaml in a project whose cache holds the memo of one build, and a build of it
+    without a cache; made once for the module, as neither depends on the form a test damages
+    (each test copies the project; nothing in the cache holds the project's path)."""
+    project = tmp_path_factory.mktemp("memory_tools_memo")
+    source = project / "memory_tools.yaml"
+    source.write_text((ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8"))
+    fresh = build([source], project, BuildCache(None))
+    build([source], project, BuildCache(project / ".cache"))
+    return project, fresh
+
+
 @pytest.mark.parametrize("form", range(6))
-def test_a_sealed_index_of_another_form_is_an_empty_memo(tmp_path: Path, form: int) -> None:
+def test_a_sealed_index_of_another_form_is_an_empty_memo(
+    tmp_path: Path, form: int, memory_tools_memo: tuple[Path, BuildResult]
+) -> None:
     """Issue 38 item 1: a memo sealed with the user's key but written in another form (by another
     version of codegen) holds nothing for this one, and a build then is a build from scratch."""
+    built, fresh = memory_tools_memo
+    shutil.copytree(built, tmp_path, dirs_exist_ok=True)
     source = tmp_path / "memory_tools.yaml"
-    source.write_text((ROOT / "schemas" / "memory_tools.yaml").read_text(encoding="utf-8"))
     cache = BuildCache(tmp_path / ".cache")
-    fresh = build([source], tmp_path, BuildCache(None))
-    build([source], tmp_path, cache)
     memo = Memo(cache, source.name)
     assert memo.stored
     pack = pack_entries(memo.entry)[0]

@@ -680,14 +680,33 @@ def json_values(keys: st.SearchStrategy[str]) -> st.SearchStrategy[object]:
     )
 
 
+# Each strategy below is made once (per package where it reads the package's names), not at each
+# draw: making and validating a strategy anew at each draw (an alphabet's character set, a recursive
+# strategy, the source of each lambda a strategy maps with) cost more than drawing from it, for the
+# same examples.
+
+
+@functools.cache
+def tools(package: ModuleType) -> st.SearchStrategy[str]:
+    return st.sampled_from(tools_of(package))
+
+
 @functools.cache
 def calls(package: ModuleType) -> st.SearchStrategy[tuple[str, dict[object, object]]]:
-    """A tool and an arguments dict that mostly uses the catalog's own names. One strategy per
-    package, made once: making and validating the strategies anew at each draw was a third of
-    these properties' time, for the same examples."""
+    """A tool and an arguments dict that mostly uses the catalog's own names."""
     keys = st.sampled_from(names_of(package)) | st.text(max_size=6)
-    return st.tuples(
-        st.sampled_from(tools_of(package)), st.dictionaries(keys, json_values(keys), max_size=6)
+    return st.tuples(tools(package), st.dictionaries(keys, json_values(keys), max_size=6))
+
+
+@functools.cache
+def any_texts(package: ModuleType) -> st.SearchStrategy[str]:
+    """Any text, text of JSON's own characters, or an object of the catalog's names."""
+    return (
+        st.text()
+        | st.text(alphabet="{}[]\":,0123456789.eE+-truefalsn \\'\n`/*\u00a0\x0b", max_size=60)
+        | st.lists(st.sampled_from(names_of(package)), max_size=3).map(
+            lambda names: "{" + ", ".join(f'"{n}": "1"' for n in names) + "}"
+        )
     )
 
 
@@ -698,14 +717,8 @@ def test_parse_never_raises_on_any_text(
     packages: Callable[[str], ModuleType], name: str, data: st.DataObject
 ) -> None:
     package = packages(name)
-    tool = data.draw(st.sampled_from(tools_of(package)))
-    raw = data.draw(
-        st.text()
-        | st.text(alphabet="{}[]\":,0123456789.eE+-truefalsn \\'\n`/*\u00a0\x0b", max_size=60)
-        | st.lists(st.sampled_from(names_of(package)), max_size=3).map(
-            lambda names: "{" + ", ".join(f'"{n}": "1"' for n in names) + "}"
-        )
-    )
+    tool = data.draw(tools(package))
+    raw = data.draw(any_texts(package))
     request = package.parse(tool, raw, "c")
     check_request(request, tool, "c")
     assert request.raw_arguments == raw
@@ -762,17 +775,24 @@ def never_raises_on_the_dict(
     )
 
 
+TEXT_FORMS = st.sampled_from(["object", "any", "quoted"])
+ANY_JSON = json_values(st.text(max_size=4))
+BYTES_FORMS = (
+    st.binary()
+    | st.none()  # the arguments' JSON as bytes, made from the arguments drawn
+    | st.text().map(lambda s: s.encode("utf-8", "surrogatepass"))
+)
+
+
 def never_raises_on_json_text(
     package: ModuleType, tool: str, arguments: dict[object, object], data: st.DataObject
 ) -> None:
     """The arguments as JSON text, any JSON value as text, or the arguments' text quoted."""
-    value = data.draw(st.sampled_from(["object", "any", "quoted"]))
+    value = data.draw(TEXT_FORMS)
     payload: object = (
         arguments
         if value == "object"
-        else (
-            data.draw(json_values(st.text(max_size=4))) if value == "any" else json.dumps(arguments)
-        )
+        else (data.draw(ANY_JSON) if value == "any" else json.dumps(arguments))
     )
     raw = json.dumps(payload, ensure_ascii=data.draw(st.booleans()))
     request = package.parse(tool, raw)
@@ -788,11 +808,8 @@ def never_raises_on_bytes(
     package: ModuleType, tool: str, arguments: dict[object, object], data: st.DataObject
 ) -> None:
     """Any bytes, the arguments' JSON as bytes, or any text encoded (lone surrogates too)."""
-    raw = data.draw(
-        st.binary()
-        | st.just(json.dumps(arguments).encode())
-        | st.text().map(lambda s: s.encode("utf-8", "surrogatepass"))
-    )
+    drawn = data.draw(BYTES_FORMS)
+    raw = json.dumps(arguments).encode() if drawn is None else drawn
     request = package.parse(tool, raw)
     check_request(request, tool)
     try:
@@ -878,7 +895,7 @@ def _string_texts(words: list[str]) -> st.SearchStrategy[str]:
 
 @functools.cache
 def texts_of(package: ModuleType) -> st.SearchStrategy[str]:
-    """`json_texts` of a package's names, made once per package (as `calls`)."""
+    """`json_texts` of a package's names, made once per package."""
     return json_texts(names_of(package))
 
 
@@ -900,10 +917,13 @@ def json_texts(words: list[str]) -> st.SearchStrategy[str]:
 
     values = st.recursive(scalars, containers, max_leaves=10)
 
+    depths = st.integers(min_value=118, max_value=140)
+    openers = st.sampled_from(['{"a": ', "[", '{"a": ['])
+
     @st.composite
     def deep(draw: st.DrawFn) -> str:
-        depth = draw(st.integers(min_value=118, max_value=140))
-        opener = draw(st.sampled_from(['{"a": ', "[", '{"a": [']))
+        depth = draw(depths)
+        opener = draw(openers)
         closer = {'{"a": ': "}", "[": "]", '{"a": [': "]}"}[opener]
         inner = draw(scalars)
         return opener * depth + inner + closer * depth
@@ -929,7 +949,7 @@ def test_msgspec_and_json_give_identical_results(
     packages: Callable[[str], ModuleType], name: str, data: st.DataObject
 ) -> None:
     package = packages(name)
-    tool = data.draw(st.sampled_from(tools_of(package)))
+    tool = data.draw(tools(package))
     raw = data.draw(texts_of(package))
     fast = package.parse(tool, raw)
     with standard_decoding(runtime_of(package)):
