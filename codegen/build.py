@@ -220,9 +220,8 @@ class Rendered:
     """A catalog's package: its files, the payload back end's warnings, and what of it the tools'
     outputs hold: for each file that is part of one, the output's key in the catalog's memo and
     the part; the payload files joined from every tool's entries (path → constant), and the
-    outputs' keys in catalog order; the names of the package's top it was made with; the files
-    whose body the memo holds: their heading and the body's key; and those made again for a build
-    of the same bytes (`_Shared`)."""
+    outputs' keys in catalog order; the names of the package's top it was made with; and the
+    files whose body the memo holds: their heading and the body's key (`_Shared`)."""
 
     files: Files
     warnings: list[Diagnostic]
@@ -231,7 +230,6 @@ class Rendered:
     order: list[str]
     names: PackageNames
     kept: dict[str, tuple[str, str]]
-    made_again: frozenset[str]
 
 
 def render_package(catalog: Catalog, memo: Memo) -> Rendered:
@@ -259,29 +257,18 @@ def render_package(catalog: Catalog, memo: Memo) -> Rendered:
     warnings = findings(catalog, [output for _, output in outputs])
     order = [entry for entry, _ in outputs]
     joined = joined_payloads(catalog)
-    return Rendered(
-        files.in_order(),
-        warnings,
-        tool_files,
-        joined,
-        order,
-        names,
-        shared.kept,
-        frozenset(shared.made_again),
-    )
+    return Rendered(files.in_order(), warnings, tool_files, joined, order, names, shared.kept)
 
 
 @dataclass
 class _Shared:
     """The files made from the whole catalog, as they are made; of those whose body is a value of
-    the catalog's `memo`, the heading and the body's key (`kept`), and those the same for every
-    catalog of this codegen (`made_again`): the package kept for a build of the same bytes refers
-    to the first, makes the second again, and holds no copy of either (`_keep_package`)."""
+    the catalog's `memo`, the heading and the body's key (`kept`): the package kept for a build of
+    the same bytes refers to them, and holds no copy (`_keep_package`)."""
 
     memo: Memo
     files: dict[str, str] = field(default_factory=dict)
     kept: dict[str, tuple[str, str]] = field(default_factory=dict)
-    made_again: list[str] = field(default_factory=list)
 
     def add(self, path: str, heading: str, body: Callable[[Item], str], item: Item) -> None:
         """The file `path`: `heading`, then the memo's value of `body` of `item`."""
@@ -299,9 +286,7 @@ def _shared_files(
 ) -> None:
     """The files made from the whole catalog: its modules beside the tools', prompts, docs index."""
     package = catalog.name
-    runtime_files = _runtime_files(package)
-    shared.files.update(runtime_files)
-    shared.made_again += runtime_files
+    shared.files.update(_runtime_files(package))
     # The modules and the docs page that list every tool, each under a head that names the
     # catalog's digest (which any edit changes).
     module_head = header(catalog.source, catalog.sha256)
@@ -339,7 +324,11 @@ def _runtime_files(package: str) -> dict[str, str]:
     """The runtime's modules, codegen's own Python, copied: the same for every catalog of one
     codegen. Its tests hold them black's (tests/test_layout.py), so they are neither parsed nor
     formatted here."""
-    return {f"{package}/_{name}.py": render_shared(name) for name in runtime.MODULES}
+    return {_runtime_path(package, name): render_shared(name) for name in runtime.MODULES}
+
+
+def _runtime_path(package: str, module: str) -> str:
+    return f"{package}/_{module}.py"
 
 
 def _listing_inputs(catalog: Catalog, names: PackageNames) -> str:
@@ -580,7 +569,7 @@ def _keep_package(
     which the key names). It holds the other files' bytes."""
     files, tool_files = package.files, rendered.tool_files
     elsewhere = tool_files.keys() | rendered.joined.keys() | rendered.kept.keys()
-    elsewhere |= rendered.made_again
+    elsewhere |= {_runtime_path(package.name, name) for name in runtime.MODULES}
     kept = {
         "name": package.name,
         "source": package.source,

@@ -107,8 +107,6 @@ class Memo:
     def one(self, function: Callable[[Item], Result], item: Item) -> tuple[str, Result]:
         """`function` of one item, kept, and the key it is kept under."""
         entry = self.key(function, item)
-        if self.cache is None:
-            return entry, function(item)
         return entry, self._mapped(function, [item], [entry], least=2)[0]
 
     def get(self, entry: str) -> Any:
