@@ -30,7 +30,7 @@ if not CHROMIUM.exists():
         allow_module_level=True,
     )
 
-from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Request, Route, expect, sync_playwright
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # Waits, never timings: a machine busy with the rest of the suite answers slowly, not wrongly.
@@ -332,6 +332,29 @@ def test_the_search_box_filters_the_tools(page: Page, calendar: PlaygroundServer
     page.goto(calendar.url)
     page.get_by_label("Search tools").fill("webhook")
     expect(page.locator("#tool-list li:visible")).to_have_text(["send_webhook"])
+
+
+def test_words_typed_before_the_catalog_arrives_filter_the_tools(
+    page: Page, calendar: PlaygroundServer
+) -> None:
+    """Item 1: the search box is there before the catalog is: words typed while it is on its
+    way filter the list it makes (they were ignored, and a test typing at once saw every tool)."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/catalog*", hold)
+    try:
+        page.goto(calendar.url)
+        page.get_by_label("Search tools").fill("webhook")
+        page.wait_for_function("() => document.querySelector('#search').value === 'webhook'")
+        assert len(held) == 1
+        held[0].continue_()
+        expect(page.locator("#tool-list li")).to_have_count(7)
+        expect(page.locator("#tool-list li:visible")).to_have_text(["send_webhook"])
+    finally:
+        page.unroute("**/api/catalog*")
 
 
 def test_the_page_is_usable_by_keyboard(page: Page, calendar: PlaygroundServer) -> None:

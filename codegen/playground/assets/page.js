@@ -528,6 +528,7 @@ async function start() {
     $("tool-list").append(el("li", { "data-index": index }, button));
   });
   $("search").addEventListener("input", filter);
+  filter(); // words typed while the catalog was on its way
   $("tool-form").addEventListener("input", refresh);
   $("tool-form").addEventListener("change", refresh);
   $("tool-form").addEventListener("submit", (event) => event.preventDefault());
