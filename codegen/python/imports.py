@@ -35,9 +35,12 @@ RUNTIME = frozenset(
     }
 )  # fmt: skip
 
+# Every name a tool module may import.
+IMPORTABLE = frozenset(STDLIB) | RUNTIME
+
 # Bound by every tool module itself.
 MODULE_LEVEL = frozenset(
     {"NAME", "SCHEMA", "TOOL", "RESULT", "RESULT_SCHEMA", "WIRE_NAMES", "annotations"}
 )
 
-TAKEN = frozenset(STDLIB) | RUNTIME | MODULE_LEVEL
+TAKEN = IMPORTABLE | MODULE_LEVEL

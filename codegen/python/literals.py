@@ -33,6 +33,8 @@ def literal(value: object) -> str:
 def _string(text: str) -> str:
     """`repr(text)` in the quotes black prefers: double, unless they need more escapes than single."""
     quoted = repr(text)
+    if "'" not in text and '"' not in text:  # most text: only the quotes around it change
+        return f'"{quoted[1:-1]}"'
     if quoted.startswith('"') or text.count('"') > text.count("'"):
         return quoted
     return '"' + _REQUOTE.sub(_requote, quoted[1:-1]) + '"'
