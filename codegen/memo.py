@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from codegen import cache as cache_module
 from codegen.cache import BuildCache
-from codegen.memory import BuildMemory, Record
+from codegen.memory import BuildMemory, Pickled, Place, Record
 from codegen.workers import map_in_workers
 
 Item = TypeVar("Item")
@@ -146,13 +146,6 @@ class Memo:
         objects = {k: v for k, v in self.objects.items() if k in values}
         self.memory.records[self.entry] = Record(on_disk, values, places, objects)
 
-
-# A value as kept: its pickle, made by this build or a view of its pack's bytes as read.
-Pickled = bytes | memoryview
-
-# Where a value is kept: its pack (a cache entry), the pack's seal, which names its bytes
-# (`BuildCache.get_sealed`), and its size; the value's offset and length there.
-Place = tuple[str, bytes, int, int, int]
 
 # Packs beyond this many are gathered into one (each is read and checked on every build).
 MOST_PACKS = 8

@@ -22,14 +22,21 @@ def stamp(found: os.stat_result) -> Stamp:
     return found.st_ino, found.st_size, found.st_mtime_ns
 
 
+# A value as kept: its pickle, made by this build or a view of its pack's bytes as read.
+Pickled = bytes | memoryview
+
+# Where a value is kept: its pack (a cache entry), the pack's seal, which names its bytes
+# (`BuildCache.get_sealed`), and its size; the value's offset and length there.
+Place = tuple[str, bytes, int, int, int]
+
 @dataclass
 class Record:
     """A catalog's memo as this process last left it on disk (`codegen.memo`): its values by key,
     pickled, where each is kept, and those unpickled or made by the build that left it."""
 
     stamp: Stamp
-    values: dict[str, bytes | memoryview]
-    places: dict[str, tuple[str, bytes, int, int, int]]  # where each value is (`memo.Place`)
+    values: dict[str, Pickled]
+    places: dict[str, Place]
     objects: dict[str, Any]
 
 
