@@ -29,6 +29,7 @@ Pickled = bytes | memoryview
 # (`BuildCache.get_sealed`), and its size; the value's offset and length there.
 Place = tuple[str, bytes, int, int, int]
 
+
 @dataclass
 class Record:
     """A catalog's memo as this process last left it on disk (`codegen.memo`): its values by key,
