@@ -27,6 +27,7 @@ from codegen.catalog.dialect import (
     JSON_TYPES,
     TYPE_NAMES,
     annotation_schema,
+    enum_schema,
     lift_cardinality,
     read_type,
 )
@@ -260,6 +261,54 @@ def test_a_python_annotation_is_read_alike_by_build_and_import(
     assert finding.message == f"type {quoted(written)} read as {json.dumps(meant)}"
 
 
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ('"read" | "write"', {"type": "string", "enum": ["read", "write"]}),
+        ("'read' | 'write' | null", {"type": ["string", "null"], "enum": ["read", "write"]}),
+        ("1 | 2 | 3", {"type": "integer", "enum": [1, 2, 3]}),
+        ("'a, b' | \"it's\" | 'a, b'", {"type": "string", "enum": ["a, b", "it's"]}),
+        ("'auto' | number", {"anyOf": [{"type": "string", "enum": ["auto"]}, {"type": "number"}]}),
+        ("'only'", {"type": "string", "enum": ["only"]}),
+    ],
+)  # fmt: skip
+def test_a_typescript_literal_type_is_an_enum_in_build_and_import(
+    written: str, meant: dict[str, Any], tmp_path: Path
+) -> None:
+    """TypeScript's literal types (`"read" | "write"`, `1 | 2 | 3`), as tool lists written from
+    TypeScript spell an enum, are one enum of their values, with `null` and other types beside
+    it, in build and import alike (a leftover of issue 34 item 2: they were an unknown type name,
+    CG103, and the property took any value)."""
+    found, imported = _agree(written, tmp_path)
+    assert imported == meant
+    assert found == [("CG102", "tools[0].parameters.properties.value.type")]
+
+
+_LITERAL_VALUES = st.lists(
+    st.text(max_size=6) | st.integers(-99, 99) | st.floats(allow_nan=False, allow_infinity=False),
+    min_size=1,
+    max_size=5,
+)
+
+
+@given(values=_LITERAL_VALUES, null=st.booleans())
+def test_any_union_of_literal_types_is_the_enum_of_its_values(
+    values: list[Any], null: bool
+) -> None:
+    """Generated cases of the TypeScript literal types above: any texts (quoted as JSON quotes
+    them: `|`, commas and quotes inside) and numbers, each once as JSON compares them, in the
+    order written, and `null` beside them the enum's type with null."""
+    written = " | ".join([json.dumps(value) for value in values] + (["null"] if null else []))
+    enum = enum_schema(list(dict.fromkeys(values)))
+    assert annotation_schema(written) == (_nullable(enum) if null else enum)
+
+
+def _nullable(enum: dict[str, Any]) -> dict[str, Any]:
+    if "type" in enum:
+        return {**enum, "type": [enum["type"], "null"]}
+    return {"anyOf": [enum, {"type": "null"}]}
+
+
 def test_text_that_is_no_annotation_is_an_unknown_type_name() -> None:
     """Issue 34 item 2: brackets around nothing a type means are not read as an annotation."""
     for written in (
@@ -277,6 +326,11 @@ def test_text_that_is_no_annotation_is_an_unknown_type_name() -> None:
         "x | None",
         "int |",
         "| str",
+        "'a' | Frob",
+        "true | false",
+        '"a", "b"',
+        "'a' |",
+        "'unclosed",
     ):
         assert annotation_schema(written) is None, written
         _, findings = read_type({"type": written}, ())

@@ -79,8 +79,10 @@ def read_type(schema: dict[str, Any], path: JsonPath) -> tuple[dict[str, Any], l
             read = {"type": "array", **read, "items": item_schema}
             said = f"type {quoted(written)} read as an array of {quoted(items)}"
             return read, [Finding(at, said, READ), *found]
-        annotated = annotation_schema(written) if "[" in written or "|" in written else None
-        if annotated is not None:  # Python's `List[int]`, `str | None`
+        # A bracket, a bar or a quote marks an annotation; a lone number is no type.
+        marked = any(mark in written for mark in "[|'\"")
+        annotated = annotation_schema(written) if marked else None
+        if annotated is not None:  # Python's `List[int]`, `str | None`, TypeScript's `"a" | "b"`
             shown = json.dumps(annotated) if annotated else "no type (any value)"
             said = f"type {quoted(written)} read as {shown}"
             return {**_untyped(schema), **annotated}, [Finding(at, said, READ)]
@@ -144,16 +146,22 @@ def _members(text: str, depth: int) -> list[dict[str, Any]] | None:
     if depth > _MAX_DEPTH:
         return None
     union = _split(text, "|")
-    if len(union) > 1:  # `str | None` (PEP 604), TypeScript's `string | null`
-        members = [_members(part, depth + 1) for part in union]
-        if any(member is None for member in members):
+    if len(union) > 1:  # `str | None` (PEP 604), TypeScript's `string | null`, `"a" | "b"`
+        # TypeScript's literal types are one enum, as a person means `"read" | "write"`.
+        sorted_out = [(part, _literal_type(part)) for part in union]
+        literals = [value for _, literal in sorted_out for value in literal]
+        types = [_members(part, depth + 1) for part, literal in sorted_out if not literal]
+        if any(member is None for member in types):
             return None
-        return [one for member in members if member is not None for one in member]
+        # Each value once, as JSON compares them (1 and 1.0 are one value).
+        enum = [enum_schema(list(dict.fromkeys(literals)))] if literals else []
+        return enum + [one for member in types if member is not None for one in member]
     generic = _GENERIC.fullmatch(text)
     if generic is None:
         name = text.strip().lower()
         if name not in TYPE_NAMES:
-            return None
+            literal = _literal_type(text)
+            return [enum_schema(literal)] if literal else None
         meant = TYPE_NAMES[name]
         return [{} if meant is None else {"type": meant}]
     outer = generic.group(1).lower()
@@ -226,6 +234,23 @@ def _split(text: str, separator: str) -> list[str]:
             start = at + 1
     parts.append(text[start:])
     return parts
+
+
+def _literal_type(text: str) -> list[Any]:
+    """The value of a TypeScript literal type written as `text` (`"read"`, `'read'`, `3`, `-1.5`),
+    alone; empty when the text is no quoted text or number. Parsed, never evaluated."""
+    if len(_split(text, ",")) > 1:
+        return []
+    values = _literal_values(text)
+    if (
+        values is None
+        or isinstance(values[0], bool)
+        or not isinstance(values[0], (str, int, float))
+    ):
+        return []
+    if isinstance(values[0], str):  # `"\ud83d\ude00"` is one character in TypeScript, as in JSON
+        return [values[0].encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")]
+    return values
 
 
 def _literal_values(text: str) -> list[Any] | None:
