@@ -14,7 +14,7 @@ The lowest module of the front end's layers: it imports nothing of codegen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -259,14 +259,15 @@ def limits(side: str) -> frozenset[str]:
     return frozenset(row.name for row in KEYWORDS.values() if row.limit == side)
 
 
-def crossing_bounds() -> Iterator[tuple[str, str]]:
-    """(lower, upper) for each two bounds of one measure, by upper bound in the table's order."""
-    rows = KEYWORDS.values()
-    for high in rows:
-        if high.limit == "upper":
-            for low in rows:
-                if low.limit == "lower" and low.measure == high.measure:
-                    yield low.name, high.name
+# (lower, upper) for each two bounds of one measure, by upper bound in the table's order: read
+# at every schema the normalizer checks, so made once.
+CROSSING_BOUNDS = tuple(
+    (low.name, high.name)
+    for high in KEYWORDS.values()
+    if high.limit == "upper"
+    for low in KEYWORDS.values()
+    if low.limit == "lower" and low.measure == high.measure
+)
 
 
 STRUCTURE = frozenset(row.name for row in KEYWORDS.values() if row.structure)

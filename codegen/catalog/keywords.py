@@ -10,13 +10,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from codegen.diagnostics import quoted
-from codegen.vocabulary import ANNOTATIONS, JSON_TYPES, STRUCTURE, crossing_bounds, enforced_on
+from codegen.vocabulary import ANNOTATIONS, CROSSING_BOUNDS, JSON_TYPES, STRUCTURE, enforced_on
 
 
 def empty_ranges(schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(keyword, message) for each upper bound below its lower bound: no value would be accepted,
     which is a mistake, not a rule."""
-    for low, high in crossing_bounds():
+    for low, high in CROSSING_BOUNDS:
         if isinstance(schema.get(low), (int, float)) and isinstance(schema.get(high), (int, float)):
             empty = (
                 schema[low] >= schema[high]
