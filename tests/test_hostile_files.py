@@ -15,6 +15,7 @@ import pytest
 from codegen.build import check_catalog
 from codegen.catalog.load import MAX_CATALOG_BYTES, MAX_NESTING, load_catalog
 from codegen.diagnostics import CatalogError
+from codegen.importers.document import read_document
 from tests.test_cli import ROOT
 
 CATALOG = textwrap.dedent(
@@ -239,6 +240,35 @@ def test_lone_surrogates_in_a_catalog_are_errors_with_their_place(
     assert result.returncode == 1
     assert "internal error" not in result.stderr and "bug in codegen" not in result.stderr
     assert expected in result.stderr.splitlines()
+
+
+@pytest.mark.parametrize("character", ["\U0001f600", "\U00010000", "\U0010ffff", "\U0002070e"])
+def test_an_escaped_surrogate_pair_in_a_yaml_catalog_is_its_character_as_import_reads_it(
+    tmp_path: Path, character: str
+) -> None:
+    """One fact, one owner (`codegen.unicode_text`): JSON writes a character beyond U+FFFF as two
+    escaped halves, and YAML 1.2 contains JSON. `codegen import` read such a pair as the
+    character and the build said "lone surrogate" of the same text in a catalog; now both read
+    the character, in a value, a key and an enum, and a half alone is still an error."""
+    pair = json.dumps(character)  # "\\ud83d\\ude00", quotes included
+    text = (
+        CATALOG.replace("Does f.", f"Smile {pair[1:-1]}".join('""'))
+        .replace("x:\n", f"{pair}:\n")
+        .replace("default: DEFAULT", f"enum: [{pair}]")
+        .replace("integer", "string")
+    )
+    source = tmp_path / "c.yaml"
+    source.write_text(text, encoding="utf-8")
+    tool = load_catalog(source, tmp_path).data["tools"][0]
+    assert tool["description"] == f"Smile {character}"
+    assert tool["parameters"]["properties"] == {character: {"type": "string", "enum": [character]}}
+    assert read_document(text)["tools"][0] == tool
+    assert check_catalog(source, tmp_path)[1] == []
+    source.write_text(text.replace(pair[1:-1], pair[1:7]), encoding="utf-8")
+    half = pair[1:7]  # the first half's escape, as the message shows it
+    assert errors_of(source)[0] == (
+        f"c.yaml:5: tools[0].description: lone surrogate '{half}' is not Unicode text"
+    )
 
 
 # -- a very long enum --------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from codegen.diagnostics import (
     quoted,
     warning,
 )
+from codegen.unicode_text import NOT_TEXT, joined_pairs, lone_surrogate
 from codegen.workers import Mapper, map_in_workers
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -82,6 +83,15 @@ def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
 
 
 _Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+def _construct_str(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+    # `"\ud83d\ude00"` is one character in JSON, which YAML 1.2 contains, as `codegen import` reads
+    # it: PyYAML gives its two halves.
+    return joined_pairs(str(loader.construct_scalar(node)))
+
+
+_Yaml12Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _Yaml12Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(
@@ -283,7 +293,7 @@ def load_catalog(path: Path, root: Path, each: Mapper = map_in_workers) -> Loade
     unchecked = LoadedCatalog(name, data, digest, lines)
     if not _is_json_data(data):
         _check_json_data(unchecked, data, (), problems)
-        if any(_UNENCODABLE in p.message for p in problems):
+        if any(NOT_TEXT in p.message for p in problems):
             raise CatalogError(problems)  # no later stage could write this text anywhere
     return LoadedCatalog(name, data, digest, lines, tuple(problems))
 
@@ -649,21 +659,14 @@ def _is_json_data(value: Any) -> bool:
 
 
 def _is_text(value: object) -> bool:
-    """A string that is Unicode text: a lone surrogate (from a `\\ud800` escape) is not, and no
-    file could hold it."""
-    return isinstance(value, str) and (value.isascii() or _SURROGATE.search(value) is None)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
+    """A string that is Unicode text (`codegen.unicode_text`)."""
+    return isinstance(value, str) and lone_surrogate(value) is None
 
 
 def _surrogate_problem(text: str) -> str:
-    found = _SURROGATE.search(text)
+    found = lone_surrogate(text)
     assert found is not None
-    return f"lone surrogate {quoted(found.group())} {_UNENCODABLE}"
-
-
-_UNENCODABLE = "is not Unicode text"
+    return f"lone surrogate {quoted(found)} {NOT_TEXT}"
 
 
 def _check_json_data(

@@ -11,6 +11,7 @@ import yaml
 from codegen.catalog.load import long_integer_message, longest_integer
 from codegen.catalog.tool_lists import UnreadableToolList
 from codegen.diagnostics import JsonPath, format_path, quoted
+from codegen.unicode_text import NOT_TEXT, joined_pairs, lone_surrogate
 
 
 def read_document(text: str) -> Any:
@@ -51,13 +52,8 @@ def _whole_text(value: Any, path: JsonPath) -> Any:
 
 
 def _joined(text: str, path: JsonPath) -> str:
-    if text.isascii():
-        return text
-    encoded = text.encode("utf-16-le", "surrogatepass")
-    try:
-        return encoded.decode("utf-16-le")
-    except UnicodeDecodeError as exc:
-        character = encoded[exc.start : exc.start + 2].decode("utf-16-le", "surrogatepass")
-        raise UnreadableToolList(
-            f"{format_path(path)}: lone surrogate {quoted(character)} is not Unicode text"
-        ) from None
+    joined = joined_pairs(text)
+    lone = lone_surrogate(joined)
+    if lone is not None:
+        raise UnreadableToolList(f"{format_path(path)}: lone surrogate {quoted(lone)} {NOT_TEXT}")
+    return joined
