@@ -269,6 +269,10 @@ def test_a_python_annotation_is_read_alike_by_build_and_import(
         ("1 | 2 | 3", {"type": "integer", "enum": [1, 2, 3]}),
         ("'a, b' | \"it's\" | 'a, b'", {"type": "string", "enum": ["a, b", "it's"]}),
         ("'auto' | number", {"anyOf": [{"type": "string", "enum": ["auto"]}, {"type": "number"}]}),
+        ("number | 'auto' | 'none'",
+         {"anyOf": [{"type": "number"}, {"type": "string", "enum": ["auto", "none"]}]}),
+        ("\"\\ud83d\\ude00\" | \"it\\'s\" | 'say \"hi\"'",
+         {"type": "string", "enum": ["\U0001f600", "it's", 'say "hi"']}),
         ("'only'", {"type": "string", "enum": ["only"]}),
     ],
 )  # fmt: skip
@@ -276,12 +280,24 @@ def test_a_typescript_literal_type_is_an_enum_in_build_and_import(
     written: str, meant: dict[str, Any], tmp_path: Path
 ) -> None:
     """TypeScript's literal types (`"read" | "write"`, `1 | 2 | 3`), as tool lists written from
-    TypeScript spell an enum, are one enum of their values, with `null` and other types beside
-    it, in build and import alike (a leftover of issue 34 item 2: they were an unknown type name,
-    CG103, and the property took any value)."""
+    TypeScript spell an enum, are one enum of their values where the first is written, with
+    `null` and other types beside it, in build and import alike (a leftover of issue 34 item 2:
+    they were an unknown type name, CG103, and the property took any value). Their escapes are
+    JSON's, as TypeScript reads them: an escaped surrogate pair is one character."""
     found, imported = _agree(written, tmp_path)
     assert imported == meant
     assert found == [("CG102", "tools[0].parameters.properties.value.type")]
+
+
+@pytest.mark.parametrize("written", ['"\\ud83d" | "b"', 'Literal["\\ud83d\\ude00"]'])
+def test_a_lone_surrogate_in_a_spelled_type_is_no_value_and_no_crash(
+    written: str, tmp_path: Path
+) -> None:
+    """A literal's escape that gives a lone surrogate (TypeScript's half a pair; Python's two
+    halves, which Python does not join) is no value: the property takes any value with CG103 in
+    build and import alike. The build stopped with "a bug in codegen" when it wrote it."""
+    found, imported = _agree(written, tmp_path)
+    assert (found, imported) == ([("CG103", "tools[0].parameters.properties.value.type")], {})
 
 
 _LITERAL_VALUES = st.lists(
@@ -296,11 +312,26 @@ def test_any_union_of_literal_types_is_the_enum_of_its_values(
     values: list[Any], null: bool
 ) -> None:
     """Generated cases of the TypeScript literal types above: any texts (quoted as JSON quotes
-    them: `|`, commas and quotes inside) and numbers, each once as JSON compares them, in the
-    order written, and `null` beside them the enum's type with null."""
+    them: `|`, commas and quotes inside) and numbers, each once (1 and 1.0 are two values, as
+    `Literal` keeps them), in the order written, and `null` beside them the enum's type with
+    null."""
     written = " | ".join([json.dumps(value) for value in values] + (["null"] if null else []))
-    enum = enum_schema(list(dict.fromkeys(values)))
+    if all(isinstance(value, str) and value.strip().lower() in TYPE_NAMES for value in values):
+        assert annotation_schema(written) is None  # `"string" | "null"`: quoted once too often
+        return
+    enum = enum_schema(list({(type(value), value): value for value in values}.values()))
     assert annotation_schema(written) == (_nullable(enum) if null else enum)
+
+
+@pytest.mark.parametrize("values", [["int"], ["String", "NULL"], [" integer "]])
+def test_a_union_of_quoted_type_names_alone_is_no_enum(values: list[str]) -> None:
+    """The rule the generated cases above keep apart: only type names, quoted, are a slip."""
+    written = " | ".join(json.dumps(value) for value in values)
+    assert annotation_schema(written) is None
+    assert annotation_schema(f"{written} | 'auto'") == {
+        "type": "string",
+        "enum": [*values, "auto"],
+    }
 
 
 def _nullable(enum: dict[str, Any]) -> dict[str, Any]:
@@ -331,6 +362,22 @@ def test_text_that_is_no_annotation_is_an_unknown_type_name() -> None:
         '"a", "b"',
         "'a' |",
         "'unclosed",
+        # Quoted text inside a generic is Python's forward reference, no TypeScript literal type.
+        'List["int"]',
+        "Optional['str']",
+        "List[3]",
+        # A type name quoted twice is a slip (did you mean, CG104), no enum of its name.
+        "'string'",
+        "'string' | 'null'",
+        # Python's spellings and escapes TypeScript reads otherwise, and text no file could hold.
+        '"a" "b"',
+        "u'a'",
+        "'\\q'",
+        '"\\x41"',
+        "('a')",
+        "0x10 | 2",
+        '"\\ud83d" | "b"',
+        'Literal["\\ud83d\\ude00"]',
     ):
         assert annotation_schema(written) is None, written
         _, findings = read_type({"type": written}, ())

@@ -22,11 +22,13 @@ import ast
 import json
 import math
 import re
+import warnings
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from codegen.diagnostics import JsonPath, quoted
+from codegen.unicode_text import joined_pairs, lone_surrogate
 
 JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array", "null")
 
@@ -136,41 +138,55 @@ def annotation_schema(text: str) -> dict[str, Any] | None:
     it (`importers/python.py` writes a real annotation so, which
     `tests/test_dialect.py` compares); None when the text is not one. The text is read, never
     evaluated."""
-    members = _members(text, 0)
+    members = _members(text, 0, literal_types=True)
     return None if members is None else _union(members)
 
 
-def _members(text: str, depth: int) -> list[dict[str, Any]] | None:
+def _members(text: str, depth: int, literal_types: bool) -> list[dict[str, Any]] | None:
     """The schemas of the members of the union `text` spells (one, for no union), flattened as
-    `typing.Union` flattens them; None when it is no annotation."""
+    `typing.Union` flattens them; None when it is no annotation. TypeScript's literal types are
+    read where TypeScript writes them (`literal_types`): the whole text and its union's members,
+    not a generic's arguments, where quoted text is Python's forward reference to a type."""
     if depth > _MAX_DEPTH:
         return None
     union = _split(text, "|")
     if len(union) > 1:  # `str | None` (PEP 604), TypeScript's `string | null`, `"a" | "b"`
-        # TypeScript's literal types are one enum, as a person means `"read" | "write"`.
-        sorted_out = [(part, _literal_type(part)) for part in union]
-        literals = [value for _, literal in sorted_out for value in literal]
-        types = [_members(part, depth + 1) for part, literal in sorted_out if not literal]
-        if any(member is None for member in types):
-            return None
-        # Each value once, as JSON compares them (1 and 1.0 are one value).
-        enum = [enum_schema(list(dict.fromkeys(literals)))] if literals else []
-        return enum + [one for member in types if member is not None for one in member]
+        members: list[dict[str, Any]] = []
+        literals: list[Any] = []
+        for part in union:
+            literal = _literal_type(part) if literal_types else None
+            if literal is not None:
+                if not literals:  # one enum of them all, where the first of them is written
+                    members.append({})
+                    enum_at = len(members) - 1
+                literals.append(literal)
+                continue
+            member = _members(part, depth + 1, literal_types)
+            if member is None:
+                return None
+            members += member
+        if literals and all(_names_a_type(value) for value in literals):
+            return None  # `'string' | 'null'`: type names quoted once too often, said as such
+        if literals:
+            members[enum_at] = enum_schema(each_once(literals))
+        return members
     generic = _GENERIC.fullmatch(text)
     if generic is None:
         name = text.strip().lower()
-        if name not in TYPE_NAMES:
-            literal = _literal_type(text)
-            return [enum_schema(literal)] if literal else None
-        meant = TYPE_NAMES[name]
-        return [{} if meant is None else {"type": meant}]
+        if name in TYPE_NAMES:
+            meant = TYPE_NAMES[name]
+            return [{} if meant is None else {"type": meant}]
+        literal = _literal_type(text) if literal_types else None
+        if literal is None or _names_a_type(literal):
+            return None
+        return [enum_schema([literal])]
     outer = generic.group(1).lower()
     if outer == "literal":
         values = _literal_values(generic.group(2))
         return None if values is None else [enum_schema(values)]
     arguments = _split(generic.group(2), ",")
     if outer in _SEQUENCES:
-        items = [_members(a, depth + 1) for a in arguments if a.strip() != "..."]
+        items = [_members(a, depth + 1, False) for a in arguments if a.strip() != "..."]
         if any(item is None for item in items):
             return None
         schemas = [_union(item) for item in items if item is not None]
@@ -180,7 +196,7 @@ def _members(text: str, depth: int) -> list[dict[str, Any]] | None:
         elif schemas:
             array["items"] = {"anyOf": schemas}
         return [array]
-    parts = [_members(a, depth + 1) for a in arguments]
+    parts = [_members(a, depth + 1, False) for a in arguments]
     if any(part is None for part in parts):
         return None
     read = [part for part in parts if part is not None]
@@ -236,21 +252,43 @@ def _split(text: str, separator: str) -> list[str]:
     return parts
 
 
-def _literal_type(text: str) -> list[Any]:
-    """The value of a TypeScript literal type written as `text` (`"read"`, `'read'`, `3`, `-1.5`),
-    alone; empty when the text is no quoted text or number. Parsed, never evaluated."""
-    if len(_split(text, ",")) > 1:
-        return []
-    values = _literal_values(text)
-    if (
-        values is None
-        or isinstance(values[0], bool)
-        or not isinstance(values[0], (str, int, float))
-    ):
-        return []
-    if isinstance(values[0], str):  # `"\ud83d\ude00"` is one character in TypeScript, as in JSON
-        return [values[0].encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")]
-    return values
+# TypeScript's literal types as one token each: a quoted text with JSON's escapes (and `\'`), or a
+# number as JSON writes it. Anything else (Python's `u''`, `'a' 'b'`, `0x1F`) is no literal type.
+_QUOTED = re.compile(r"""\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')\s*""")
+_NUMBER = re.compile(r"\s*(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*")
+_JSON_QUOTING = re.compile(r'\\.|"')
+
+
+def _literal_type(text: str) -> Any:
+    """The value of the TypeScript literal type `text` (`"read"`, `'read'`, `3`, `-1.5`), or None
+    when it is none (its text must be Unicode text: `codegen.unicode_text`)."""
+    number = _NUMBER.fullmatch(text)
+    if number is not None:
+        value = json.loads(number.group(1))
+        return value if math.isfinite(value) else None
+    quoted_text = _QUOTED.fullmatch(text)
+    if quoted_text is None:
+        return None
+    inside = quoted_text.group(1) if quoted_text.group(1) is not None else quoted_text.group(2)
+    as_json = _JSON_QUOTING.sub(lambda m: {"\\'": "'", '"': '\\"'}.get(m[0], m[0]), inside)
+    try:
+        value = joined_pairs(json.loads(f'"{as_json}"', strict=False))
+    except ValueError:  # an escape JSON has not: `\x41`, `\u{1F600}`, `\q`
+        return None
+    return None if lone_surrogate(value) is not None else value
+
+
+def _names_a_type(value: Any) -> bool:
+    """Whether a literal type's value is a type name: `"integer"` alone, or `'string' | 'null'`,
+    is text quoted once too often (the type names' reader says which it means, CG104), where
+    `'auto' | 'none'` is two values."""
+    return isinstance(value, str) and value.strip().lower() in TYPE_NAMES
+
+
+def each_once(values: list[Any]) -> list[Any]:
+    """`values` in their order, each once: 1, 1.0 and True are three values, as `typing.Literal`
+    keeps them and as the parser's choices tell them apart (`kinds.choices`)."""
+    return list({(type(value), value): value for value in values}.values())
 
 
 def _literal_values(text: str) -> list[Any] | None:
@@ -258,12 +296,15 @@ def _literal_values(text: str) -> list[Any] | None:
     them; None unless each is a string, a number JSON can carry, `True`, `False` or `None`. The
     text is parsed, never evaluated."""
     try:
-        tree = ast.parse(f"({text},)", mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        with warnings.catch_warnings():
+            # An escape Python does not know (`"\\q"`) warns, and on the user's terminal: no value.
+            warnings.simplefilter("error")
+            tree = ast.parse(f"({text},)", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError, Warning):
         return None
     if not isinstance(tree, ast.Tuple):
         return None
-    values: dict[tuple[type, Any], Any] = {}
+    values: list[Any] = []
     for node in tree.elts:
         negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
         constant = node.operand if isinstance(node, ast.UnaryOp) and negative else node
@@ -277,8 +318,10 @@ def _literal_values(text: str) -> list[Any] | None:
             return None
         if isinstance(value, float) and not math.isfinite(value):
             return None
-        values.setdefault((type(value), value), value)
-    return list(values.values()) or None
+        if isinstance(value, str) and lone_surrogate(value) is not None:  # no file could hold it
+            return None
+        values.append(value)
+    return each_once(values) or None
 
 
 # The JSON Schema of each Python scalar type: of a parameter annotated with it
