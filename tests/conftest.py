@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from codegen.build import build, check_catalogs
+from codegen.build import BuildResult, build, check_catalogs
 from codegen.catalog.ir import Catalog
 from codegen.cli import main
 from codegen.diagnostics import Diagnostic
@@ -118,6 +118,15 @@ def names_everywhere(tmp_path_factory: pytest.TempPathFactory) -> Built:
     finally:
         sys.path.remove(str(out))
     return Built(out, package, ir, result.warnings)
+
+
+@pytest.fixture(scope="session")
+def schemas_built() -> BuildResult:
+    """`codegen build` of the bundled schemas/ in this process, made once for the tests that only
+    read it (tests/test_generated.py compares it with generated/ and with a build in a child,
+    tests/test_payloads.py with a second build)."""
+    with contextlib.chdir(ROOT):
+        return build([Path("schemas")])
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import Built, Mypy
 
-from codegen.build import BuildResult, build
+from codegen.build import BuildResult
 from codegen.emit import plan
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,16 +31,9 @@ def _diff(path: str, expected: str, actual: str) -> str:
     return "".join(lines)
 
 
-@pytest.fixture(scope="module")
-def fresh_build() -> BuildResult:
-    """`codegen build` of schemas/ in this process, for the tests that compare with it."""
+def test_committed_generated_equals_a_fresh_build(schemas_built: BuildResult) -> None:
     with contextlib.chdir(ROOT):
-        return build([Path("schemas")])
-
-
-def test_committed_generated_equals_a_fresh_build(fresh_build: BuildResult) -> None:
-    with contextlib.chdir(ROOT):
-        outcome = plan(fresh_build, Path("generated"), ROOT)
+        outcome = plan(schemas_built, Path("generated"), ROOT)
     diffs = [
         _diff(p, outcome.files[p], (GENERATED / p).read_text(encoding="utf-8"))
         for p in outcome.stale
@@ -51,7 +44,7 @@ def test_committed_generated_equals_a_fresh_build(fresh_build: BuildResult) -> N
     )
 
 
-def test_builds_are_byte_identical_across_processes(fresh_build: BuildResult) -> None:
+def test_builds_are_byte_identical_across_processes(schemas_built: BuildResult) -> None:
     # Different hash seeds shuffle every set and dict built from hashes: output must not depend on
     # them. This process's build against one in a process with another seed than this one's.
     seed = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
@@ -64,7 +57,7 @@ def test_builds_are_byte_identical_across_processes(fresh_build: BuildResult) ->
         text=True,
         check=True,
     ).stdout
-    assert json.loads(output) == dict(fresh_build.files)
+    assert json.loads(output) == dict(schemas_built.files)
 
 
 @pytest.mark.parametrize("package", PACKAGES)
