@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,6 +71,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "workers",
         "package_files",
         "memory",
+        "unicode_text",
     ),
     ("cache", "config"),
     ("memo",),  # the build's memo around the stages, over the cache
@@ -114,6 +116,17 @@ def test_every_part_of_codegen_has_a_layer() -> None:
         for path in ROOT.rglob("*.py")
     }
     assert found == set(_layer_of())
+
+
+def test_the_development_page_names_the_layers_of_the_table() -> None:
+    """The layers as `docs/development.md` says them are `LAYERS`, in order: the page had lost a
+    layer (`memo`) and kept an import the table no longer allowed."""
+    page = (PROJECT / "docs" / "development.md").read_text(encoding="utf-8")
+    section = r"## The layers.*?From\s+the bottom:(.*?)`tests/test_kinds\.py`"
+    said = re.search(section, page, re.DOTALL)
+    assert said is not None
+    layers = [re.findall(r"`(\w+)`", layer) for layer in said.group(1).split(";")]
+    assert [tuple(layer) for layer in layers] == list(LAYERS)
 
 
 def test_every_import_goes_down_a_layer() -> None:

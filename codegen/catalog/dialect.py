@@ -254,7 +254,7 @@ def _split(text: str, separator: str) -> list[str]:
 
 # TypeScript's literal types as one token each: a quoted text with JSON's escapes (and `\'`), or a
 # number as JSON writes it. Anything else (Python's `u''`, `'a' 'b'`, `0x1F`) is no literal type.
-_QUOTED = re.compile(r"""\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')\s*""")
+_QUOTED = re.compile(r"""\s*(?:"((?:[^"\\\n]|\\.)*+)"|'((?:[^'\\\n]|\\.)*+)')\s*""")
 _NUMBER = re.compile(r"\s*(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*")
 _JSON_QUOTING = re.compile(r'\\.|"')
 
