@@ -43,17 +43,17 @@ def enum_kind(
     if any(isinstance(choice, (dict, list)) for choice in raw):
         return json_choice_kind(ctx, schema, raw, path, parts, nullable)
     choices: list[str | int | float | bool] = []
-    seen: set[tuple[type, object]] = set()  # by type too: 1, 1.0 and True are three values
+    seen: set[tuple[type, object]] = set()
     for i, choice in enumerate(raw):
         where = (*path, source, i) if source == "enum" else (*path, source)
         if choice is None:
             nullable = True
         elif isinstance(choice, (dict, list)):
             ctx.error(where, "enum values must be strings, numbers or booleans")
-        elif (type(choice), choice) in seen:
+        elif rt.choice_key(choice) in seen:
             ctx.error(where, f"duplicate enum value {quoted(choice)}")
         else:
-            seen.add((type(choice), choice))
+            seen.add(rt.choice_key(choice))
             choices.append(choice)
     for word, message in beside_choices(schema, source):
         ctx.warn((*path, word), message, "CG101")

@@ -72,9 +72,7 @@ def corrected(kind: Kind, value: Any) -> tuple[Any, list[str]] | None:
         read = format_reading(kind.format, value)
         return None if read.errors else (read.written, read.warnings)
     if isinstance(kind, EnumKind):
-        exact: dict[tuple[type, object], str | int | float | bool] = {
-            (type(c), c): c for c in kind.choices
-        }
+        exact = {rt.choice_key(c): c for c in kind.choices}
         folded = {} if kind.case_sensitive else kind.folded
         result = rt.to_choice(value, exact, folded, "default", warnings, errors)
     elif isinstance(kind, (BooleanKind, IntegerKind, NumberKind, StringKind)):

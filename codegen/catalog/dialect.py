@@ -28,6 +28,7 @@ from datetime import date, datetime
 from typing import Any
 
 from codegen.diagnostics import JsonPath, quoted
+from codegen.runtime._runtime import choice_key
 from codegen.unicode_text import joined_pairs, lone_surrogate
 
 JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array", "null")
@@ -168,7 +169,7 @@ def _members(text: str, depth: int, literal_types: bool) -> list[dict[str, Any]]
         if literals and all(_names_a_type(value) for value in literals):
             return None  # `'string' | 'null'`: type names quoted once too often, said as such
         if literals:
-            members[enum_at] = enum_schema(each_once(literals))
+            members[enum_at] = enum_schema(_each_once(literals))
         return members
     generic = _GENERIC.fullmatch(text)
     if generic is None:
@@ -285,10 +286,11 @@ def _names_a_type(value: Any) -> bool:
     return isinstance(value, str) and value.strip().lower() in TYPE_NAMES
 
 
-def each_once(values: list[Any]) -> list[Any]:
-    """`values` in their order, each once: 1, 1.0 and True are three values, as `typing.Literal`
-    keeps them and as the parser's choices tell them apart (`kinds.choices`)."""
-    return list({(type(value), value): value for value in values}.values())
+def _each_once(values: list[Any]) -> list[Any]:
+    """`values` in their order, each once, as the parser tells an enum's choices apart
+    (`runtime._runtime.choice_key`: 1, 1.0 and True are three), which is also how
+    `typing.Literal` keeps them."""
+    return list({choice_key(value): value for value in values}.values())
 
 
 def _literal_values(text: str) -> list[Any] | None:
@@ -321,7 +323,7 @@ def _literal_values(text: str) -> list[Any] | None:
         if isinstance(value, str) and lone_surrogate(value) is not None:  # no file could hold it
             return None
         values.append(value)
-    return each_once(values) or None
+    return _each_once(values) or None
 
 
 # The JSON Schema of each Python scalar type: of a parameter annotated with it
