@@ -895,6 +895,13 @@ TEXT_FORMATS: dict[str, Callable[[str], bool]] = {
 }
 
 
+def choice_key(value: object) -> tuple[type, object]:
+    """What tells an enum's choices apart: a value and its type, so 1, 1.0 and True are three
+    choices, though equal in Python. `to_choice`'s exact tables are keyed by it (its first test
+    spells it out: a call costs there), and the build reads enums by it."""
+    return (type(value), value)
+
+
 def to_choice(
     v: object,
     exact: Mapping[tuple[type, object], T],
@@ -936,8 +943,7 @@ def to_choice(
             if code:
                 warnings.append(f"{code}:{path}")
             return hit
-    # Each allowed value once: 1 and True are two choices, though equal in Python.
-    allowed = list({(type(choice), choice): choice for choice in exact.values()}.values())
+    allowed = list({choice_key(choice): choice for choice in exact.values()}.values())
     errors.append(detail("enum_out_of_range", path, {"allowed": allowed}))
     return INVALID
 
